@@ -1,0 +1,68 @@
+/* sensim/filter.h: filter chains.
+ *
+ * Each sensor's frames pass through its chain in order: noise, lens
+ * effects, ISP stages, format conversion. A filter declares the payload it
+ * takes and the one it gives; the chain is checked when each filter is
+ * appended. The chain of one sensor runs on one frame at a time, in frame
+ * order, so a filter may keep state from frame to frame (a bias random
+ * walk); different sensors' chains run in parallel.
+ *
+ * Built-in filters (parameters as a JSON object; defaults in brackets):
+ *   "srgb8"      rgb_f32 -> rgba8. {"exposure": scale applied before
+ *                encoding [1]}. IEC 61966-2-1 sRGB transfer curve.
+ *   "depth"      rgb_f32 -> depth_f32: promotes the camera's depth plane.
+ *   "labels"     rgb_f32 -> labels: promotes the camera's label plane.
+ *   "image_noise" rgb_f32 -> rgb_f32: additive white Gaussian noise
+ *                {"sigma": std dev in radiance units [0.01]}.
+ *   "points"     beams -> points: beams with a return to sensor-frame
+ *                Cartesian points.
+ *   "range_noise" beams -> beams: Gaussian range noise {"sigma": m [0.02]}.
+ *   "gnss_noise" gnss -> gnss: additive Gaussian ENU error
+ *                {"sigma": [east, north, up] m [1, 1, 2], "mean": [0, 0, 0]};
+ *                lat/lon/height are recomputed and cov_enu set to diag(sigma^2).
+ *   "imu_noise"  imu -> imu: Gaussian-drift noise, white noise plus a bias
+ *                random walk per axis (IEEE Std 952 terms):
+ *                {"accel_noise_density": m/s^2/sqrt(Hz) [2e-3],
+ *                 "accel_bias_walk": m/s^3/sqrt(Hz) [3e-4],
+ *                 "gyro_noise_density": rad/s/sqrt(Hz) [1.7e-4],
+ *                 "gyro_bias_walk": rad/s^2/sqrt(Hz) [2e-5]}. */
+#ifndef SENSIM_FILTER_H
+#define SENSIM_FILTER_H
+
+#include <stdint.h>
+#include "sensim/frame.h"
+#include "sensim/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a filter's apply() is told besides the frame. */
+typedef struct sensim_filter_ctx {
+  uint64_t seed;      /* world seed */
+  int slot;           /* position of this filter in the chain, from 0 */
+  sensim_rng rng;     /* stream keyed by (seed, sensor, frame, slot), fresh per call */
+} sensim_filter_ctx;
+
+typedef struct sensim_filter_def {
+  const char *name;     /* for messages */
+  sensim_payload in;    /* payload taken (SENSIM_PAYLOAD_ANY: any) */
+  sensim_payload out;   /* payload given (SENSIM_PAYLOAD_ANY: same as taken) */
+  /* Called once when the filter is appended, with the payload it will take;
+   * a negative return refuses the filter. May be NULL. */
+  sensim_status (*init)(void *user, sensim_payload in);
+  /* Transform the frame in place. May call sensim_frame_alloc() to change
+   * the payload; must leave frame->type == out. A negative return drops the
+   * frame from delivery and its message is kept for the host. */
+  sensim_status (*apply)(void *user, sensim_frame *frame, sensim_filter_ctx *ctx);
+  /* Called once when the world is destroyed; may be NULL. */
+  void (*destroy)(void *user);
+} sensim_filter_def;
+
+/* Names of the built-in filters, NULL-terminated. */
+const char *const *sensim_filter_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,106 @@
+/* sensim/frame.h: the frames sensors deliver.
+ *
+ * A frame is a typed buffer with a header. The primary payload is `data`,
+ * whose layout `type` names; camera frames may also carry a depth and a
+ * label plane that ride along through the filter chain untouched. A frame
+ * handed to the host by sensim_sensor_poll() belongs to the library and is
+ * valid until the next poll of the same sensor. */
+#ifndef SENSIM_FRAME_H
+#define SENSIM_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sensim/status.h"
+#include "sensim/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sensim_payload {
+  SENSIM_PAYLOAD_NONE = 0,
+  SENSIM_PAYLOAD_RGB_F32,   /* width x height x 3 float, linear radiance, row 0 on top */
+  SENSIM_PAYLOAD_RGBA8,     /* width x height x 4 uint8, sRGB-encoded */
+  SENSIM_PAYLOAD_GRAY8,     /* width x height uint8 */
+  SENSIM_PAYLOAD_GRAY16,    /* width x height uint16 */
+  SENSIM_PAYLOAD_DEPTH_F32, /* width x height float, m (see camera.h for which depth) */
+  SENSIM_PAYLOAD_LABELS,    /* width x height sensim_label */
+  SENSIM_PAYLOAD_BEAMS,     /* count sensim_beam (lidar returns before conversion) */
+  SENSIM_PAYLOAD_POINTS,    /* count sensim_point in the sensor frame */
+  SENSIM_PAYLOAD_GNSS,      /* count == 1 sensim_gnss_fix */
+  SENSIM_PAYLOAD_IMU,       /* count == 1 sensim_imu_sample */
+  SENSIM_PAYLOAD_ANY        /* filters only: takes any payload and gives it back */
+} sensim_payload;
+
+/* Name of a payload type ("rgb_f32", "points", ...); never NULL. */
+const char *sensim_payload_name(sensim_payload type);
+
+typedef struct sensim_label {
+  uint16_t class_id;    /* body's class id, 0 where nothing was hit */
+  uint32_t instance_id; /* body's instance id, 0 where nothing was hit */
+} sensim_label;
+
+typedef struct sensim_beam {
+  float range;          /* m along the beam; 0 = no return */
+  float intensity;      /* reflectance x |cos(incidence)|, [0, 1] */
+  float azimuth;        /* rad, counter-clockwise from sensor +X about +Z */
+  float elevation;      /* rad, up from the sensor's XY plane */
+  float time_offset;    /* s, firing time minus the frame's capture time (<= 0) */
+  uint16_t ring;        /* channel index, 0 = lowest elevation */
+  uint8_t return_index; /* 0 = first (strongest in basic mode) return */
+  uint8_t pad;
+} sensim_beam;
+
+typedef struct sensim_point {
+  float x, y, z;        /* m, sensor frame at the frame's capture time */
+  float intensity;      /* as sensim_beam.intensity */
+  float time_offset;    /* s, firing time minus the frame's capture time (<= 0) */
+  uint16_t ring;        /* channel index, 0 = lowest elevation */
+  uint8_t return_index; /* 0 = first return */
+  uint8_t pad;
+} sensim_point;
+
+typedef struct sensim_gnss_fix {
+  double lat, lon;        /* WGS84 geodetic latitude and longitude, deg */
+  double height;          /* WGS84 ellipsoidal height, m */
+  double enu[3];          /* position in the world's ENU frame, m */
+  double vel_enu[3];      /* velocity in ENU, m/s */
+  double cov_enu[9];      /* reported position covariance (row-major 3x3), m^2 */
+  double origin[3];       /* the world's ENU origin: lat deg, lon deg, height m */
+  int fix_type;           /* 0 none, 1 GPS fix */
+} sensim_gnss_fix;
+
+typedef struct sensim_imu_sample {
+  double accel[3]; /* specific force, sensor frame, m/s^2 (at rest level: +g on Z) */
+  double gyro[3];  /* angular rate, sensor frame, rad/s */
+} sensim_imu_sample;
+
+typedef struct sensim_frame {
+  int sensor_id;        /* id of the sensor that made it (order of creation) */
+  uint64_t index;       /* k in t_capture = phase + k / rate */
+  double t_capture;     /* s, end of the collection window */
+  double t_deliver;     /* s, t_capture + lag */
+  double window;        /* s, length of the collection window */
+  sensim_pose pose;     /* true sensor pose in the world at t_capture */
+  sensim_payload type;  /* layout of `data` */
+  uint32_t width;       /* images: columns; other payloads: count */
+  uint32_t height;      /* images: rows; other payloads: 1 */
+  size_t count;         /* number of elements in `data` (pixels, points, ...) */
+  void *data;           /* primary payload, owned by the frame */
+  float *depth;         /* camera: optional width x height depth plane, m, or NULL */
+  sensim_label *labels; /* camera: optional width x height label plane, or NULL */
+} sensim_frame;
+
+/* Size in bytes of one element of a payload type (0 for NONE and ANY). */
+size_t sensim_payload_elem_size(sensim_payload type);
+
+/* Replace the frame's primary payload with a new zeroed buffer of `type`
+ * holding width x height elements (count = width * height). The old buffer is
+ * freed only on success. For filters that change the payload type. */
+sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
+                                 uint32_t height);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,37 @@
+/* sensim/rng.h: counter-based random streams (Random123 Philox4x32-10).
+ *
+ * A stream is a pure function of its key (world seed) and its counter
+ * (sensor id, frame index, element, purpose): the same stream gives the same
+ * numbers on any thread and in any order of job completion. Filters get one
+ * from their context; users can make their own. */
+#ifndef SENSIM_RNG_H
+#define SENSIM_RNG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sensim_rng {
+  uint32_t key[2];   /* world seed */
+  uint32_t ctr[4];   /* ctr[0] counts blocks; ctr[1..3] name the stream */
+  uint32_t buf[4];   /* the current block */
+  int used;          /* words of buf already handed out */
+} sensim_rng;
+
+/* Start the stream named (seed, sensor, frame, element). */
+void sensim_rng_init(sensim_rng *r, uint64_t seed, uint32_t sensor, uint64_t frame,
+                     uint32_t element);
+
+uint32_t sensim_rng_u32(sensim_rng *r);
+/* Uniform on [0, 1) with 53 random bits. */
+double sensim_rng_uniform(sensim_rng *r);
+/* Standard normal N(0, 1) (Box-Muller, no cached second value, so every call
+ * consumes exactly four words). */
+double sensim_rng_normal(sensim_rng *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

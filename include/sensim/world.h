@@ -1,0 +1,178 @@
+/* sensim/world.h: the world, its meshes, materials, lights and bodies.
+ *
+ * A world owns everything created in it and destroys it with
+ * sensim_world_destroy(). One host thread calls into a world at a time;
+ * capture jobs run on the world's own worker threads and read only immutable
+ * snapshots, so the host may keep pushing states while they run. */
+#ifndef SENSIM_WORLD_H
+#define SENSIM_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sensim/status.h"
+#include "sensim/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sensim_world sensim_world;
+typedef struct sensim_mesh sensim_mesh;
+typedef struct sensim_body sensim_body;
+
+/* ---- world ------------------------------------------------------------ */
+
+typedef struct sensim_world_params {
+  uint64_t seed;         /* key of every random stream; same seed, same frames */
+  int threads;           /* worker threads; 0 runs every job inside advance() */
+  double origin_lat;     /* WGS84 latitude of the local ENU origin, deg */
+  double origin_lon;     /* WGS84 longitude of the local ENU origin, deg */
+  double origin_height;  /* WGS84 ellipsoidal height of the origin, m */
+  double gravity;        /* magnitude of gravity along world -Z, m/s^2 */
+  float background[3];   /* linear RGB radiance of rays that hit nothing */
+  float ambient;         /* ambient (sky) irradiance added to every lit point */
+} sensim_world_params;
+
+/* Defaults: seed 1, 2 threads, origin 0 deg / 0 deg / 0 m, g = 9.80665,
+ * light-grey sky background, ambient 0.1. */
+void sensim_world_params_init(sensim_world_params *p);
+
+/* Create a world. `p` is copied. */
+sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out);
+
+/* Finish every capture job and free the world and all it owns. NULL is a no-op. */
+void sensim_world_destroy(sensim_world *world);
+
+/* Move the world's clock to `t` (s, not before the current time): starts a
+ * capture job for every sensor whose capture time t_k <= t, then makes every
+ * frame with t_capture + lag <= t visible to sensim_sensor_poll(), waiting
+ * for its job only if it has not finished. Push the bodies' states for time
+ * `t` before calling this. */
+sensim_status sensim_world_advance(sensim_world *world, double t);
+
+/* Current simulation time, s (-inf before the first advance). */
+double sensim_world_time(const sensim_world *world);
+
+/* The parameters the world was created with. */
+const sensim_world_params *sensim_world_params_get(const sensim_world *world);
+
+/* ---- materials and meshes ---------------------------------------------- */
+
+typedef struct sensim_material {
+  float base_color[3]; /* linear RGB diffuse albedo, each in [0, 1] */
+  float roughness;     /* microfacet roughness, [0, 1] */
+  float metallic;      /* metalness, [0, 1] */
+  float reflectance;   /* diffuse reflectance at the lidar wavelength, [0, 1] */
+} sensim_material;
+
+/* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5. */
+void sensim_material_init(sensim_material *m);
+
+/* Create a triangle mesh from arrays, which are copied. `vertices` holds
+ * 3 * nvert floats (x, y, z in the mesh frame, m); `indices` holds 3 * ntri
+ * vertex indices, counter-clockwise seen from the front. The mesh belongs to
+ * the world. */
+sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, size_t nvert,
+                                 const uint32_t *indices, size_t ntri,
+                                 const sensim_material *material, sensim_mesh **out);
+
+/* Load a mesh file through Assimp (OBJ, PLY, STL, glTF/GLB, ...). All meshes
+ * of the file are merged with their node transforms applied. `material` may
+ * be NULL: the file's first material's diffuse colour is used then. */
+sensim_status sensim_mesh_load(sensim_world *world, const char *path,
+                               const sensim_material *material, sensim_mesh **out);
+
+typedef enum sensim_shape_kind {
+  SENSIM_SHAPE_BOX,      /* size: full extents x, y, z */
+  SENSIM_SHAPE_SPHERE,   /* size.x: radius */
+  SENSIM_SHAPE_CYLINDER, /* size.x: radius, size.z: height; axis Z, base at z = 0 */
+  SENSIM_SHAPE_CONE,     /* size.x: base radius, size.z: height; apex up, base at z = 0 */
+  SENSIM_SHAPE_PLANE     /* size.x, size.y: full extents; normal +Z at z = 0 */
+} sensim_shape_kind;
+
+typedef struct sensim_shape {
+  sensim_shape_kind kind;
+  sensim_vec3 size;  /* m, meaning per kind above */
+  int segments;      /* facets around curved shapes (>= 3); 0 = 32 */
+} sensim_shape;
+
+/* Create a tessellated primitive shape, centred on the mesh origin (box,
+ * sphere, plane) or standing on it (cylinder, cone). */
+sensim_status sensim_mesh_create_shape(sensim_world *world, const sensim_shape *shape,
+                                       const sensim_material *material, sensim_mesh **out);
+
+size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
+
+/* ---- lights ------------------------------------------------------------ */
+
+typedef enum sensim_light_kind {
+  SENSIM_LIGHT_POINT,      /* irradiance = intensity / d^2 */
+  SENSIM_LIGHT_DIRECTIONAL /* irradiance = intensity (sun-like) */
+} sensim_light_kind;
+
+typedef struct sensim_light {
+  sensim_light_kind kind;
+  sensim_vec3 position;  /* point lights: world position, m */
+  sensim_vec3 direction; /* directional lights: direction light travels, world */
+  float color[3];        /* linear RGB tint, each in [0, 1] */
+  float intensity;       /* point: W/sr-like scale; directional: irradiance */
+  int cast_shadows;      /* nonzero: occlusion is traced (hard shadows) */
+} sensim_light;
+
+/* A white directional light pointing straight down, intensity 1, shadows on. */
+void sensim_light_init(sensim_light *l);
+
+/* Add a light (copied) to the world. */
+sensim_status sensim_light_add(sensim_world *world, const sensim_light *light);
+
+/* ---- bodies -------------------------------------------------------------- */
+
+typedef struct sensim_body_params {
+  sensim_mesh *mesh;     /* geometry, borrowed from the same world; NULL: none */
+  uint16_t class_id;     /* semantic class for segmentation (0 = unlabelled) */
+  uint32_t instance_id;  /* instance for segmentation; 0 = assigned by sensim */
+  int is_static;         /* nonzero: `pose` forever, sensim_body_push_state refused */
+  sensim_pose pose;      /* pose in the world at creation, m and unit quaternion */
+} sensim_body_params;
+
+/* Defaults: no mesh, class 0, instance auto, dynamic, identity pose. */
+void sensim_body_params_init(sensim_body_params *p);
+
+/* Create a body (an instance of a mesh, or a bare frame to carry sensors). */
+sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *p,
+                                 sensim_body **out);
+
+/* What a sensim_body_state carries besides the pose. */
+enum {
+  SENSIM_STATE_VELOCITY = 1u << 0,     /* lin_vel and ang_vel are set */
+  SENSIM_STATE_ACCELERATION = 1u << 1  /* lin_acc and ang_acc are set */
+};
+
+typedef struct sensim_body_state {
+  sensim_pose pose;     /* pose of the body frame in the world */
+  unsigned flags;       /* SENSIM_STATE_* bits saying which fields are valid */
+  sensim_vec3 lin_vel;  /* velocity of the body origin, world frame, m/s */
+  sensim_vec3 ang_vel;  /* angular velocity, world frame, rad/s */
+  sensim_vec3 lin_acc;  /* acceleration of the body origin, world frame, m/s^2 */
+  sensim_vec3 ang_acc;  /* angular acceleration, world frame, rad/s^2 */
+} sensim_body_state;
+
+/* Record the body's state at time t (s). Times must increase strictly from
+ * push to push and may not lie before the world's current time. The
+ * quaternion must be unit to 1e-6. Missing derivatives are estimated from
+ * the keyframes by central differences: second-order accurate for evenly
+ * spaced keyframes, first-order at the ends of the track. */
+sensim_status sensim_body_push_state(sensim_body *body, double t, const sensim_body_state *s);
+
+/* Interpolated state of the body at time t: position linear, rotation slerp,
+ * derivatives as given or estimated. t is clamped to the keyframes held. */
+sensim_status sensim_body_state_at(const sensim_body *body, double t, sensim_body_state *out);
+
+/* Number of keyframes the body holds now (bounded: tracks are trimmed to the
+ * longest collection window any sensor needs). */
+size_t sensim_body_keyframe_count(const sensim_body *body);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* core/internal.h: helpers every module uses: error reporting, allocation,
+ * argument checks. Not installed. */
+#ifndef SENSIM_CORE_INTERNAL_H
+#define SENSIM_CORE_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include "sensim/status.h"
+#include "sensim/types.h"
+
+#if defined(__GNUC__)
+#define SENSIM__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SENSIM__PRINTF(a, b)
+#endif
+
+/* Record a message for sensim_last_error() and return `status`, so a
+ * failure reads: return sensim__fail(SENSIM_EINVAL, "rate %g must be > 0", r); */
+sensim_status sensim__fail(sensim_status status, const char *fmt, ...) SENSIM__PRINTF(2, 3);
+
+/* Prefix the current thread's last error with "context: ". */
+void sensim__error_context(const char *fmt, ...) SENSIM__PRINTF(1, 2);
+
+/* strdup that reports ENOMEM through sensim__fail; NULL in, NULL out. */
+char *sensim__strdup(const char *s);
+
+/* Grow *array to hold at least `need` elements of `size` bytes; *cap is
+ * updated. Returns SENSIM_ENOMEM (with message) and leaves *array alone on
+ * failure. */
+sensim_status sensim__grow(void **array, size_t *cap, size_t need, size_t size);
+
+static inline int sensim__finite3(sensim_vec3 v) {
+  return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+/* A pose whose numbers are finite and whose quaternion is unit to 1e-6. */
+sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
+
+#endif

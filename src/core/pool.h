@@ -1,0 +1,24 @@
+/* core/pool.h: a fixed pool of worker threads running jobs in FIFO order.
+ * With 0 threads every job runs inside sensim__pool_submit on the caller's
+ * thread. */
+#ifndef SENSIM_CORE_POOL_H
+#define SENSIM_CORE_POOL_H
+
+#include "sensim/status.h"
+
+typedef struct sensim_pool sensim_pool;
+
+sensim_status sensim__pool_create(int threads, sensim_pool **out);
+/* Run every queued job, join the threads, free the pool. NULL is a no-op. */
+void sensim__pool_destroy(sensim_pool *pool);
+/* Queue fn(arg). Never fails once the pool exists (the queue is a linked list
+ * of caller-owned nodes). */
+typedef struct sensim_job {
+  void (*fn)(void *arg);
+  void *arg;
+  struct sensim_job *next; /* owned by the pool while queued */
+} sensim_job;
+void sensim__pool_submit(sensim_pool *pool, sensim_job *job);
+int sensim__pool_threads(const sensim_pool *pool);
+
+#endif

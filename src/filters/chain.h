@@ -1,0 +1,51 @@
+/* filters/chain.h: a sensor's filter chain and the registry of built-in
+ * filters. Not installed. */
+#ifndef SENSIM_FILTERS_CHAIN_H
+#define SENSIM_FILTERS_CHAIN_H
+
+#include <cjson/cJSON.h>
+#include "sensim/filter.h"
+
+/* A built-in filter: `create` parses its JSON parameters (params may be
+ * NULL: all defaults) into a user pointer handed to def.apply/def.destroy.
+ * Unknown keys and out-of-domain values are SENSIM_EINVAL with a message. */
+typedef struct sensim_builtin_filter {
+  sensim_filter_def def;
+  sensim_status (*create)(const cJSON *params, void **user);
+} sensim_builtin_filter;
+
+/* Look up a built-in filter by name; NULL if unknown. */
+const sensim_builtin_filter *sensim__filter_find(const char *name);
+
+typedef struct sensim_chain_link {
+  sensim_filter_def def;
+  void *user;
+  sensim_payload in;            /* resolved payload taken */
+} sensim_chain_link;
+
+typedef struct sensim_chain {
+  sensim_payload raw;           /* what the generator gives */
+  sensim_chain_link *links;
+  size_t n, cap;
+} sensim_chain;
+
+void sensim__chain_init(sensim_chain *c, sensim_payload raw);
+/* Payload the chain gives after its last filter. */
+sensim_payload sensim__chain_output(const sensim_chain *c);
+/* Append, checking payload types. On failure the chain is unchanged and
+ * nothing of def/user is retained (destroy is not called). */
+sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def, void *user);
+/* Run every filter on the frame; stops at the first error. */
+sensim_status sensim__chain_run(const sensim_chain *c, sensim_frame *f, uint64_t seed,
+                                uint32_t sensor_id);
+/* Calls every destroy callback and frees the chain. */
+void sensim__chain_free(sensim_chain *c);
+
+/* Helpers for built-in filters' create(): read an optional number or a
+ * 3-vector from params, rejecting wrong types. */
+sensim_status sensim__param_number(const cJSON *params, const char *key, double *v);
+sensim_status sensim__param_vec3(const cJSON *params, const char *key, double v[3]);
+/* Reject keys not in the NULL-terminated list `known`. */
+sensim_status sensim__param_only(const cJSON *params, const char *filter, const char *const *known);
+
+#endif

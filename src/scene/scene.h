@@ -1,0 +1,104 @@
+/* scene/scene.h: the world's insides, shared by the modules below cli.
+ * Not installed. */
+#ifndef SENSIM_SCENE_SCENE_H
+#define SENSIM_SCENE_SCENE_H
+
+#include <pthread.h>
+#include "core/pool.h"
+#include "sensim/sensor.h"
+#include "sensim/world.h"
+
+struct sensim_rt_device;
+
+typedef struct sensim_keyframe {
+  double t;               /* s */
+  sensim_body_state s;    /* derivatives always filled: given or estimated */
+  unsigned given;         /* SENSIM_STATE_* bits the host supplied */
+} sensim_keyframe;
+
+typedef struct sensim_track {
+  sensim_keyframe *k;     /* time-ordered, strictly increasing t */
+  size_t n, cap;
+} sensim_track;
+
+struct sensim_mesh {
+  sensim_world *world;
+  int index;              /* position in world->meshes */
+  float *vertices;        /* 3 * nvert, mesh frame, m */
+  uint32_t *indices;      /* 3 * ntri */
+  size_t nvert, ntri;
+  sensim_material material;
+  void *blas;             /* rt: the mesh's Embree scene (RTCScene) */
+};
+
+struct sensim_body {
+  sensim_world *world;
+  int index;              /* position in world->bodies */
+  sensim_mesh *mesh;      /* may be NULL */
+  uint16_t class_id;
+  uint32_t instance_id;
+  int is_static;
+  sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
+};
+
+struct sensim_world {
+  sensim_world_params params;
+  double t;                     /* current time, -inf before the first advance */
+  sensim_mesh **meshes;
+  size_t nmeshes, cap_meshes;
+  sensim_body **bodies;
+  size_t nbodies, cap_bodies;
+  sensim_light *lights;
+  size_t nlights, cap_lights;
+  sensim_sensor **sensors;
+  size_t nsensors, cap_sensors;
+  uint32_t next_instance_id;
+  struct sensim_rt_device *rt;  /* Embree device and mesh scenes */
+  sensim_pool *pool;
+};
+
+/* ---- keyframe tracks (scene/track.c) ---- */
+
+/* Append a keyframe, estimating the derivatives the host did not give (and
+ * refining the previous keyframe's estimate now that it has a successor). */
+sensim_status sensim__track_push(sensim_track *tr, double t, const sensim_body_state *s);
+/* State at t, interpolated between the keyframes around it (clamped). */
+void sensim__track_state_at(const sensim_keyframe *k, size_t n, double t, sensim_body_state *out);
+/* Drop keyframes older than t_keep, keeping the last one before it. */
+void sensim__track_trim(sensim_track *tr, double t_keep);
+void sensim__track_free(sensim_track *tr);
+
+/* ---- snapshots (scene/snapshot.c) ---- */
+
+/* An immutable copy of what a capture job needs from the world: the
+ * keyframes of every body covering [t0, t1], the lights and the world
+ * parameters. Capture jobs read only this, so the host can keep stepping. */
+typedef struct sensim_body_snap {
+  const sensim_mesh *mesh;   /* meshes are immutable once created */
+  int body_index;
+  uint16_t class_id;
+  uint32_t instance_id;
+  int is_static;
+  size_t nk;
+  sensim_keyframe *k;        /* covering [t0, t1]: first <= t0, last >= t1 when held */
+} sensim_body_snap;
+
+typedef struct sensim_snapshot {
+  double t0, t1;             /* the collection window, s */
+  sensim_world_params params;
+  size_t nbodies;
+  sensim_body_snap *bodies;  /* indexed like world->bodies */
+  size_t nlights;
+  sensim_light *lights;
+} sensim_snapshot;
+
+/* Snapshot every body (all = 1) or only the body with index `only` (all = 0,
+ * only >= 0; -1 for none), for sensors that need no geometry. */
+sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all,
+                                    int only, sensim_snapshot **out);
+void sensim__snapshot_free(sensim_snapshot *snap);
+/* State of snapshot body i at time t. */
+void sensim__snap_state_at(const sensim_snapshot *snap, size_t i, double t,
+                           sensim_body_state *out);
+
+#endif

@@ -1,0 +1,80 @@
+/* sensors/sensor_internal.h: the generator vtable behind every sensor kind
+ * and the sensor object the scheduler drives. Not installed. */
+#ifndef SENSIM_SENSORS_SENSOR_INTERNAL_H
+#define SENSIM_SENSORS_SENSOR_INTERNAL_H
+
+#include <pthread.h>
+#include "core/pool.h"
+#include "filters/chain.h"
+#include "scene/scene.h"
+
+typedef struct sensim_capture sensim_capture;
+
+/* One sensor kind. A generator reads only the snapshot and its own
+ * immutable configuration, so captures of one sensor may run concurrently. */
+typedef struct sensim_sensor_kind {
+  const char *name;             /* "camera", "lidar", ... */
+  sensim_payload raw_type;      /* payload generate() gives */
+  int needs_geometry;           /* snapshot all bodies (ray tracing) or only the carrier */
+  /* Default collection window (s) for a sensor at `rate` Hz. */
+  double (*default_window)(double rate);
+  /* Fill frame (header already set: ids, times, pose) from the capture. */
+  sensim_status (*generate)(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *frame);
+  void (*destroy)(void *impl);
+} sensim_sensor_kind;
+
+enum { SENSIM_CAP_PENDING, SENSIM_CAP_GENERATED, SENSIM_CAP_DONE };
+
+struct sensim_capture {
+  sensim_sensor *sensor;
+  uint64_t index;
+  double t_capture, t_deliver;
+  sensim_snapshot *snap;
+  sensim_frame frame;
+  sensim_status status;        /* of generation and filtering */
+  char error[256];             /* message of a failed job */
+  int state;                   /* SENSIM_CAP_*, guarded by sensor->mu */
+  sensim_job job;
+  sensim_capture *next;        /* in-flight or delivered list */
+};
+
+struct sensim_sensor {
+  sensim_world *world;
+  int id;
+  char *name;
+  sensim_sensor_params params; /* window resolved, name points at `name` */
+  const sensim_sensor_kind *kind;
+  void *impl;                  /* kind's configuration, immutable after create */
+  sensim_chain chain;
+  uint64_t next_index;         /* next capture k */
+  uint64_t captured, delivered;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int filtering;               /* a worker is running the chain (guarded by mu) */
+  uint64_t next_filter;        /* index of the next capture to filter */
+  sensim_capture *inflight;    /* oldest first */
+  sensim_capture *inflight_tail;
+  sensim_capture *ready;       /* delivered, not yet polled; oldest first */
+  sensim_capture *ready_tail;
+  sensim_capture *polled;      /* handed out by the last poll; freed on the next */
+};
+
+/* Create a sensor of `kind` owning `impl` (destroyed through the kind on
+ * failure too). */
+sensim_status sensim__sensor_create(sensim_world *w, const sensim_sensor_params *sp,
+                                    const sensim_sensor_kind *kind, void *impl,
+                                    sensim_sensor **out);
+void sensim__sensor_destroy(sensim_sensor *s);
+
+/* Schedule captures with t_k <= t, and deliver frames with t_deliver <= t. */
+sensim_status sensim__sensor_schedule(sensim_sensor *s, double t);
+sensim_status sensim__sensor_deliver(sensim_sensor *s, double t);
+
+/* Pose of the sensor frame in the world at time t, from the capture's
+ * snapshot (carrier state composed with the mount). */
+sensim_pose sensim__sensor_pose_at(const sensim_sensor *s, const sensim_snapshot *snap, double t);
+/* Carrier state at t (zero state at identity for world-fixed sensors). */
+void sensim__sensor_carrier_state(const sensim_sensor *s, const sensim_snapshot *snap, double t,
+                                  sensim_body_state *out);
+
+#endif

@@ -1,0 +1,55 @@
+/* tests/support/testutil.h: what several test binaries share. */
+#ifndef SENSIM_TESTS_TESTUTIL_H
+#define SENSIM_TESTS_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "sensim/sensim.h"
+
+/* Fail the test with sensim_last_error() if `expr` is not SENSIM_OK. */
+#define SENSIM_OK_OR_FAIL(expr)                                                     \
+  do {                                                                              \
+    sensim_status st__ = (expr);                                                    \
+    if (st__ != SENSIM_OK) fail_msg("%s -> %d: %s", #expr, st__, sensim_last_error()); \
+  } while (0)
+
+/* A world with `threads` workers and the given seed; fails the test on error. */
+sensim_world *test_world(int threads, uint64_t seed);
+
+/* Body state at rest at pose (x, y, z, yaw). */
+sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
+
+/* Absolute-tolerance comparison with a message naming both values. */
+#define assert_near(a, b, tol)                                                      \
+  do {                                                                              \
+    double a__ = (a), b__ = (b), t__ = (tol);                                       \
+    if (!(fabs(a__ - b__) <= t__))                                                  \
+      fail_msg("%s = %.12g, expected %s = %.12g within %.3g", #a, a__, #b, b__, t__); \
+  } while (0)
+
+/* Group runners: each tests/<module>/<group>.c defines one, returning the
+ * number of failed tests (cmocka_run_group_tests). */
+int sensim_test_math(void);
+int sensim_test_rng(void);
+int sensim_test_pool(void);
+int sensim_test_geodesy(void);
+int sensim_test_keyframes(void);
+int sensim_test_world(void);
+int sensim_test_mesh_import(void);
+int sensim_test_schedule(void);
+int sensim_test_rt(void);
+int sensim_test_camera(void);
+int sensim_test_lidar(void);
+int sensim_test_gnss(void);
+int sensim_test_imu(void);
+int sensim_test_chain(void);
+int sensim_test_noise_filters(void);
+int sensim_test_writers(void);
+int sensim_test_scenario(void);
+int sensim_test_allan(void);
+int sensim_test_cli(void);
+
+#endif

@@ -1,0 +1,8 @@
+/* tests/test_cli.c: the cli module's test binary; its groups live in tests/cli/. */
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_cli();
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,11 @@
+/* tests/test_core.c: the core module's test binary; its groups live in tests/core/. */
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_math();
+  failed += sensim_test_rng();
+  failed += sensim_test_pool();
+  failed += sensim_test_geodesy();
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,9 @@
+/* tests/test_filters.c: the filters module's test binary; its groups live in tests/filters/. */
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_chain();
+  failed += sensim_test_noise_filters();
+  return failed ? 1 : 0;
+}

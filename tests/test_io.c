@@ -1,0 +1,9 @@
+/* tests/test_io.c: the io module's test binary; its groups live in tests/io/. */
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_writers();
+  failed += sensim_test_scenario();
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,8 @@
+/* tests/test_rt.c: the rt module's test binary; its groups live in tests/rt/. */
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_rt();
+  return failed ? 1 : 0;
+}
