@@ -52,7 +52,9 @@ typedef struct sensim_beam {
 } sensim_beam;
 
 typedef struct sensim_point {
-  float x, y, z;        /* m, sensor frame at the frame's capture time */
+  float x, y, z;        /* m, in the sensor frame as it was when this point's
+                           beam fired (a real scanner's output: motion
+                           distortion included; time_offset allows deskewing) */
   float intensity;      /* as sensim_beam.intensity */
   float time_offset;    /* s, firing time minus the frame's capture time (<= 0) */
   uint16_t ring;        /* channel index, 0 = lowest elevation */

@@ -4,6 +4,11 @@
 #define SENSIM_CORE_INTERNAL_H
 
 #include <math.h>
+
+/* Strict C11 hides M_PI; glibc gives it only with _DEFAULT_SOURCE. */
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include <stddef.h>
 #include "sensim/status.h"
 #include "sensim/types.h"
@@ -36,4 +41,7 @@ static inline int sensim__finite3(sensim_vec3 v) {
 /* A pose whose numbers are finite and whose quaternion is unit to 1e-6. */
 sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
 
+#include "sensim/frame.h"
+/* Free a frame's buffers (the frame struct itself is the caller's). */
+void sensim__frame_release(sensim_frame *frame);
 #endif

@@ -3,6 +3,11 @@
 #define SENSIM_CORE_VECMATH_H
 
 #include <math.h>
+
+/* Strict C11 hides M_PI; glibc gives it only with _DEFAULT_SOURCE. */
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include "sensim/types.h"
 
 static inline sensim_vec3 v3(double x, double y, double z) {

@@ -8,8 +8,6 @@
 #include "sensim/sensor.h"
 #include "sensim/world.h"
 
-struct sensim_rt_device;
-
 typedef struct sensim_keyframe {
   double t;               /* s */
   sensim_body_state s;    /* derivatives always filled: given or estimated */
@@ -28,7 +26,6 @@ struct sensim_mesh {
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   sensim_material material;
-  void *blas;             /* rt: the mesh's Embree scene (RTCScene) */
 };
 
 struct sensim_body {
@@ -53,9 +50,18 @@ struct sensim_world {
   sensim_sensor **sensors;
   size_t nsensors, cap_sensors;
   uint32_t next_instance_id;
-  struct sensim_rt_device *rt;  /* Embree device and mesh scenes */
+  double max_window;            /* longest collection window of any sensor, s */
   sensim_pool *pool;
+  /* The ray-tracing kernel attaches itself here on first use (rt sits above
+   * scene, so the world holds it opaquely and calls back to free it). */
+  void *rt;
+  void (*rt_release)(void *rt);
+  /* Sensors sit above scene too; they register how to free one. */
+  void (*sensor_release)(sensim_sensor *s);
 };
+
+/* Validate a material's ranges (scene/mesh.c). */
+sensim_status sensim__material_check(const sensim_material *m);
 
 /* ---- keyframe tracks (scene/track.c) ---- */
 
@@ -67,6 +73,8 @@ void sensim__track_state_at(const sensim_keyframe *k, size_t n, double t, sensim
 /* Drop keyframes older than t_keep, keeping the last one before it. */
 void sensim__track_trim(sensim_track *tr, double t_keep);
 void sensim__track_free(sensim_track *tr);
+/* Trim every dynamic body's track to what unscheduled captures can need. */
+void sensim__world_trim_tracks(sensim_world *w);
 
 /* ---- snapshots (scene/snapshot.c) ---- */
 

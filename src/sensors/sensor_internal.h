@@ -21,6 +21,12 @@ typedef struct sensim_sensor_kind {
   /* Fill frame (header already set: ids, times, pose) from the capture. */
   sensim_status (*generate)(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *frame);
   void (*destroy)(void *impl);
+  /* Optional: called on the host thread once a capture's snapshot is taken,
+   * to bind what the job needs from mutable world state (ray-traced kinds
+   * bind each body's mesh acceleration structure) into cap->aux, which
+   * release_aux frees when the capture ends. */
+  sensim_status (*prepare)(sensim_sensor *s, sensim_capture *cap);
+  void (*release_aux)(void *aux);
 } sensim_sensor_kind;
 
 enum { SENSIM_CAP_PENDING, SENSIM_CAP_GENERATED, SENSIM_CAP_DONE };
@@ -30,6 +36,7 @@ struct sensim_capture {
   uint64_t index;
   double t_capture, t_deliver;
   sensim_snapshot *snap;
+  void *aux;                   /* kind's binding from prepare(), or NULL */
   sensim_frame frame;
   sensim_status status;        /* of generation and filtering */
   char error[256];             /* message of a failed job */

@@ -2,12 +2,17 @@
 #ifndef SENSIM_TESTS_TESTUTIL_H
 #define SENSIM_TESTS_TESTUTIL_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include "sensim/sensim.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 /* Fail the test with sensim_last_error() if `expr` is not SENSIM_OK. */
 #define SENSIM_OK_OR_FAIL(expr)                                                     \

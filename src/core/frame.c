@@ -1,0 +1,70 @@
+/* core/frame.c: payload sizes and names, frame buffers. */
+#include <stdlib.h>
+#include "core/internal.h"
+#include "sensim/frame.h"
+
+const char *sensim_payload_name(sensim_payload type) {
+  switch (type) {
+    case SENSIM_PAYLOAD_NONE: return "none";
+    case SENSIM_PAYLOAD_RGB_F32: return "rgb_f32";
+    case SENSIM_PAYLOAD_RGBA8: return "rgba8";
+    case SENSIM_PAYLOAD_GRAY8: return "gray8";
+    case SENSIM_PAYLOAD_GRAY16: return "gray16";
+    case SENSIM_PAYLOAD_DEPTH_F32: return "depth_f32";
+    case SENSIM_PAYLOAD_LABELS: return "labels";
+    case SENSIM_PAYLOAD_BEAMS: return "beams";
+    case SENSIM_PAYLOAD_POINTS: return "points";
+    case SENSIM_PAYLOAD_GNSS: return "gnss";
+    case SENSIM_PAYLOAD_IMU: return "imu";
+    case SENSIM_PAYLOAD_ANY: return "any";
+  }
+  return "unknown";
+}
+
+size_t sensim_payload_elem_size(sensim_payload type) {
+  switch (type) {
+    case SENSIM_PAYLOAD_RGB_F32: return 3 * sizeof(float);
+    case SENSIM_PAYLOAD_RGBA8: return 4;
+    case SENSIM_PAYLOAD_GRAY8: return 1;
+    case SENSIM_PAYLOAD_GRAY16: return 2;
+    case SENSIM_PAYLOAD_DEPTH_F32: return sizeof(float);
+    case SENSIM_PAYLOAD_LABELS: return sizeof(sensim_label);
+    case SENSIM_PAYLOAD_BEAMS: return sizeof(sensim_beam);
+    case SENSIM_PAYLOAD_POINTS: return sizeof(sensim_point);
+    case SENSIM_PAYLOAD_GNSS: return sizeof(sensim_gnss_fix);
+    case SENSIM_PAYLOAD_IMU: return sizeof(sensim_imu_sample);
+    case SENSIM_PAYLOAD_NONE:
+    case SENSIM_PAYLOAD_ANY: return 0;
+  }
+  return 0;
+}
+
+sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
+                                 uint32_t height) {
+  if (!frame) return sensim__fail(SENSIM_EINVAL, "frame is NULL");
+  size_t es = sensim_payload_elem_size(type);
+  if (es == 0) return sensim__fail(SENSIM_EINVAL, "payload '%s' holds no data", sensim_payload_name(type));
+  size_t count = (size_t)width * height;
+  /* calloc(0) may return NULL; an empty point cloud is legitimate, so keep
+   * one element of slack. */
+  void *data = calloc(count ? count : 1, es);
+  if (!data) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu %s elements", count,
+                                 sensim_payload_name(type));
+  free(frame->data);
+  frame->data = data;
+  frame->type = type;
+  frame->width = width;
+  frame->height = height;
+  frame->count = count;
+  return SENSIM_OK;
+}
+
+void sensim__frame_release(sensim_frame *frame) {
+  free(frame->data);
+  free(frame->depth);
+  free(frame->labels);
+  frame->data = NULL;
+  frame->depth = NULL;
+  frame->labels = NULL;
+  frame->count = 0;
+}

@@ -1,0 +1,71 @@
+/* filters/chain.c: appending to and running a sensor's filter chain. */
+#include <stdlib.h>
+#include "core/internal.h"
+#include "filters/chain.h"
+
+void sensim__chain_init(sensim_chain *c, sensim_payload raw) {
+  c->raw = raw;
+  c->links = NULL;
+  c->n = c->cap = 0;
+}
+
+sensim_payload sensim__chain_output(const sensim_chain *c) {
+  sensim_payload t = c->raw;
+  for (size_t i = 0; i < c->n; i++)
+    if (c->links[i].def.out != SENSIM_PAYLOAD_ANY) t = c->links[i].def.out;
+  return t;
+}
+
+sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def, void *user) {
+  const char *name = def->name ? def->name : "(user filter)";
+  sensim_payload have = sensim__chain_output(c);
+  if (def->in != SENSIM_PAYLOAD_ANY && def->in != have)
+    return sensim__fail(SENSIM_ETYPE, "filter '%s' takes %s but the chain gives %s here", name,
+                        sensim_payload_name(def->in), sensim_payload_name(have));
+  if (def->out == SENSIM_PAYLOAD_NONE || def->in == SENSIM_PAYLOAD_NONE)
+    return sensim__fail(SENSIM_ETYPE, "filter '%s' must take and give a payload", name);
+  sensim_status rc = sensim__grow((void **)&c->links, &c->cap, c->n + 1, sizeof *c->links);
+  if (rc) return rc;
+  if (def->init) {
+    rc = def->init(user, have);
+    if (rc) {
+      sensim__error_context("filter '%s' refused to start", name);
+      return rc;
+    }
+  }
+  sensim_chain_link *l = &c->links[c->n++];
+  l->def = *def;
+  l->user = user;
+  l->in = have;
+  return SENSIM_OK;
+}
+
+sensim_status sensim__chain_run(const sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id) {
+  for (size_t i = 0; i < c->n; i++) {
+    const sensim_chain_link *l = &c->links[i];
+    sensim_filter_ctx ctx;
+    ctx.seed = seed;
+    ctx.slot = (int)i;
+    /* Element words above 2^31 are left for the generators' own streams. */
+    sensim_rng_init(&ctx.rng, seed, sensor_id, f->index, 0x80000000u | (uint32_t)i);
+    sensim_status rc = l->def.apply(l->user, f, &ctx);
+    const char *name = l->def.name ? l->def.name : "(user filter)";
+    if (rc) {
+      sensim__error_context("filter %zu '%s'", i, name);
+      return rc;
+    }
+    sensim_payload want = l->def.out == SENSIM_PAYLOAD_ANY ? l->in : l->def.out;
+    if (f->type != want)
+      return sensim__fail(SENSIM_ETYPE, "filter %zu '%s' gave %s instead of %s", i, name,
+                          sensim_payload_name(f->type), sensim_payload_name(want));
+  }
+  return SENSIM_OK;
+}
+
+void sensim__chain_free(sensim_chain *c) {
+  for (size_t i = 0; i < c->n; i++)
+    if (c->links[i].def.destroy) c->links[i].def.destroy(c->links[i].user);
+  free(c->links);
+  c->links = NULL;
+  c->n = c->cap = 0;
+}

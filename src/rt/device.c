@@ -1,0 +1,112 @@
+/* rt/device.c: the world's Embree device and one BLAS per mesh. */
+#include <embree3/rtcore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "rt/rt.h"
+#include "rt/rt_internal.h"
+
+static void release(void *p) {
+  sensim_rt *rt = p;
+  if (!rt) return;
+  for (size_t i = 0; i < rt->nblas; i++)
+    if (rt->blas[i]) rtcReleaseScene(rt->blas[i]);
+  free(rt->blas);
+  if (rt->device) rtcReleaseDevice(rt->device);
+  free(rt);
+}
+
+static sensim_status embree_error(RTCDevice d, const char *what) {
+  enum RTCError e = rtcGetDeviceError(d);
+  return sensim__fail(SENSIM_EBACKEND, "Embree: %s failed (error %d)", what, (int)e);
+}
+
+static sensim_status build_blas(sensim_rt *rt, const sensim_mesh *m, RTCScene *out) {
+  RTCScene sc = rtcNewScene(rt->device);
+  RTCGeometry g = rtcNewGeometry(rt->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+  if (!sc || !g) {
+    if (g) rtcReleaseGeometry(g);
+    if (sc) rtcReleaseScene(sc);
+    return embree_error(rt->device, "creating a mesh scene");
+  }
+  /* Embree-allocated buffers are padded as its SIMD loads require. */
+  float *v = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), m->nvert);
+  unsigned *ix = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), m->ntri);
+  if (!v || !ix) {
+    rtcReleaseGeometry(g);
+    rtcReleaseScene(sc);
+    return embree_error(rt->device, "allocating mesh buffers");
+  }
+  memcpy(v, m->vertices, 3 * m->nvert * sizeof(float));
+  memcpy(ix, m->indices, 3 * m->ntri * sizeof(unsigned));
+  rtcCommitGeometry(g);
+  rtcAttachGeometryByID(sc, g, 0);
+  rtcReleaseGeometry(g);
+  rtcSetSceneBuildQuality(sc, RTC_BUILD_QUALITY_HIGH); /* built once, traced often */
+  rtcCommitScene(sc);
+  if (rtcGetDeviceError(rt->device) != RTC_ERROR_NONE) {
+    rtcReleaseScene(sc);
+    return embree_error(rt->device, "building a mesh BVH");
+  }
+  *out = sc;
+  return SENSIM_OK;
+}
+
+sensim_status sensim__rt_sync(sensim_world *w) {
+  sensim_rt *rt = w->rt;
+  if (!rt) {
+    rt = calloc(1, sizeof *rt);
+    if (!rt) return sensim__fail(SENSIM_ENOMEM, "out of memory for the ray tracer");
+    rt->device = rtcNewDevice(NULL);
+    if (!rt->device) {
+      free(rt);
+      return sensim__fail(SENSIM_EBACKEND, "Embree: could not create a device (error %d)",
+                          (int)rtcGetDeviceError(NULL));
+    }
+    w->rt = rt;
+    w->rt_release = release;
+  }
+  if (rt->nblas == w->nmeshes) return SENSIM_OK;
+  sensim_status rc = sensim__grow((void **)&rt->blas, &rt->cap, w->nmeshes, sizeof *rt->blas);
+  if (rc) return rc;
+  while (rt->nblas < w->nmeshes) {
+    rc = build_blas(rt, w->meshes[rt->nblas], &rt->blas[rt->nblas]);
+    if (rc) return rc;
+    rt->nblas++;
+  }
+  return SENSIM_OK;
+}
+
+sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sensim_rt_binding **out) {
+  sensim_status rc = sensim__rt_sync(w);
+  if (rc) return rc;
+  sensim_rt *rt = w->rt;
+  sensim_rt_binding *b = calloc(1, sizeof *b);
+  if (b) b->blas = calloc(snap->nbodies ? snap->nbodies : 1, sizeof *b->blas);
+  if (!b || !b->blas) {
+    free(b);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory binding a view");
+  }
+  b->device = rt->device;
+  rtcRetainDevice(rt->device);
+  b->nbodies = snap->nbodies;
+  for (size_t i = 0; i < snap->nbodies; i++) {
+    const sensim_mesh *m = snap->bodies[i].mesh;
+    if (!m) continue;
+    b->blas[i] = rt->blas[m->index];
+    rtcRetainScene(b->blas[i]);
+  }
+  *out = b;
+  return SENSIM_OK;
+}
+
+void sensim__rt_binding_free(void *p) {
+  sensim_rt_binding *b = p;
+  if (!b) return;
+  for (size_t i = 0; i < b->nbodies; i++)
+    if (b->blas[i]) rtcReleaseScene(b->blas[i]);
+  free(b->blas);
+  rtcReleaseDevice(b->device);
+  free(b);
+}

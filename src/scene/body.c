@@ -1,0 +1,95 @@
+/* scene/body.c: bodies and the host's state pushes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "scene/scene.h"
+
+void sensim_body_params_init(sensim_body_params *p) {
+  memset(p, 0, sizeof *p);
+  p->pose = sensim_pose_identity();
+}
+
+sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, sensim_body **out) {
+  if (!w || !p || !out) return sensim__fail(SENSIM_EINVAL, "sensim_body_create: NULL argument");
+  if (p->mesh && p->mesh->world != w)
+    return sensim__fail(SENSIM_EINVAL, "body mesh belongs to another world");
+  sensim_status rc = sensim__check_pose(&p->pose, "body pose");
+  if (rc) return rc;
+  rc = sensim__grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies);
+  if (rc) return rc;
+  sensim_body *b = calloc(1, sizeof *b);
+  if (!b) return sensim__fail(SENSIM_ENOMEM, "out of memory for a body");
+  b->world = w;
+  b->index = (int)w->nbodies;
+  b->mesh = p->mesh;
+  b->class_id = p->class_id;
+  b->instance_id = p->instance_id ? p->instance_id : w->next_instance_id;
+  if (b->instance_id >= w->next_instance_id) w->next_instance_id = b->instance_id + 1;
+  b->is_static = p->is_static != 0;
+  /* Every body starts with its creation pose as a keyframe, so a body the
+   * host never pushes (or pushes later) is still somewhere. Dynamic bodies
+   * replace it with their first pushed state. */
+  sensim_body_state s;
+  memset(&s, 0, sizeof s);
+  s.pose = p->pose;
+  s.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+  rc = sensim__grow((void **)&b->track.k, &b->track.cap, 1, sizeof *b->track.k);
+  if (rc) {
+    free(b);
+    return rc;
+  }
+  b->track.k[0].t = -INFINITY;
+  b->track.k[0].s = s;
+  b->track.k[0].given = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+  b->track.n = 1;
+  w->bodies[w->nbodies++] = b;
+  *out = b;
+  return SENSIM_OK;
+}
+
+static sensim_status check_state(const sensim_body_state *s) {
+  sensim_status rc = sensim__check_pose(&s->pose, "body state");
+  if (rc) return rc;
+  if ((s->flags & SENSIM_STATE_VELOCITY) && !(sensim__finite3(s->lin_vel) && sensim__finite3(s->ang_vel)))
+    return sensim__fail(SENSIM_EINVAL, "body state: velocity is not finite");
+  if ((s->flags & SENSIM_STATE_ACCELERATION) &&
+      !(sensim__finite3(s->lin_acc) && sensim__finite3(s->ang_acc)))
+    return sensim__fail(SENSIM_EINVAL, "body state: acceleration is not finite");
+  if (s->flags & ~(unsigned)(SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION))
+    return sensim__fail(SENSIM_EINVAL, "body state: unknown flag bits 0x%x", s->flags);
+  return SENSIM_OK;
+}
+
+sensim_status sensim_body_push_state(sensim_body *b, double t, const sensim_body_state *s) {
+  if (!b || !s) return sensim__fail(SENSIM_EINVAL, "sensim_body_push_state: NULL argument");
+  if (b->is_static) return sensim__fail(SENSIM_ESTATE, "body %d is static; its pose cannot be pushed", b->index);
+  if (!isfinite(t)) return sensim__fail(SENSIM_EINVAL, "state time %g is not finite", t);
+  if (t < b->world->t)
+    return sensim__fail(SENSIM_ESTATE, "state time %.9g s is before the world's time %.9g s", t,
+                        b->world->t);
+  sensim_status rc = check_state(s);
+  if (rc) return rc;
+  sensim_track *tr = &b->track;
+  /* The creation pose stands until the first push, which replaces it. */
+  if (tr->n == 1 && tr->k[0].t == -INFINITY) tr->n = 0;
+  rc = sensim__track_push(tr, t, s);
+  if (rc) {
+    if (tr->n == 0) tr->n = 1; /* restore the creation keyframe */
+    return rc;
+  }
+  if (tr->n > 64) {
+    double now = isfinite(b->world->t) ? b->world->t : t - 1.0;
+    sensim__track_trim(tr, now - b->world->max_window);
+  }
+  return SENSIM_OK;
+}
+
+sensim_status sensim_body_state_at(const sensim_body *b, double t, sensim_body_state *out) {
+  if (!b || !out) return sensim__fail(SENSIM_EINVAL, "sensim_body_state_at: NULL argument");
+  if (isnan(t)) return sensim__fail(SENSIM_EINVAL, "time is NaN");
+  sensim__track_state_at(b->track.k, b->track.n, t, out);
+  return SENSIM_OK;
+}
+
+size_t sensim_body_keyframe_count(const sensim_body *b) { return b ? b->track.n : 0; }

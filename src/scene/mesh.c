@@ -1,0 +1,77 @@
+/* scene/mesh.c: triangle meshes and materials. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "scene/scene.h"
+
+void sensim_material_init(sensim_material *m) {
+  m->base_color[0] = m->base_color[1] = m->base_color[2] = 0.5f;
+  m->roughness = 0.5f;
+  m->metallic = 0.0f;
+  m->reflectance = 0.5f;
+}
+
+static sensim_status check_unit(float v, const char *what) {
+  if (!(v >= 0.0f && v <= 1.0f)) return sensim__fail(SENSIM_EINVAL, "material %s = %g must be in [0, 1]", what, v);
+  return SENSIM_OK;
+}
+
+sensim_status sensim__material_check(const sensim_material *m) {
+  static const char *names[3] = {"base_color[0]", "base_color[1]", "base_color[2]"};
+  for (int i = 0; i < 3; i++)
+    if (check_unit(m->base_color[i], names[i])) return SENSIM_EINVAL;
+  if (check_unit(m->roughness, "roughness") || check_unit(m->metallic, "metallic") ||
+      check_unit(m->reflectance, "reflectance"))
+    return SENSIM_EINVAL;
+  return SENSIM_OK;
+}
+
+sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t nvert,
+                                 const uint32_t *indices, size_t ntri,
+                                 const sensim_material *material, sensim_mesh **out) {
+  if (!w || !vertices || !indices || !out)
+    return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create: NULL argument");
+  if (nvert < 3 || ntri < 1)
+    return sensim__fail(SENSIM_EINVAL, "mesh needs at least 3 vertices and 1 triangle (got %zu, %zu)",
+                        nvert, ntri);
+  if (nvert > UINT32_MAX || ntri > UINT32_MAX / 3)
+    return sensim__fail(SENSIM_EINVAL, "mesh too large (%zu vertices, %zu triangles)", nvert, ntri);
+  for (size_t i = 0; i < 3 * nvert; i++)
+    if (!isfinite(vertices[i]))
+      return sensim__fail(SENSIM_EINVAL, "mesh vertex %zu has a non-finite coordinate", i / 3);
+  for (size_t i = 0; i < 3 * ntri; i++)
+    if (indices[i] >= nvert)
+      return sensim__fail(SENSIM_EINVAL, "mesh triangle %zu indexes vertex %u of %zu", i / 3, indices[i], nvert);
+  sensim_material mat;
+  sensim_material_init(&mat);
+  if (material) {
+    if (sensim__material_check(material)) return SENSIM_EINVAL;
+    mat = *material;
+  }
+  sensim_status rc = sensim__grow((void **)&w->meshes, &w->cap_meshes, w->nmeshes + 1, sizeof *w->meshes);
+  if (rc) return rc;
+  sensim_mesh *m = calloc(1, sizeof *m);
+  float *v = malloc(3 * nvert * sizeof *v);
+  uint32_t *ix = malloc(3 * ntri * sizeof *ix);
+  if (!m || !v || !ix) {
+    free(m);
+    free(v);
+    free(ix);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for a mesh of %zu triangles", ntri);
+  }
+  memcpy(v, vertices, 3 * nvert * sizeof *v);
+  memcpy(ix, indices, 3 * ntri * sizeof *ix);
+  m->world = w;
+  m->index = (int)w->nmeshes;
+  m->vertices = v;
+  m->indices = ix;
+  m->nvert = nvert;
+  m->ntri = ntri;
+  m->material = mat;
+  w->meshes[w->nmeshes++] = m;
+  *out = m;
+  return SENSIM_OK;
+}
+
+size_t sensim_mesh_triangle_count(const sensim_mesh *m) { return m ? m->ntri : 0; }

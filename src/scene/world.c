@@ -1,0 +1,123 @@
+/* scene/world.c: world lifetime, lights and track trimming. The clock is
+ * driven by the schedule (sensors/schedule.c: sensim_world_advance). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "scene/scene.h"
+
+void sensim_world_params_init(sensim_world_params *p) {
+  memset(p, 0, sizeof *p);
+  p->seed = 1;
+  p->threads = 2;
+  p->gravity = 9.80665; /* standard gravity, CGPM 1901 */
+  p->background[0] = p->background[1] = p->background[2] = 0.6f;
+  p->ambient = 0.1f;
+}
+
+static sensim_status check_params(const sensim_world_params *p) {
+  if (p->threads < 0 || p->threads > 1024)
+    return sensim__fail(SENSIM_EINVAL, "world.threads = %d must be in [0, 1024]", p->threads);
+  if (!(p->origin_lat >= -90.0 && p->origin_lat <= 90.0))
+    return sensim__fail(SENSIM_EINVAL, "world.origin_lat = %g deg must be in [-90, 90]", p->origin_lat);
+  if (!(p->origin_lon >= -180.0 && p->origin_lon <= 180.0))
+    return sensim__fail(SENSIM_EINVAL, "world.origin_lon = %g deg must be in [-180, 180]", p->origin_lon);
+  if (!isfinite(p->origin_height) || fabs(p->origin_height) > 1e5)
+    return sensim__fail(SENSIM_EINVAL, "world.origin_height = %g m must be finite and within 100 km",
+                        p->origin_height);
+  if (!(p->gravity >= 0.0 && p->gravity < 100.0))
+    return sensim__fail(SENSIM_EINVAL, "world.gravity = %g m/s^2 must be in [0, 100)", p->gravity);
+  for (int i = 0; i < 3; i++)
+    if (!(p->background[i] >= 0.0f && isfinite(p->background[i])))
+      return sensim__fail(SENSIM_EINVAL, "world.background[%d] = %g must be finite and >= 0", i,
+                          p->background[i]);
+  if (!(p->ambient >= 0.0f && isfinite(p->ambient)))
+    return sensim__fail(SENSIM_EINVAL, "world.ambient = %g must be finite and >= 0", p->ambient);
+  return SENSIM_OK;
+}
+
+sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out) {
+  if (!p || !out) return sensim__fail(SENSIM_EINVAL, "sensim_world_create: NULL argument");
+  sensim_status rc = check_params(p);
+  if (rc) return rc;
+  sensim_world *w = calloc(1, sizeof *w);
+  if (!w) return sensim__fail(SENSIM_ENOMEM, "out of memory for the world");
+  w->params = *p;
+  w->t = -INFINITY;
+  w->next_instance_id = 1;
+  rc = sensim__pool_create(p->threads, &w->pool);
+  if (rc) {
+    free(w);
+    return rc;
+  }
+  *out = w;
+  return SENSIM_OK;
+}
+
+void sensim_world_destroy(sensim_world *w) {
+  if (!w) return;
+  /* Sensors first: destroying one waits for its jobs, which read meshes. */
+  for (size_t i = 0; i < w->nsensors; i++) w->sensor_release(w->sensors[i]);
+  sensim__pool_destroy(w->pool);
+  if (w->rt_release) w->rt_release(w->rt);
+  for (size_t i = 0; i < w->nbodies; i++) {
+    sensim__track_free(&w->bodies[i]->track);
+    free(w->bodies[i]);
+  }
+  for (size_t i = 0; i < w->nmeshes; i++) {
+    free(w->meshes[i]->vertices);
+    free(w->meshes[i]->indices);
+    free(w->meshes[i]);
+  }
+  free(w->sensors);
+  free(w->bodies);
+  free(w->meshes);
+  free(w->lights);
+  free(w);
+}
+
+double sensim_world_time(const sensim_world *w) { return w->t; }
+
+const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return &w->params; }
+
+void sensim_light_init(sensim_light *l) {
+  memset(l, 0, sizeof *l);
+  l->kind = SENSIM_LIGHT_DIRECTIONAL;
+  l->direction.z = -1.0;
+  l->color[0] = l->color[1] = l->color[2] = 1.0f;
+  l->intensity = 1.0f;
+  l->cast_shadows = 1;
+}
+
+sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
+  if (!w || !l) return sensim__fail(SENSIM_EINVAL, "sensim_light_add: NULL argument");
+  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_DIRECTIONAL)
+    return sensim__fail(SENSIM_EINVAL, "light kind %d is not point or directional", (int)l->kind);
+  if (!sensim__finite3(l->position) || !sensim__finite3(l->direction))
+    return sensim__fail(SENSIM_EINVAL, "light position/direction must be finite");
+  if (l->kind == SENSIM_LIGHT_DIRECTIONAL &&
+      !(l->direction.x * l->direction.x + l->direction.y * l->direction.y +
+            l->direction.z * l->direction.z > 0))
+    return sensim__fail(SENSIM_EINVAL, "directional light needs a nonzero direction");
+  if (!(l->intensity >= 0.0f && isfinite(l->intensity)))
+    return sensim__fail(SENSIM_EINVAL, "light intensity %g must be finite and >= 0", l->intensity);
+  for (int i = 0; i < 3; i++)
+    if (!(l->color[i] >= 0.0f && isfinite(l->color[i])))
+      return sensim__fail(SENSIM_EINVAL, "light color[%d] = %g must be finite and >= 0", i, l->color[i]);
+  sensim_status rc = sensim__grow((void **)&w->lights, &w->cap_lights, w->nlights + 1, sizeof *w->lights);
+  if (rc) return rc;
+  w->lights[w->nlights++] = *l;
+  return SENSIM_OK;
+}
+
+void sensim__world_trim_tracks(sensim_world *w) {
+  /* Captures not yet scheduled have t_k > w->t, so they need keyframes from
+   * t_k - window > w->t - max_window onwards. Before the first advance the
+   * newest keyframe stands in for the clock, with a second of slack. */
+  for (size_t i = 0; i < w->nbodies; i++) {
+    sensim_body *b = w->bodies[i];
+    if (b->is_static || b->track.n == 0) continue;
+    double now = isfinite(w->t) ? w->t : b->track.k[b->track.n - 1].t - 1.0;
+    sensim__track_trim(&b->track, now - w->max_window);
+  }
+}

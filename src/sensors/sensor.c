@@ -1,0 +1,208 @@
+/* sensors/sensor.c: the sensor object every kind shares: creation,
+ * parameters, filter chain, poll and lookups. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "core/vecmath.h"
+#include "sensors/sensor_internal.h"
+
+void sensim_sensor_params_init(sensim_sensor_params *p) {
+  memset(p, 0, sizeof *p);
+  p->name = "sensor";
+  p->mount = sensim_pose_identity();
+  p->rate = 10.0;
+  p->window = -1.0;
+}
+
+static sensim_status check_params(const sensim_world *w, const sensim_sensor_params *p) {
+  if (!(p->rate > 0.0 && p->rate <= 1e6))
+    return sensim__fail(SENSIM_EINVAL, "sensor rate %g Hz must be in (0, 1e6]", p->rate);
+  if (!(p->phase >= 0.0 && isfinite(p->phase)))
+    return sensim__fail(SENSIM_EINVAL, "sensor phase %g s must be finite and >= 0", p->phase);
+  if (!(p->lag >= 0.0 && isfinite(p->lag)))
+    return sensim__fail(SENSIM_EINVAL, "sensor lag %g s must be finite and >= 0", p->lag);
+  if (!isfinite(p->window)) return sensim__fail(SENSIM_EINVAL, "sensor window %g s must be finite", p->window);
+  if (p->body && p->body->world != w) return sensim__fail(SENSIM_EINVAL, "sensor body belongs to another world");
+  if (p->name && (!p->name[0] || strlen(p->name) > 200))
+    return sensim__fail(SENSIM_EINVAL, "sensor name must have 1 to 200 characters");
+  return sensim__check_pose(&p->mount, "sensor mount");
+}
+
+sensim_status sensim__sensor_create(sensim_world *w, const sensim_sensor_params *sp,
+                                    const sensim_sensor_kind *kind, void *impl, sensim_sensor **out) {
+  sensim_status rc = SENSIM_OK;
+  sensim_sensor *s = NULL;
+  char autoname[64];
+  if (!w || !sp || !out) {
+    rc = sensim__fail(SENSIM_EINVAL, "sensim_%s_create: NULL argument", kind->name);
+    goto fail;
+  }
+  if ((rc = check_params(w, sp))) goto fail;
+  const char *name = sp->name;
+  if (!name || strcmp(name, "sensor") == 0) {
+    snprintf(autoname, sizeof autoname, "%s%zu", kind->name, w->nsensors);
+    name = autoname;
+  }
+  if (sensim_world_sensor_by_name(w, name)) {
+    rc = sensim__fail(SENSIM_EINVAL, "a sensor named '%s' already exists", name);
+    goto fail;
+  }
+  if ((rc = sensim__grow((void **)&w->sensors, &w->cap_sensors, w->nsensors + 1, sizeof *w->sensors))) goto fail;
+  s = calloc(1, sizeof *s);
+  if (!s) {
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a sensor");
+    goto fail;
+  }
+  s->name = sensim__strdup(name);
+  if (!s->name) {
+    free(s);
+    rc = SENSIM_ENOMEM;
+    goto fail;
+  }
+  s->world = w;
+  s->id = (int)w->nsensors;
+  s->kind = kind;
+  s->impl = impl;
+  s->params = *sp;
+  s->params.name = s->name;
+  if (s->params.window < 0) s->params.window = kind->default_window(sp->rate);
+  sensim__chain_init(&s->chain, kind->raw_type);
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->cv, NULL);
+  w->sensors[w->nsensors++] = s;
+  w->sensor_release = sensim__sensor_destroy;
+  if (s->params.window > w->max_window) w->max_window = s->params.window;
+  *out = s;
+  return SENSIM_OK;
+fail:
+  if (kind->destroy) kind->destroy(impl);
+  return rc;
+}
+
+static void capture_free(sensim_capture *c) {
+  sensim__snapshot_free(c->snap);
+  sensim__frame_release(&c->frame);
+  free(c);
+}
+
+void sensim__sensor_destroy(sensim_sensor *s) {
+  /* Wait for every job of this sensor: they hold pointers into it. */
+  pthread_mutex_lock(&s->mu);
+  for (sensim_capture *c = s->inflight; c; c = c->next)
+    while (c->state != SENSIM_CAP_DONE) pthread_cond_wait(&s->cv, &s->mu);
+  pthread_mutex_unlock(&s->mu);
+  sensim_capture *lists[3] = {s->inflight, s->ready, s->polled};
+  for (int i = 0; i < 3; i++)
+    for (sensim_capture *c = lists[i], *n; c; c = n) {
+      n = c->next;
+      capture_free(c);
+    }
+  sensim__chain_free(&s->chain);
+  if (s->kind->destroy) s->kind->destroy(s->impl);
+  pthread_cond_destroy(&s->cv);
+  pthread_mutex_destroy(&s->mu);
+  free(s->name);
+  free(s);
+}
+
+static sensim_status check_open(const sensim_sensor *s) {
+  if (s->captured > 0)
+    return sensim__fail(SENSIM_ESTATE, "sensor '%s' has started capturing; its filter chain is fixed", s->name);
+  return SENSIM_OK;
+}
+
+sensim_status sensim_sensor_add_filter(sensim_sensor *s, const char *name, const char *params_json) {
+  if (!s || !name) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_add_filter: NULL argument");
+  sensim_status rc = check_open(s);
+  if (rc) return rc;
+  const sensim_builtin_filter *b = sensim__filter_find(name);
+  if (!b) return sensim__fail(SENSIM_ENOTFOUND, "sensor '%s': unknown filter '%s'", s->name, name);
+  sensim_payload have = sensim__chain_output(&s->chain);
+  if (b->def.in != SENSIM_PAYLOAD_ANY && b->def.in != have)
+    return sensim__fail(SENSIM_ETYPE, "sensor '%s': filter '%s' takes %s but the chain gives %s here", s->name,
+                        name, sensim_payload_name(b->def.in), sensim_payload_name(have));
+  cJSON *params = NULL;
+  if (params_json) {
+    params = cJSON_Parse(params_json);
+    if (!params || !cJSON_IsObject(params)) {
+      cJSON_Delete(params);
+      return sensim__fail(SENSIM_EPARSE, "sensor '%s': filter '%s' parameters are not a JSON object", s->name,
+                          name);
+    }
+  }
+  void *user = NULL;
+  rc = b->create(params, &user);
+  cJSON_Delete(params);
+  if (rc) {
+    sensim__error_context("sensor '%s': filter '%s'", s->name, name);
+    return rc;
+  }
+  rc = sensim__chain_append(&s->chain, &b->def, user);
+  if (rc && b->def.destroy) b->def.destroy(user);
+  return rc;
+}
+
+sensim_status sensim_sensor_add_user_filter(sensim_sensor *s, const sensim_filter_def *def, void *user) {
+  if (!s || !def || !def->apply) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_add_user_filter: NULL argument");
+  sensim_status rc = check_open(s);
+  if (rc) return rc;
+  rc = sensim__chain_append(&s->chain, def, user);
+  if (rc) sensim__error_context("sensor '%s'", s->name);
+  return rc;
+}
+
+sensim_status sensim_sensor_poll(sensim_sensor *s, const sensim_frame **frame) {
+  if (!s || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_poll: NULL argument");
+  if (s->polled) {
+    capture_free(s->polled);
+    s->polled = NULL;
+  }
+  *frame = NULL;
+  sensim_capture *c = s->ready;
+  if (!c) return SENSIM_OK;
+  s->ready = c->next;
+  if (!s->ready) s->ready_tail = NULL;
+  c->next = NULL;
+  s->polled = c;
+  *frame = &c->frame;
+  return SENSIM_OK;
+}
+
+sensim_payload sensim_sensor_output_type(const sensim_sensor *s) { return sensim__chain_output(&s->chain); }
+int sensim_sensor_id(const sensim_sensor *s) { return s->id; }
+const char *sensim_sensor_name(const sensim_sensor *s) { return s->name; }
+const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *s) { return &s->params; }
+uint64_t sensim_sensor_frames_captured(const sensim_sensor *s) { return s->captured; }
+uint64_t sensim_sensor_frames_delivered(const sensim_sensor *s) { return s->delivered; }
+
+size_t sensim_world_sensor_count(const sensim_world *w) { return w ? w->nsensors : 0; }
+
+sensim_sensor *sensim_world_sensor(sensim_world *w, size_t i) {
+  return w && i < w->nsensors ? w->sensors[i] : NULL;
+}
+
+sensim_sensor *sensim_world_sensor_by_name(sensim_world *w, const char *name) {
+  if (!w || !name) return NULL;
+  for (size_t i = 0; i < w->nsensors; i++)
+    if (strcmp(w->sensors[i]->name, name) == 0) return w->sensors[i];
+  return NULL;
+}
+
+void sensim__sensor_carrier_state(const sensim_sensor *s, const sensim_snapshot *snap, double t,
+                                  sensim_body_state *out) {
+  if (!s->params.body) {
+    memset(out, 0, sizeof *out);
+    out->pose = sensim_pose_identity();
+    out->flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+    return;
+  }
+  sensim__snap_state_at(snap, (size_t)s->params.body->index, t, out);
+}
+
+sensim_pose sensim__sensor_pose_at(const sensim_sensor *s, const sensim_snapshot *snap, double t) {
+  sensim_body_state st;
+  sensim__sensor_carrier_state(s, snap, t, &st);
+  return sensim_pose_compose(st.pose, s->params.mount);
+}

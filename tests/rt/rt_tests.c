@@ -1,0 +1,139 @@
+/* The kernel: motion-blurred instances hit where the keyframes put them at
+ * each ray's time, packets agree with single rays, normals are in the world. */
+#include <math.h>
+#include <stdlib.h>
+#include "rt/rt.h"
+#include "sensors/sensor_internal.h"
+#include "support/testutil.h"
+
+typedef struct fixture {
+  sensim_world *w;
+  sensim_body *wall;
+  sensim_snapshot *snap;
+  sensim_rt_binding *bind;
+  sensim_rt_view *view;
+} fixture;
+
+/* A wall (box 0.2 x 4 x 4) that moves from x = 5 at t = 0 to x = 7 at
+ * t = 1, pushed at 100 Hz as poses only. */
+static void setup_fixture(fixture *fx, double t0, double t1) {
+  fx->w = test_world(0, 1);
+  sensim_material mat;
+  sensim_material_init(&mat);
+  sensim_mesh *m = NULL;
+  sensim_shape sh = {SENSIM_SHAPE_BOX, {0.2, 4, 4}, 0};
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(fx->w, &sh, &mat, &m));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = m;
+  SENSIM_OK_OR_FAIL(sensim_body_create(fx->w, &bp, &fx->wall));
+  for (int i = 0; i <= 100; i++) {
+    double t = i * 0.01;
+    sensim_body_state s = test_state_xyzyaw(5.0 + 2.0 * t, 0, 0, 0);
+    s.flags = 0;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(fx->wall, t, &s));
+  }
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(fx->w, t0, t1, 1, -1, &fx->snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(fx->w, fx->snap, &fx->bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(fx->bind, fx->snap, &fx->view));
+}
+
+static void teardown_fixture(fixture *fx) {
+  sensim__rt_view_destroy(fx->view);
+  sensim__rt_binding_free(fx->bind);
+  sensim__snapshot_free(fx->snap);
+  sensim_world_destroy(fx->w);
+}
+
+static sensim_rt_ray ray_x(double y, double time) {
+  sensim_rt_ray r = {{0, (float)y, 0}, {1, 0, 0}, 0.0f, INFINITY, time};
+  return r;
+}
+
+static void test_rt_ray_time_sees_body_where_keyframes_put_it(void **state) {
+  (void)state;
+  fixture fx;
+  setup_fixture(&fx, 0.0, 1.0);
+  for (int k = 0; k <= 10; k++) {
+    double t = k * 0.1;
+    sensim_rt_ray r = ray_x(0.3, t);
+    sensim_rt_hit h;
+    sensim__rt_intersect(fx.view, &r, &h, 1, 0);
+    assert_int_equal(h.body, 0);
+    /* Front face at x = 5 + 2 t - 0.1. */
+    assert_near(h.t, 4.9 + 2.0 * t, 1e-4);
+    assert_near(h.n[0], -1.0, 1e-5);
+  }
+  teardown_fixture(&fx);
+}
+
+static void test_rt_packets_agree_with_single_rays(void **state) {
+  (void)state;
+  fixture fx;
+  setup_fixture(&fx, 0.2, 0.7);
+  enum { N = 37 };
+  sensim_rt_ray rays[N];
+  sensim_rt_hit a[N], b[N];
+  for (int i = 0; i < N; i++) rays[i] = ray_x(-3.0 + 6.0 * i / N, 0.2 + 0.5 * i / N);
+  sensim__rt_intersect(fx.view, rays, a, N, 0);
+  sensim__rt_intersect(fx.view, rays, b, N, 1);
+  int nhit = 0;
+  for (int i = 0; i < N; i++) {
+    assert_int_equal(a[i].body, b[i].body);
+    assert_true(a[i].t == b[i].t || (isinf(a[i].t) && isinf(b[i].t)));
+    nhit += a[i].body == 0;
+  }
+  /* |y| < 2 hits the 4 m wide wall. */
+  assert_true(nhit >= 23 && nhit <= 26);
+  teardown_fixture(&fx);
+}
+
+static void test_rt_occlusion_and_rotated_normals(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  sensim_material mat;
+  sensim_material_init(&mat);
+  sensim_mesh *m = NULL;
+  sensim_shape sh = {SENSIM_SHAPE_BOX, {1, 1, 1}, 0};
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &mat, &m));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = m;
+  bp.is_static = 1;
+  bp.pose.pos = (sensim_vec3){3, 0, 0};
+  bp.pose.rot = sensim_quat_from_axis_angle((sensim_vec3){0, 0, 1}, M_PI / 6);
+  sensim_body *b = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  sensim_snapshot *snap = NULL;
+  sensim_rt_binding *bind = NULL;
+  sensim_rt_view *view = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0, 0, 1, -1, &snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(w, snap, &bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(bind, snap, &view));
+  sensim_rt_ray r = ray_x(0, 0);
+  sensim_rt_hit h;
+  sensim__rt_intersect(view, &r, &h, 1, 0);
+  /* The face turned by 30 deg: its normal is (-cos 30, -sin 30, 0). */
+  assert_near(h.n[0], -cos(M_PI / 6), 1e-5);
+  assert_near(h.n[1], -sin(M_PI / 6), 1e-5);
+  assert_near(h.t, 3.0 - 0.5 / cos(M_PI / 6), 1e-4);
+  unsigned char occ[2];
+  sensim_rt_ray rs[2] = {ray_x(0, 0), ray_x(0, 0)};
+  rs[0].tfar = 2.0f; /* stops short of the box */
+  sensim__rt_occluded(view, rs, occ, 2, 0);
+  assert_int_equal(occ[0], 0);
+  assert_int_equal(occ[1], 1);
+  sensim__rt_view_destroy(view);
+  sensim__rt_binding_free(bind);
+  sensim__snapshot_free(snap);
+  sensim_world_destroy(w);
+}
+
+int sensim_test_rt(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_rt_ray_time_sees_body_where_keyframes_put_it),
+      cmocka_unit_test(test_rt_packets_agree_with_single_rays),
+      cmocka_unit_test(test_rt_occlusion_and_rotated_normals),
+  };
+  return cmocka_run_group_tests_name("rt", tests, NULL, NULL);
+}
