@@ -107,6 +107,7 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
   sensim_rt_hit *hits = malloc((size_t)W * S * sizeof *hits);
   sample *smp = malloc((size_t)W * S * sizeof *smp);
   sensim_rt_view *view = NULL;
+  sensim_pose_table poses = {0, 0, 0, NULL};
   if (!f->depth || !f->labels || !rays || !hits || !smp) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering a %ux%u image", W, H);
     goto done;
@@ -115,7 +116,7 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
   const double t1 = cap->t_capture, win = s->params.window;
   /* Where the sensor cannot move during the exposure, one pose serves all. */
   int fixed = win <= 0 || !s->params.body || s->params.body->is_static;
-  sensim_pose fixed_pose = sensim__sensor_pose_at(s, snap, t1);
+  if ((rc = sensim__pose_table_init(&poses, s, snap, t1 - win, t1, fixed ? 1 : 65))) goto done;
   float *rgb = f->data;
   for (uint32_t y = 0; y < H; y++) {
     /* One stream per row keeps the draws independent of any tiling. */
@@ -134,7 +135,7 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
         }
         /* Stratified in time too, so blur is smooth at few samples. */
         sm->t = t1 - win * (1.0 - (k + jt) / S);
-        sensim_pose pose = fixed ? fixed_pose : sensim__sensor_pose_at(s, snap, sm->t);
+        sensim_pose pose = sensim__pose_table_at(&poses, sm->t);
         double u = x + sm->du, v = y + sm->dv;
         /* Direction with unit X component: the hit's t is then the depth
          * along the optical axis. */
@@ -184,6 +185,7 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
     }
   }
 done:
+  sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   free(rays);
   free(hits);

@@ -84,4 +84,20 @@ sensim_pose sensim__sensor_pose_at(const sensim_sensor *s, const sensim_snapshot
 void sensim__sensor_carrier_state(const sensim_sensor *s, const sensim_snapshot *snap, double t,
                                   sensim_body_state *out);
 
+/* The sensor's pose sampled at n evenly spaced times over [t0, t1], for
+ * generators that need a pose per ray: between entries position is
+ * interpolated linearly and rotation by normalised lerp, whose deviation
+ * from slerp is O(theta^3) in the angle between entries (below 1e-9 rad for
+ * 64 entries over any realistic exposure or scan). */
+typedef struct sensim_pose_table {
+  int n;
+  double t0, t1;
+  sensim_pose *pose;
+} sensim_pose_table;
+
+sensim_status sensim__pose_table_init(sensim_pose_table *tab, const sensim_sensor *s,
+                                      const sensim_snapshot *snap, double t0, double t1, int n);
+sensim_pose sensim__pose_table_at(const sensim_pose_table *tab, double t);
+void sensim__pose_table_free(sensim_pose_table *tab);
+
 #endif
