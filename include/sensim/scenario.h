@@ -18,6 +18,15 @@ typedef struct sensim_scenario sensim_scenario;
  * against the file's folder. On failure nothing is left allocated and
  * sensim_last_error() names the key at fault. */
 sensim_status sensim_scenario_load(const char *path, sensim_scenario **out);
+/* What a caller may override in the file (a command line's --threads). */
+typedef struct sensim_scenario_overrides {
+  int threads; /* worker threads; < 0: as the file says */
+} sensim_scenario_overrides;
+
+/* sensim_scenario_load() with overrides; `ov` may be NULL. */
+sensim_status sensim_scenario_load_ex(const char *path, const sensim_scenario_overrides *ov,
+                                      sensim_scenario **out);
+
 /* The same from a JSON text; relative paths resolve against `base_dir`
  * (NULL: the current folder). */
 sensim_status sensim_scenario_load_string(const char *json, const char *base_dir,

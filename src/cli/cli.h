@@ -1,0 +1,14 @@
+/* cli/cli.h: what the sensim program's files share. */
+#ifndef SENSIM_CLI_CLI_H
+#define SENSIM_CLI_CLI_H
+
+#include "sensim/sensim.h"
+
+/* `sensim demo`: run the built-in scenario into out_dir; returns an exit code. */
+int sensim__cli_demo(const char *out_dir, int threads, double duration);
+/* Progress line on stderr, about once per simulated second. */
+void sensim__cli_progress(double t, double duration, void *user);
+/* Frames per sensor, wall time and real-time factor on stdout. */
+void sensim__cli_print_summary(sensim_scenario *scn, const sensim_run_summary *sum);
+
+#endif

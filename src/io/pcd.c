@@ -1,0 +1,101 @@
+/* io/pcd.c: point frames to Point Cloud Library PCD v0.7 files.
+ *
+ * Format: https://pointclouds.org/documentation/tutorials/pcd_file_format.html
+ * The header lists FIELDS, their SIZE (bytes), TYPE (F float, U unsigned)
+ * and COUNT; binary data is the packed records one after another, no
+ * padding, in the byte order of the x86/ARM machines PCL runs on (little
+ * endian), which is written explicitly here. VIEWPOINT carries the sensor's
+ * pose in the world at the capture (tx ty tz qw qx qy qz): the points stay
+ * in the sensor frame, and PCL's viewers place the cloud with that pose. */
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "io/scenario_internal.h"
+
+/* x y z intensity ring time return: 4 + 4 + 4 + 4 + 2 + 4 + 1 bytes. */
+#define PCD_RECORD 23
+
+static void put_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_f32(uint8_t *p, float f) {
+  uint32_t v;
+  memcpy(&v, &f, 4);
+  put_le32(p, v);
+}
+
+static void pack_point(const sensim_point *pt, uint8_t *r) {
+  put_f32(r + 0, pt->x);
+  put_f32(r + 4, pt->y);
+  put_f32(r + 8, pt->z);
+  put_f32(r + 12, pt->intensity);
+  r[16] = (uint8_t)pt->ring;
+  r[17] = (uint8_t)(pt->ring >> 8);
+  put_f32(r + 18, pt->time_offset);
+  r[22] = pt->return_index;
+}
+
+static void write_header(FILE *fp, const sensim_frame *f, int binary) {
+  const sensim_pose *p = &f->pose;
+  fprintf(fp,
+          "# .PCD v0.7 - Point Cloud Data file format\n"
+          "VERSION 0.7\n"
+          "FIELDS x y z intensity ring time return\n"
+          "SIZE 4 4 4 4 2 4 1\n"
+          "TYPE F F F F U F U\n"
+          "COUNT 1 1 1 1 1 1 1\n"
+          "WIDTH %zu\n"
+          "HEIGHT 1\n"
+          "VIEWPOINT %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n"
+          "POINTS %zu\n"
+          "DATA %s\n",
+          f->count, p->pos.x, p->pos.y, p->pos.z, p->rot.w, p->rot.x, p->rot.y, p->rot.z,
+          f->count, binary ? "binary" : "ascii");
+}
+
+/* %.9g prints every float so that it reads back to the same float
+ * (IEEE 754-2008 5.12.2: 9 significant digits suffice for binary32). */
+static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const sensim_point *p = &pts[i];
+    fprintf(fp, "%.9g %.9g %.9g %.9g %u %.9g %u\n", p->x, p->y, p->z, p->intensity,
+            (unsigned)p->ring, p->time_offset, (unsigned)p->return_index);
+  }
+}
+
+static void write_binary(FILE *fp, const sensim_point *pts, size_t n) {
+  uint8_t buf[PCD_RECORD * 256];
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    pack_point(&pts[i], buf + used);
+    used += PCD_RECORD;
+    if (used == sizeof buf) {
+      fwrite(buf, 1, used, fp);
+      used = 0;
+    }
+  }
+  if (used) fwrite(buf, 1, used, fp);
+}
+
+sensim_status sensim_write_pcd(const char *path, const sensim_frame *frame, int binary) {
+  if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_write_pcd: NULL argument");
+  if (frame->type != SENSIM_PAYLOAD_POINTS)
+    return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as PCD '%s' (needs points)",
+                        sensim_payload_name(frame->type), path);
+  if (frame->count > 0 && !frame->data)
+    return sensim__fail(SENSIM_EINVAL, "PCD '%s': frame has %zu points and no data", path,
+                        frame->count);
+  sensim__afile af;
+  sensim_status st = sensim__afile_open(path, &af);
+  if (st != SENSIM_OK) return st;
+  write_header(af.fp, frame, binary);
+  if (binary)
+    write_binary(af.fp, frame->data, frame->count);
+  else
+    write_ascii(af.fp, frame->data, frame->count);
+  return sensim__afile_commit(&af);
+}

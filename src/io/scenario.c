@@ -1,0 +1,217 @@
+/* io/scenario.c: the scenario object: reading the file, the root object
+ * and the "world" section, and its lifetime. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "io/scenario_internal.h"
+
+static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrides *ov,
+                                 sensim_world_params *wp) {
+  static const char *const keys[] = {"seed",    "threads",    "origin", "gravity",
+                                     "background", "ambient", NULL};
+  const char *path = "world";
+  double seed = (double)wp->seed, threads = wp->threads, g = wp->gravity, amb = wp->ambient;
+  double origin[3] = {wp->origin_lat, wp->origin_lon, wp->origin_height};
+  double bg[3] = {wp->background[0], wp->background[1], wp->background[2]};
+  sensim_status st = SENSIM_OK;
+  if (obj) {
+    st = sensim__jcheck_object(obj, path, keys);
+    /* Seeds above 2^53 cannot be written exactly as JSON numbers (doubles). */
+    if (st == SENSIM_OK) st = sensim__jint(obj, path, "seed", 0, 0, 9007199254740992.0, &seed);
+    if (st == SENSIM_OK) st = sensim__jint(obj, path, "threads", 0, 0, 1024, &threads);
+    if (st == SENSIM_OK) st = sensim__jvec(obj, path, "origin", 0, 3, origin);
+    if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "gravity", 0, &g);
+    if (st == SENSIM_OK) st = sensim__jvec(obj, path, "background", 0, 3, bg);
+    if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "ambient", 0, &amb);
+    if (st != SENSIM_OK) return st;
+  }
+  if (!(origin[0] >= -90 && origin[0] <= 90 && origin[1] >= -180 && origin[1] <= 180))
+    return sensim__fail(SENSIM_EINVAL, "world.origin: latitude %g / longitude %g out of range",
+                        origin[0], origin[1]);
+  if (!(g >= 0)) return sensim__fail(SENSIM_EINVAL, "world.gravity: must be >= 0 (got %g)", g);
+  if (!(amb >= 0)) return sensim__fail(SENSIM_EINVAL, "world.ambient: must be >= 0 (got %g)", amb);
+  for (int i = 0; i < 3; i++)
+    if (!(bg[i] >= 0))
+      return sensim__fail(SENSIM_EINVAL, "world.background[%d]: must be >= 0 (got %g)", i, bg[i]);
+  wp->seed = (uint64_t)seed;
+  wp->threads = ov && ov->threads >= 0 ? ov->threads : (int)threads;
+  wp->origin_lat = origin[0];
+  wp->origin_lon = origin[1];
+  wp->origin_height = origin[2];
+  wp->gravity = g;
+  for (int i = 0; i < 3; i++) wp->background[i] = (float)bg[i];
+  wp->ambient = (float)amb;
+  return SENSIM_OK;
+}
+
+static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const char *base_dir,
+                                const sensim_scenario_overrides *ov) {
+  static const char *const keys[] = {"description", "world",  "duration", "step", "meshes",
+                                     "lights",      "bodies", "sensors",  NULL};
+  const char *desc = NULL;
+  const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL;
+  scn->step = 0.001;
+  sensim_status st = sensim__jcheck_object(root, "", keys);
+  if (st == SENSIM_OK) st = sensim__jstring(root, "", "description", 0, &desc);
+  if (st == SENSIM_OK) st = sensim__jobject(root, "", "world", 0, &world);
+  if (st == SENSIM_OK) st = sensim__jnumber(root, "", "duration", 1, &scn->duration);
+  if (st == SENSIM_OK) st = sensim__jnumber(root, "", "step", 0, &scn->step);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "meshes", 0, &meshes);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "lights", 0, &lights);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "bodies", 0, &bodies);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "sensors", 0, &sensors);
+  if (st != SENSIM_OK) return st;
+  if (!(scn->duration > 0))
+    return sensim__fail(SENSIM_EINVAL, "duration: must be > 0 s (got %g)", scn->duration);
+  if (!(scn->step > 0))
+    return sensim__fail(SENSIM_EINVAL, "step: must be > 0 s (got %g)", scn->step);
+  /* The run loop counts steps in a uint64 and keeps every time exact to
+   * well under a step; 1e10 steps is far beyond any useful run. */
+  if (scn->duration / scn->step > 1e10)
+    return sensim__fail(SENSIM_EINVAL, "step: %g s gives more than 1e10 steps over %g s",
+                        scn->step, scn->duration);
+
+  sensim_world_params wp;
+  sensim_world_params_init(&wp);
+  if ((st = parse_world(world, ov, &wp)) != SENSIM_OK) return st;
+  if ((st = sensim_world_create(&wp, &scn->world)) != SENSIM_OK) {
+    sensim__error_context("world");
+    return st;
+  }
+  if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;
+  if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;
+  if (bodies && (st = sensim__scenario_bodies(scn, bodies)) != SENSIM_OK) return st;
+  if (sensors && (st = sensim__scenario_sensors(scn, sensors)) != SENSIM_OK) return st;
+  return SENSIM_OK;
+}
+
+sensim_status sensim__scenario_load_text(const char *json, const char *source,
+                                         const char *base_dir,
+                                         const sensim_scenario_overrides *ov,
+                                         sensim_scenario **out) {
+  if (!out) return sensim__fail(SENSIM_EINVAL, "scenario: NULL out");
+  *out = NULL;
+  if (!json) return sensim__fail(SENSIM_EINVAL, "scenario: NULL text");
+  if (!source) source = "scenario";
+  char *clean = NULL;
+  cJSON *root = NULL;
+  sensim_status st = sensim__json_strip_comments(json, source, &clean);
+  if (st == SENSIM_OK) st = sensim__json_parse(clean, source, &root);
+  free(clean);
+  if (st != SENSIM_OK) return st;
+  sensim_scenario *scn = calloc(1, sizeof *scn);
+  if (!scn) {
+    cJSON_Delete(root);
+    return sensim__fail(SENSIM_ENOMEM, "scenario: out of memory");
+  }
+  st = parse_root(scn, root, base_dir, ov);
+  cJSON_Delete(root);
+  if (st != SENSIM_OK) {
+    sensim_scenario_destroy(scn);
+    return st;
+  }
+  *out = scn;
+  return SENSIM_OK;
+}
+
+sensim_status sensim_scenario_load_string(const char *json, const char *base_dir,
+                                          sensim_scenario **out) {
+  return sensim__scenario_load_text(json, "scenario", base_dir, NULL, out);
+}
+
+/* The whole file as a NUL-terminated string. */
+static sensim_status read_file(const char *path, char **out) {
+  *out = NULL;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    int e = errno;
+    return sensim__fail(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO,
+                        "cannot open scenario '%s': %s", path, strerror(e));
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  sensim_status st = buf ? SENSIM_OK : SENSIM_ENOMEM;
+  while (st == SENSIM_OK) {
+    if (n + 1 >= cap) {
+      char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+      if (!b) {
+        st = SENSIM_ENOMEM;
+        break;
+      }
+      buf = b;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, fp);
+    n += got;
+    if (got == 0) {
+      if (ferror(fp)) st = SENSIM_EIO;
+      break;
+    }
+  }
+  fclose(fp);
+  if (st != SENSIM_OK) {
+    free(buf);
+    return sensim__fail(st, "cannot read scenario '%s'%s", path,
+                        st == SENSIM_ENOMEM ? ": out of memory (or larger than 1 GiB)" : "");
+  }
+  if (memchr(buf, '\0', n)) {
+    free(buf);
+    return sensim__fail(SENSIM_EPARSE, "%s: contains a NUL byte (not a text file)", path);
+  }
+  buf[n] = '\0';
+  *out = buf;
+  return SENSIM_OK;
+}
+
+sensim_status sensim_scenario_load_ex(const char *path, const sensim_scenario_overrides *ov,
+                                         sensim_scenario **out) {
+  if (!out) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_load: NULL out");
+  *out = NULL;
+  if (!path) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_load: NULL path");
+  char *text = NULL;
+  sensim_status st = read_file(path, &text);
+  if (st != SENSIM_OK) return st;
+  /* Relative mesh files resolve against the scenario's own folder. */
+  char *dir = sensim__strdup(path);
+  if (!dir) {
+    free(text);
+    return SENSIM_ENOMEM;
+  }
+  char *slash = strrchr(dir, '/');
+  if (slash == dir)
+    dir[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    strcpy(dir, ".");
+  st = sensim__scenario_load_text(text, path, dir, ov, out);
+  free(dir);
+  free(text);
+  return st;
+}
+
+sensim_status sensim_scenario_load(const char *path, sensim_scenario **out) {
+  return sensim_scenario_load_ex(path, NULL, out);
+}
+
+void sensim_scenario_destroy(sensim_scenario *scn) {
+  if (!scn) return;
+  sensim_world_destroy(scn->world);
+  for (size_t i = 0; i < scn->nmeshes; i++) free(scn->meshes[i].name);
+  for (size_t i = 0; i < scn->nbodies; i++) {
+    free(scn->bodies[i].name);
+    sensim__motion_free(&scn->bodies[i].motion);
+  }
+  free(scn->meshes);
+  free(scn->bodies);
+  free(scn->sensors);
+  free(scn);
+}
+
+sensim_world *sensim_scenario_world(sensim_scenario *scn) { return scn ? scn->world : NULL; }
+
+double sensim_scenario_duration(const sensim_scenario *scn) { return scn ? scn->duration : NAN; }
+
+double sensim_scenario_step(const sensim_scenario *scn) { return scn ? scn->step : NAN; }

@@ -1,0 +1,172 @@
+/* io/scenario_internal.h: what the io module's files share: atomic file
+ * writing, the strict JSON reader with error paths, scripted motion and the
+ * scenario object. Not installed. */
+#ifndef SENSIM_IO_SCENARIO_INTERNAL_H
+#define SENSIM_IO_SCENARIO_INTERNAL_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "sensim/io.h"
+#include "sensim/scenario.h"
+#include "sensim/sensor.h"
+
+/* ---- atomic files (io/fs.c) ---------------------------------------------
+ * Writers fill a temporary file next to the target and rename it over the
+ * target only when every byte was written, so a failed write never leaves a
+ * truncated file under the final name (rename is atomic within a file
+ * system, POSIX.1-2008 rename()). */
+typedef struct sensim__afile {
+  FILE *fp;       /* open on the temporary file */
+  char *tmp;      /* temporary path, owned */
+  char *path;     /* final path, owned */
+} sensim__afile;
+
+/* Create the temporary file for `path`; SENSIM_EIO if its folder is missing
+ * or not writable. */
+sensim_status sensim__afile_open(const char *path, sensim__afile *af);
+/* Close and rename into place; on any write or close error the temporary
+ * file is removed and SENSIM_EIO returned. Frees `af` either way. */
+sensim_status sensim__afile_commit(sensim__afile *af);
+/* Close and remove the temporary file. Safe on a zeroed or freed afile. */
+void sensim__afile_abort(sensim__afile *af);
+
+/* Close a CSV file started by sensim_csv_open() and remove it (io/csv.c).
+ * NULL is a no-op. */
+void sensim__csv_abort(sensim_csv *csv);
+
+/* ---- strict JSON reading (io/json.c) ------------------------------------
+ * Every reader takes the JSON path of the object it reads ("sensors[2]") so
+ * that each failure message starts with the path of the value at fault. */
+
+/* Copy `text` with // and slash-star comments replaced by spaces (newlines
+ * kept, so line numbers of errors stay right); strings are left alone.
+ * SENSIM_EPARSE for an unterminated block comment. */
+sensim_status sensim__json_strip_comments(const char *text, const char *source, char **out);
+/* Parse a comment-free JSON text; SENSIM_EPARSE names source:line:column. */
+sensim_status sensim__json_parse(const char *text, const char *source, cJSON **out);
+
+/* Child paths: "a" + "b" -> "a.b", "a" + 3 -> "a[3]". Truncates silently
+ * (paths are for messages only). */
+void sensim__jpath_key(char *dst, size_t n, const char *parent, const char *key);
+void sensim__jpath_index(char *dst, size_t n, const char *parent, size_t i);
+
+/* `obj` must be an object whose keys are all in the NULL-terminated list
+ * `known`, each at most once; SENSIM_EPARSE otherwise. */
+sensim_status sensim__jcheck_object(const cJSON *obj, const char *path, const char *const *known);
+
+/* Optional members: absent leaves *v untouched and returns OK; present with
+ * the wrong type is SENSIM_EPARSE. `required` makes absence SENSIM_EPARSE. */
+sensim_status sensim__jnumber(const cJSON *obj, const char *path, const char *key, int required,
+                              double *v);
+/* An integral number in [lo, hi]; out of range is SENSIM_EINVAL. */
+sensim_status sensim__jint(const cJSON *obj, const char *path, const char *key, int required,
+                           double lo, double hi, double *v);
+sensim_status sensim__jbool(const cJSON *obj, const char *path, const char *key, int *v);
+/* *v borrows the string inside obj. */
+sensim_status sensim__jstring(const cJSON *obj, const char *path, const char *key, int required,
+                              const char **v);
+/* An array of exactly n (<= 16) finite numbers. */
+sensim_status sensim__jvec(const cJSON *obj, const char *path, const char *key, int required,
+                           size_t n, double *v);
+/* *v borrows the member (NULL when absent and not required). */
+sensim_status sensim__jobject(const cJSON *obj, const char *path, const char *key, int required,
+                              const cJSON **v);
+sensim_status sensim__jarray(const cJSON *obj, const char *path, const char *key, int required,
+                             const cJSON **v);
+
+/* ---- scripted motion (io/scenario_motion.c) ----------------------------- */
+
+typedef enum sensim__motion_type {
+  SENSIM__MOTION_NONE,
+  SENSIM__MOTION_WAYPOINTS,
+  SENSIM__MOTION_CIRCLE,
+  SENSIM__MOTION_LINE,
+  SENSIM__MOTION_STADIUM
+} sensim__motion_type;
+
+typedef struct sensim__motion {
+  sensim__motion_type type;
+  /* waypoints: n rows of (t, x, y, z, yaw), t strictly increasing */
+  double *wp;
+  size_t nwp;
+  int loop;
+  /* circle and stadium */
+  sensim_vec3 center;  /* m */
+  double radius;       /* m, > 0 */
+  double speed;        /* m/s along the path, > 0 */
+  double dir;          /* +1 counter-clockwise seen from above, -1 clockwise */
+  double phase;        /* circle: polar angle of the start, rad */
+  double length;       /* stadium: length of each straight, m, >= 0 */
+  /* line */
+  sensim_vec3 start;   /* m */
+  sensim_vec3 velocity; /* m/s */
+} sensim__motion;
+
+/* Parse the "motion" object at `path`. */
+sensim_status sensim__motion_parse(const cJSON *obj, const char *path, sensim__motion *m);
+void sensim__motion_free(sensim__motion *m);
+/* State of the motion's frame at time t, then composed with the body's
+ * offset pose (the body's "pose" key, expressed in the moving frame).
+ * Analytic motions fill velocity and acceleration (flags set); waypoints
+ * give the pose only (flags 0). */
+void sensim__motion_state(const sensim__motion *m, const sensim_pose *offset, double t,
+                          sensim_body_state *out);
+
+/* ---- the scenario (io/scenario_*.c) ------------------------------------- */
+
+typedef enum sensim__out_format {
+  SENSIM__OUT_NONE,
+  SENSIM__OUT_PNG,
+  SENSIM__OUT_PCD,
+  SENSIM__OUT_PCD_ASCII,
+  SENSIM__OUT_CSV
+} sensim__out_format;
+
+typedef struct sensim__scn_body {
+  char *name;
+  sensim_body *body;
+  int is_static;
+  sensim_pose offset;        /* the "pose" key: offset in the motion frame */
+  sensim__motion motion;     /* SENSIM__MOTION_NONE: held at `offset` */
+} sensim__scn_body;
+
+typedef struct sensim__scn_sensor {
+  sensim_sensor *sensor;     /* owned by the world */
+  sensim__out_format format;
+} sensim__scn_sensor;
+
+typedef struct sensim__scn_mesh {
+  char *name;
+  sensim_mesh *mesh;         /* owned by the world */
+} sensim__scn_mesh;
+
+struct sensim_scenario {
+  sensim_world *world;
+  double duration;           /* s */
+  double step;               /* s */
+  sensim__scn_mesh *meshes;
+  size_t nmeshes;
+  sensim__scn_body *bodies;
+  size_t nbodies;
+  sensim__scn_sensor *sensors;
+  size_t nsensors;
+  int has_run;
+};
+
+/* Load from text with overrides; `source` names the text in messages. */
+sensim_status sensim__scenario_load_text(const char *json, const char *source,
+                                         const char *base_dir,
+                                         const sensim_scenario_overrides *ov,
+                                         sensim_scenario **out);
+
+/* Parse the sections of the root object into scn (scenario_load.c and
+ * scenario_sensors.c). Each leaves everything it created owned by scn. */
+sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
+                                      const char *base_dir);
+sensim_status sensim__scenario_lights(sensim_scenario *scn, const cJSON *arr);
+sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
+sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr);
+/* Parse {position, rpy | quaternion} at path into a pose. */
+sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_pose *pose);
+
+#endif

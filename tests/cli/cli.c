@@ -1,0 +1,229 @@
+/* tests/cli/cli.c: the `sensim` program, run as a child process.
+ *
+ * The determinism requirement (DESIGN.md, "Randomness and determinism"):
+ * the same scenario gives byte-identical output files for any thread
+ * count. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "support/testutil.h"
+
+#define TMP SENSIM_TEST_TMP "/cli"
+#define EXAMPLES SENSIM_TEST_DATA "/../../examples"
+#define LOG TMP "/log.txt"
+
+/* Run SENSIM_CLI_PATH with argv (NULL-terminated, without argv[0]); stdout
+ * and stderr go to LOG. Returns the exit status, or -1 if it did not exit. */
+static int run_cli(const char *const *args) {
+  const char *argv[32];
+  size_t n = 0;
+  argv[n++] = SENSIM_CLI_PATH;
+  for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
+  argv[n] = NULL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    execv(SENSIM_CLI_PATH, (char *const *)argv);
+    _exit(127);
+  }
+  assert_true(pid > 0);
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  fseek(fp, 0, SEEK_END);
+  long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (fread(s, 1, (size_t)n, fp) != (size_t)n) n = 0;
+  s[n] = '\0';
+  fclose(fp);
+  if (len) *len = (size_t)n;
+  return s;
+}
+
+static void assert_log_contains(const char *what) {
+  char *log = slurp(LOG, NULL);
+  assert_non_null(log);
+  if (!strstr(log, what)) fail_msg("output lacks '%s':\n%s", what, log);
+  free(log);
+}
+
+static void remove_tree(const char *path) {
+  DIR *d = opendir(path);
+  if (!d) {
+    unlink(path);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    remove_tree(sub);
+  }
+  closedir(d);
+  rmdir(path);
+}
+
+static int file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* Every file under a (relative name rel) also exists under b with the same
+ * bytes; returns the number of files compared. */
+static size_t compare_trees(const char *a, const char *b, const char *rel) {
+  char pa[1024], pb[1024];
+  snprintf(pa, sizeof pa, "%s%s", a, rel);
+  snprintf(pb, sizeof pb, "%s%s", b, rel);
+  DIR *d = opendir(pa);
+  if (!d) {
+    size_t na, nb;
+    char *x = slurp(pa, &na), *y = slurp(pb, &nb);
+    if (!y) fail_msg("%s exists but %s does not", pa, pb);
+    if (na != nb || memcmp(x, y, na) != 0) fail_msg("%s and %s differ", pa, pb);
+    free(x);
+    free(y);
+    return 1;
+  }
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char r[1024];
+    snprintf(r, sizeof r, "%s/%s", rel, e->d_name);
+    n += compare_trees(a, b, r);
+  }
+  closedir(d);
+  return n;
+}
+
+static int setup(void **state) {
+  (void)state;
+  remove_tree(TMP);
+  return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
+}
+
+static void test_demo_output_is_identical_for_1_and_2_threads(void **state) {
+  (void)state;
+  const char *a1[] = {"demo", "--out", TMP "/demo_t1", "--threads", "1", "--duration", "1", NULL};
+  const char *a2[] = {"demo", "--out", TMP "/demo_t2", "--threads", "2", "--duration", "1", NULL};
+  assert_int_equal(run_cli(a1), 0);
+  assert_log_contains("real-time factor");
+  assert_int_equal(run_cli(a2), 0);
+  const char *expect[] = {"/camera/frame_000000.png", "/camera/frame_000009.png",
+                          "/lidar/scan_000000.pcd", "/lidar/scan_000009.pcd",
+                          "/gnss/gnss.csv", "/imu/imu.csv", "/lidar_birdseye.png"};
+  for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+    char p[512];
+    snprintf(p, sizeof p, "%s%s", TMP "/demo_t1", expect[i]);
+    if (!file_exists(p)) fail_msg("demo did not write %s", p);
+  }
+  /* Both ways round, so neither folder has a file the other lacks. */
+  size_t n1 = compare_trees(TMP "/demo_t1", TMP "/demo_t2", "");
+  size_t n2 = compare_trees(TMP "/demo_t2", TMP "/demo_t1", "");
+  assert_int_equal(n1, n2);
+  assert_true(n1 >= 2 * 10 + 3);
+  /* 1 s of IMU at 100 Hz: samples at 0, 0.01, ..., 1.0 plus the header. */
+  size_t len;
+  char *imu = slurp(TMP "/demo_t1/imu/imu.csv", &len);
+  int lines = 0;
+  for (size_t i = 0; i < len; i++) lines += imu[i] == '\n';
+  assert_int_equal(lines, 102);
+  free(imu);
+}
+
+static void test_run_writes_an_example_scenario(void **state) {
+  (void)state;
+  const char *args[] = {"run", EXAMPLES "/cart.json", "--out", TMP "/cart", "--threads", "0",
+                        NULL};
+  assert_int_equal(run_cli(args), 0);
+  assert_log_contains("lidar");
+  assert_true(file_exists(TMP "/cart/lidar/scan_000000.pcd"));
+  assert_true(file_exists(TMP "/cart/imu/imu.csv"));
+  assert_true(file_exists(TMP "/cart/gnss/gnss.csv"));
+}
+
+typedef struct usage_case {
+  const char *args[10];
+  const char *message;
+} usage_case;
+
+static void test_bad_usage_exits_2_with_a_message(void **state) {
+  (void)state;
+  static const usage_case cases[] = {
+      {{NULL}, "usage"},
+      {{"frobnicate", NULL}, "unknown command 'frobnicate'"},
+      {{"demo", NULL}, "--out DIR is required"},
+      {{"demo", "--out", NULL}, "needs a value"},
+      {{"demo", "--out", TMP "/x", "--threads", "many", NULL}, "--threads 'many'"},
+      {{"demo", "--out", TMP "/x", "--threads", "-3", NULL}, "--threads '-3'"},
+      {{"demo", "--out", TMP "/x", "--duration", "0", NULL}, "--duration '0'"},
+      {{"demo", "--out", TMP "/x", "--bogus", NULL}, "unknown option '--bogus'"},
+      {{"run", "--out", TMP "/x", NULL}, "needs a scenario file"},
+      {{"run", "a.json", "b.json", "--out", TMP "/x", NULL}, "unexpected argument 'b.json'"},
+      {{"run", "a.json", "--out", TMP "/x", "--duration", "2", NULL}, "only"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int rc = run_cli(cases[i].args);
+    if (rc != 2) fail_msg("case %zu exited %d, expected 2", i, rc);
+    assert_log_contains(cases[i].message);
+  }
+  assert_false(file_exists(TMP "/x"));
+}
+
+static void test_run_failures_exit_1_naming_the_problem(void **state) {
+  (void)state;
+  const char *missing[] = {"run", TMP "/no_such.json", "--out", TMP "/y", NULL};
+  assert_int_equal(run_cli(missing), 1);
+  assert_log_contains("no_such.json");
+  const char *bad[] = {"run", SENSIM_TEST_DATA "/bad_rate.json", "--out", TMP "/y", NULL};
+  assert_int_equal(run_cli(bad), 1);
+  assert_log_contains("sensors[1].rate: must be > 0");
+  /* An output folder that cannot be created. */
+  FILE *fp = fopen(TMP "/file", "w");
+  assert_non_null(fp);
+  fclose(fp);
+  const char *unwritable[] = {"demo", "--out", TMP "/file/out", "--duration", "0.1", NULL};
+  assert_int_equal(run_cli(unwritable), 1);
+  assert_log_contains("file/out");
+}
+
+static void test_help_and_version_exit_0(void **state) {
+  (void)state;
+  const char *help[] = {"--help", NULL};
+  assert_int_equal(run_cli(help), 0);
+  assert_log_contains("sensim run SCENARIO.json --out DIR");
+  const char *demo_help[] = {"demo", "--help", NULL};
+  assert_int_equal(run_cli(demo_help), 0);
+  const char *version[] = {"--version", NULL};
+  assert_int_equal(run_cli(version), 0);
+  assert_log_contains("sensim 0.");
+}
+
+int sensim_test_cli(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_demo_output_is_identical_for_1_and_2_threads),
+      cmocka_unit_test(test_run_writes_an_example_scenario),
+      cmocka_unit_test(test_bad_usage_exits_2_with_a_message),
+      cmocka_unit_test(test_run_failures_exit_1_naming_the_problem),
+      cmocka_unit_test(test_help_and_version_exit_0),
+  };
+  return cmocka_run_group_tests_name("cli", tests, setup, NULL);
+}
