@@ -9,11 +9,15 @@
 #include "core/internal.h"
 #include "scene/scene.h"
 
-/* Diffuse colour of the first material that has one, clamped to [0, 1]. */
+/* Diffuse colour of the first mesh's material, clamped to [0, 1]. The
+ * material list itself may start with Assimp's own default material (OBJ
+ * files do), which no mesh uses. */
 static int file_color(const struct aiScene *sc, float rgb[3]) {
-  for (unsigned i = 0; i < sc->mNumMaterials; i++) {
+  for (unsigned m = 0; m < sc->mNumMeshes; m++) {
+    unsigned i = sc->mMeshes[m]->mMaterialIndex;
     struct aiColor4D c;
-    if (aiGetMaterialColor(sc->mMaterials[i], AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
+    if (i < sc->mNumMaterials &&
+        aiGetMaterialColor(sc->mMaterials[i], AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
       float v[3] = {c.r, c.g, c.b};
       for (int k = 0; k < 3; k++) rgb[k] = isfinite(v[k]) ? fminf(fmaxf(v[k], 0.0f), 1.0f) : 0.5f;
       return 1;
