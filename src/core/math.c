@@ -31,9 +31,10 @@ sensim_quat sensim_quat_slerp(sensim_quat a, sensim_quat b, double s) {
     d = -d;
   }
   double wa, wb;
-  if (d > 0.9995) {
-    /* Nearly parallel: sin(theta) ~ theta, and lerp + normalise is exact to
-     * O(theta^3), far below float precision of the result. */
+  if (d > 0.99999) {
+    /* Nearly parallel (under 9 mrad apart): sin(theta) / theta loses digits,
+     * and lerp + normalise deviates from slerp by O(theta^3) ~ 1e-7 rad,
+     * below the float precision poses are traced with. */
     wa = 1.0 - s;
     wb = s;
     sensim_quat r = q_make(wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y,

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/internal.h"
 #include "scene/scene.h"
 
@@ -16,6 +17,13 @@ static int file_color(const struct aiScene *sc, float rgb[3]) {
   for (unsigned m = 0; m < sc->mNumMeshes; m++) {
     unsigned i = sc->mMeshes[m]->mMaterialIndex;
     struct aiColor4D c;
+    struct aiString name;
+    /* Files without a material get Assimp's white default; sensim's own
+     * default (mid grey) is the better guess for an unknown surface. */
+    if (i < sc->mNumMaterials &&
+        aiGetMaterialString(sc->mMaterials[i], AI_MATKEY_NAME, &name) == aiReturn_SUCCESS &&
+        strcmp(name.data, AI_DEFAULT_MATERIAL_NAME) == 0)
+      continue;
     if (i < sc->mNumMaterials &&
         aiGetMaterialColor(sc->mMaterials[i], AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
       float v[3] = {c.r, c.g, c.b};

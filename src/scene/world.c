@@ -102,8 +102,9 @@ sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
   if (!(l->intensity >= 0.0f && isfinite(l->intensity)))
     return sensim__fail(SENSIM_EINVAL, "light intensity %g must be finite and >= 0", l->intensity);
   for (int i = 0; i < 3; i++)
-    if (!(l->color[i] >= 0.0f && isfinite(l->color[i])))
-      return sensim__fail(SENSIM_EINVAL, "light color[%d] = %g must be finite and >= 0", i, l->color[i]);
+    if (!(l->color[i] >= 0.0f && l->color[i] <= 1.0f))
+      return sensim__fail(SENSIM_EINVAL, "light color[%d] = %g must be in [0, 1] (intensity sets the level)",
+                          i, l->color[i]);
   sensim_status rc = sensim__grow((void **)&w->lights, &w->cap_lights, w->nlights + 1, sizeof *w->lights);
   if (rc) return rc;
   w->lights[w->nlights++] = *l;
