@@ -1,0 +1,67 @@
+/* filters/gnss_noise.c: "gnss_noise", gnss -> gnss.
+ *
+ * Additive Gaussian position error in the local ENU frame, independent per
+ * axis and per fix: enu' = enu + mean + sigma * n, n ~ N(0, I). This is the
+ * usual first-order model of a stand-alone receiver's position error
+ * (Kaplan & Hegarty, "Understanding GPS/GNSS", 3rd ed., 2017: error = UERE x
+ * DOP, taken Gaussian; VDOP usually exceeds the horizontal DOPs, hence the
+ * larger default up sigma). Latitude, longitude and height are
+ * recomputed from the noisy ENU position with the frame's origin, and the
+ * reported covariance is the model's diag(sigma^2), m^2. The velocity is
+ * left exact. Each fix's draws come from the filter context's stream, so
+ * errors are white from fix to fix. */
+#include <stdlib.h>
+#include "core/internal.h"
+#include "filters/chain.h"
+#include "sensim/geodesy.h"
+
+typedef struct gnss_noise {
+  double sigma[3]; /* std dev east, north, up, m */
+  double mean[3];  /* bias east, north, up, m */
+} gnss_noise;
+
+static sensim_status gnss_noise_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"sigma", "mean", NULL};
+  gnss_noise cfg = {{1.0, 1.0, 2.0}, {0.0, 0.0, 0.0}};
+  sensim_status st = sensim__param_only(params, "gnss_noise", known);
+  if (st != SENSIM_OK) return st;
+  st = sensim__param_vec3(params, "sigma", cfg.sigma);
+  if (st != SENSIM_OK) return st;
+  st = sensim__param_vec3(params, "mean", cfg.mean);
+  if (st != SENSIM_OK) return st;
+  for (int i = 0; i < 3; i++) {
+    if (!isfinite(cfg.sigma[i]) || cfg.sigma[i] < 0.0)
+      return sensim__fail(SENSIM_EINVAL, "gnss_noise: sigma[%d] = %g must be finite and >= 0", i,
+                          cfg.sigma[i]);
+    if (!isfinite(cfg.mean[i]))
+      return sensim__fail(SENSIM_EINVAL, "gnss_noise: mean[%d] = %g must be finite", i,
+                          cfg.mean[i]);
+  }
+  gnss_noise *g = malloc(sizeof *g);
+  if (!g) return sensim__fail(SENSIM_ENOMEM, "gnss_noise: out of memory");
+  *g = cfg;
+  *user = g;
+  return SENSIM_OK;
+}
+
+static sensim_status gnss_noise_apply(void *user, sensim_frame *frame, sensim_filter_ctx *ctx) {
+  const gnss_noise *g = user;
+  if (frame->type != SENSIM_PAYLOAD_GNSS || frame->count < 1 || !frame->data)
+    return sensim__fail(SENSIM_ETYPE, "gnss_noise: frame holds no GNSS fix");
+  sensim_gnss_fix *fix = frame->data;
+  for (int i = 0; i < 3; i++) fix->enu[i] += g->mean[i] + g->sigma[i] * sensim_rng_normal(&ctx->rng);
+  sensim_enu_to_geodetic(fix->origin, fix->enu, &fix->lat, &fix->lon, &fix->height);
+  for (int i = 0; i < 9; i++) fix->cov_enu[i] = 0.0;
+  for (int i = 0; i < 3; i++) fix->cov_enu[4 * i] = g->sigma[i] * g->sigma[i];
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_gnss_noise = {
+    .def = {.name = "gnss_noise",
+            .in = SENSIM_PAYLOAD_GNSS,
+            .out = SENSIM_PAYLOAD_GNSS,
+            .init = NULL,
+            .apply = gnss_noise_apply,
+            .destroy = free},
+    .create = gnss_noise_create,
+};
