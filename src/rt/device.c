@@ -58,7 +58,12 @@ sensim_status sensim__rt_sync(sensim_world *w) {
   if (!rt) {
     rt = calloc(1, sizeof *rt);
     if (!rt) return sensim__fail(SENSIM_ENOMEM, "out of memory for the ray tracer");
-    rt->device = rtcNewDevice(NULL);
+    /* Embree's own builder threads follow the world's thread budget, so a
+     * world asked to use N threads (many worlds side by side in RL) does not
+     * fan out over the whole machine when it builds acceleration structures. */
+    char config[64];
+    snprintf(config, sizeof config, "threads=%d", w->params.threads > 0 ? w->params.threads : 1);
+    rt->device = rtcNewDevice(config);
     if (!rt->device) {
       free(rt);
       return sensim__fail(SENSIM_EBACKEND, "Embree: could not create a device (error %d)",

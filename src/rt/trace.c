@@ -23,16 +23,13 @@ static sensim_quat body_rot(const sensim_rt_view *v, int body, float s) {
   return sensim_quat_slerp(r[k], r[k + 1], x - k);
 }
 
-/* World-space unit normal of the hit triangle, from its vertices: the
- * triangle's winding defines its front. */
-static void finish_hit(const sensim_rt_view *v, int body, unsigned prim, float time, sensim_rt_hit *h) {
-  const sensim_mesh *m = v->snap->bodies[body].mesh;
-  const uint32_t *ix = m->indices + 3 * (size_t)prim;
-  const float *a = m->vertices + 3 * (size_t)ix[0], *b = m->vertices + 3 * (size_t)ix[1],
-              *c = m->vertices + 3 * (size_t)ix[2];
-  sensim_vec3 e1 = v3(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
-  sensim_vec3 e2 = v3(c[0] - a[0], c[1] - a[1], c[2] - a[2]);
-  sensim_vec3 n = q_rotate(body_rot(v, body, time), v3_normalize(v3_cross(e1, e2)));
+/* World-space unit normal of the hit: Embree gives the instanced mesh's
+ * unnormalised geometric normal (front = counter-clockwise winding) in the
+ * mesh frame; the body's rotation at the ray's time takes it to the world. */
+static void finish_hit(const sensim_rt_view *v, int body, unsigned prim, float time, float ngx, float ngy,
+                       float ngz, sensim_rt_hit *h) {
+  sensim_vec3 n = v3(ngx, ngy, ngz);
+  n = q_rotate(body_rot(v, body, time), v3_scale(n, 1.0 / v3_norm(n)));
   h->n[0] = (float)n.x;
   h->n[1] = (float)n.y;
   h->n[2] = (float)n.z;
@@ -77,7 +74,7 @@ static void intersect1(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
   h->t = rh.ray.tfar;
   h->u = rh.hit.u;
   h->v = rh.hit.v;
-  finish_hit(v, (int)rh.hit.instID[0], rh.hit.primID, rh.ray.time, h);
+  finish_hit(v, (int)rh.hit.instID[0], rh.hit.primID, rh.ray.time, rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z, h);
 }
 
 static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx, const sensim_rt_ray *r,
@@ -110,7 +107,8 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
     h[i].t = rh.ray.tfar[i];
     h[i].u = rh.hit.u[i];
     h[i].v = rh.hit.v[i];
-    finish_hit(v, (int)rh.hit.instID[0][i], rh.hit.primID[i], rh.ray.time[i], &h[i]);
+    finish_hit(v, (int)rh.hit.instID[0][i], rh.hit.primID[i], rh.ray.time[i], rh.hit.Ng_x[i], rh.hit.Ng_y[i],
+               rh.hit.Ng_z[i], &h[i]);
   }
 }
 

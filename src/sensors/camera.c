@@ -47,10 +47,21 @@ typedef struct sample {
   double t;      /* time inside the exposure, s */
 } sample;
 
+/* Shadow rays wait in a list per image row and are traced together, so
+ * the kernel sees one batch instead of one call per shaded sample. */
+typedef struct shadow_list {
+  sensim_rt_ray *ray;
+  float (*rgb)[3];      /* radiance the light adds if unoccluded */
+  uint32_t *sample;     /* which sample it adds to */
+  unsigned char *occ;
+  size_t n;
+} shadow_list;
+
 /* Radiance leaving a Lambertian point towards the camera: albedo / pi times
- * the irradiance from the ambient term and every unshadowed light. */
-static void shade(const sensim_rt_view *view, const sensim_snapshot *snap, const sensim_rt_ray *ray,
-                  const sensim_rt_hit *h, float out[3]) {
+ * the irradiance from the ambient term and every unshadowed light. Writes
+ * the ambient and shadowless lights' part to out and queues the rest. */
+static void shade(const sensim_snapshot *snap, const sensim_rt_ray *ray, const sensim_rt_hit *h,
+                  uint32_t sample, float out[3], shadow_list *sl) {
   const sensim_material *m = &snap->bodies[h->body].mesh->material;
   sensim_vec3 d = v3(ray->dir[0], ray->dir[1], ray->dir[2]);
   sensim_vec3 n = v3(h->n[0], h->n[1], h->n[2]);
@@ -60,7 +71,11 @@ static void shade(const sensim_rt_view *view, const sensim_snapshot *snap, const
    * stay above float rounding of the hit point. */
   double eps = 1e-4 * (1.0 + v3_norm(p));
   sensim_vec3 po = v3_add(p, v3_scale(n, eps));
-  double e[3] = {snap->params.ambient, snap->params.ambient, snap->params.ambient};
+  double k[3];
+  for (int c = 0; c < 3; c++) {
+    k[c] = m->base_color[c] / M_PI;
+    out[c] = (float)(k[c] * snap->params.ambient);
+  }
   for (size_t i = 0; i < snap->nlights; i++) {
     const sensim_light *l = &snap->lights[i];
     sensim_vec3 to;
@@ -79,19 +94,26 @@ static void shade(const sensim_rt_view *view, const sensim_snapshot *snap, const
     }
     double cosi = v3_dot(n, to);
     if (cosi <= 0) continue;
-    if (l->cast_shadows) {
-      sensim_rt_ray sr = {{(float)po.x, (float)po.y, (float)po.z},
-                          {(float)to.x, (float)to.y, (float)to.z},
-                          0.0f,
-                          (float)tfar,
-                          ray->time};
-      unsigned char occ = 0;
-      sensim__rt_occluded(view, &sr, &occ, 1, 0);
-      if (occ) continue;
+    float add[3];
+    for (int c = 0; c < 3; c++) add[c] = (float)(k[c] * l->color[c] * irr * cosi);
+    if (!l->cast_shadows) {
+      for (int c = 0; c < 3; c++) out[c] += add[c];
+      continue;
     }
-    for (int c = 0; c < 3; c++) e[c] += l->color[c] * irr * cosi;
+    sensim_rt_ray *sr = &sl->ray[sl->n];
+    sr->org[0] = (float)po.x;
+    sr->org[1] = (float)po.y;
+    sr->org[2] = (float)po.z;
+    sr->dir[0] = (float)to.x;
+    sr->dir[1] = (float)to.y;
+    sr->dir[2] = (float)to.z;
+    sr->tnear = 0.0f;
+    sr->tfar = (float)tfar;
+    sr->time = ray->time;
+    memcpy(sl->rgb[sl->n], add, sizeof add);
+    sl->sample[sl->n] = sample;
+    sl->n++;
   }
-  for (int c = 0; c < 3; c++) out[c] = (float)(m->base_color[c] / M_PI * e[c]);
 }
 
 static sensim_status camera_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
@@ -106,9 +128,14 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
   sensim_rt_ray *rays = malloc((size_t)W * S * sizeof *rays);
   sensim_rt_hit *hits = malloc((size_t)W * S * sizeof *hits);
   sample *smp = malloc((size_t)W * S * sizeof *smp);
+  float (*col)[3] = malloc((size_t)W * S * sizeof *col);
+  size_t nshadow = (size_t)W * S * (snap->nlights ? snap->nlights : 1);
+  shadow_list sl = {malloc(nshadow * sizeof *sl.ray), malloc(nshadow * sizeof *sl.rgb),
+                    malloc(nshadow * sizeof *sl.sample), malloc(nshadow), 0};
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
-  if (!f->depth || !f->labels || !rays || !hits || !smp) {
+  if (!f->depth || !f->labels || !rays || !hits || !smp || !col || !sl.ray || !sl.rgb || !sl.sample ||
+      !sl.occ) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering a %ux%u image", W, H);
     goto done;
   }
@@ -125,7 +152,8 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
     for (uint32_t x = 0; x < W; x++)
       for (int k = 0; k < S; k++) {
         sample *sm = &smp[(size_t)x * S + k];
-        double ju = sensim_rng_uniform(&rng), jv = sensim_rng_uniform(&rng), jt = sensim_rng_uniform(&rng);
+        double ju = sensim_rng_uniform(&rng), jv = sensim_rng_uniform(&rng);
+        double jt = win > 0 ? sensim_rng_uniform(&rng) : 0.0;
         if (cam->grid) {
           sm->du = (float)(((k % cam->grid) + ju) / cam->grid);
           sm->dv = (float)(((k / cam->grid) + jv) / cam->grid);
@@ -153,19 +181,22 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
         r->time = sm->t;
       }
     sensim__rt_intersect(view, rays, hits, (size_t)W * S, 1);
+    sl.n = 0;
+    for (size_t i = 0; i < (size_t)W * S; i++) {
+      if (hits[i].body < 0) memcpy(col[i], snap->params.background, sizeof col[i]);
+      else shade(snap, &rays[i], &hits[i], (uint32_t)i, col[i], &sl);
+    }
+    sensim__rt_occluded(view, sl.ray, sl.occ, sl.n, 0);
+    for (size_t j = 0; j < sl.n; j++)
+      if (!sl.occ[j])
+        for (int ch = 0; ch < 3; ch++) col[sl.sample[j]][ch] += sl.rgb[j][ch];
     for (uint32_t x = 0; x < W; x++) {
       double acc[3] = {0, 0, 0};
       int centre = 0;
       double best = INFINITY;
       for (int k = 0; k < S; k++) {
         size_t i = (size_t)x * S + k;
-        float c[3];
-        if (hits[i].body < 0) {
-          memcpy(c, snap->params.background, sizeof c);
-        } else {
-          shade(view, snap, &rays[i], &hits[i], c);
-        }
-        for (int ch = 0; ch < 3; ch++) acc[ch] += c[ch];
+        for (int ch = 0; ch < 3; ch++) acc[ch] += col[i][ch];
         double d2 = (smp[i].du - 0.5) * (smp[i].du - 0.5) + (smp[i].dv - 0.5) * (smp[i].dv - 0.5);
         if (d2 < best) {
           best = d2;
@@ -190,6 +221,11 @@ done:
   free(rays);
   free(hits);
   free(smp);
+  free(col);
+  free(sl.ray);
+  free(sl.rgb);
+  free(sl.sample);
+  free(sl.occ);
   return rc;
 }
 

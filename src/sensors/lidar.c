@@ -12,6 +12,7 @@
 typedef struct lidar {
   sensim_lidar_params p;
   double elev[SENSIM_LIDAR_MAX_CHANNELS]; /* rad, ascending */
+  double cos_el[SENSIM_LIDAR_MAX_CHANNELS], sin_el[SENSIM_LIDAR_MAX_CHANNELS];
   double *cos_az, *sin_az;                /* per column */
 } lidar;
 
@@ -60,8 +61,8 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
     double tj = t1 - win + win * j / N;
     sensim_pose pose = sensim__sensor_pose_at(s, snap, tj);
     for (int c = 0; c < C; c++) {
-      double ce = cos(l->elev[c]);
-      sensim_vec3 d = q_rotate(pose.rot, v3(ce * l->cos_az[j], ce * l->sin_az[j], sin(l->elev[c])));
+      double ce = l->cos_el[c];
+      sensim_vec3 d = q_rotate(pose.rot, v3(ce * l->cos_az[j], ce * l->sin_az[j], l->sin_el[c]));
       sensim_rt_ray *r = &rays[c];
       r->org[0] = (float)pose.pos.x;
       r->org[1] = (float)pose.pos.y;
@@ -158,6 +159,10 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
     l->elev[c] = lp->elevations ? lp->elevations[c]
                  : lp->channels == 1 ? lp->elev_min
                                      : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (lp->channels - 1);
+  for (int c = 0; c < lp->channels; c++) {
+    l->cos_el[c] = cos(l->elev[c]);
+    l->sin_el[c] = sin(l->elev[c]);
+  }
   for (int j = 0; j < lp->columns; j++) {
     double a = column_azimuth(lp, j);
     l->cos_az[j] = cos(a);
