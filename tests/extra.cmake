@@ -1,0 +1,78 @@
+# tests/extra.cmake: tests of the public surface rather than of one module.
+# Included by tests/CMakeLists.txt.
+#
+#   headers   every public header compiles alone, first in its translation
+#             unit, as C99 (-pedantic, no _POSIX_C_SOURCE) and as C++11; the
+#             checks are build targets, so a broken header breaks the build.
+#   consumer  an installed sensim is usable from outside: `cmake --install`
+#             into a scratch prefix, then find_package(sensim) and pkg-config
+#             builds of tests/consumer/main.c, run (tests/consumer/run.cmake).
+
+# ---- headers ------------------------------------------------------------------
+
+file(GLOB SENSIM_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/sensim/*.h)
+set(_alone_dir ${CMAKE_CURRENT_BINARY_DIR}/headers_alone)
+set(_alone_sources "")
+foreach(_h IN LISTS SENSIM_PUBLIC_HEADERS)
+  get_filename_component(_n ${_h} NAME_WE)
+  # The declaration keeps the translation unit from being empty, which ISO C
+  # forbids, whatever the header holds.
+  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_n}.c
+       CONTENT "#include <sensim/${_n}.h>\ntypedef int sensim__alone_${_n}_c;\n")
+  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_n}.cpp
+       CONTENT "#include <sensim/${_n}.h>\ntypedef int sensim__alone_${_n}_cxx;\n")
+  list(APPEND _alone_sources ${_alone_dir}/alone_${_n}.c ${_alone_dir}/alone_${_n}.cpp)
+endforeach()
+
+# Include guards and extern "C" blocks, which no compiler checks, are checked
+# by a script whose stamp the test program depends on.
+string(REPLACE ";" "|" _headers_arg "${SENSIM_PUBLIC_HEADERS}")
+add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers_guards.stamp
+  COMMAND ${CMAKE_COMMAND} "-DHEADERS=${_headers_arg}"
+          -DSTAMP=${CMAKE_CURRENT_BINARY_DIR}/headers_guards.stamp
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/headers/check_guards.cmake
+  DEPENDS ${SENSIM_PUBLIC_HEADERS} ${CMAKE_CURRENT_SOURCE_DIR}/headers/check_guards.cmake
+  COMMENT "Checking include guards and extern \"C\" in the public headers"
+  VERBATIM)
+
+add_executable(test_headers
+  ${CMAKE_CURRENT_SOURCE_DIR}/headers/headers_c99.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/headers/headers_cxx11.cpp
+  ${_alone_sources}
+  ${CMAKE_CURRENT_BINARY_DIR}/headers_guards.stamp)
+set_target_properties(test_headers PROPERTIES
+  C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF
+  CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+# -U after the directory's -D: a user's C99 program need not define
+# _POSIX_C_SOURCE, so the headers may not rely on it.
+target_compile_options(test_headers PRIVATE -pedantic -Wall -Wextra -Werror -U_POSIX_C_SOURCE)
+target_compile_definitions(test_headers PRIVATE
+  SENSIM_EXPECT_MAJOR=${PROJECT_VERSION_MAJOR}
+  SENSIM_EXPECT_MINOR=${PROJECT_VERSION_MINOR}
+  SENSIM_EXPECT_PATCH=${PROJECT_VERSION_PATCH})
+# Only the public include folder: what an installed copy gives a user.
+target_link_libraries(test_headers PRIVATE sensim)
+add_test(NAME headers COMMAND test_headers)
+set_tests_properties(headers PROPERTIES TIMEOUT 60)
+
+# ---- consumer -------------------------------------------------------------------
+
+# The consumer is an ordinary program built without the sanitizers, so it
+# cannot load a library built with them: skipped in sanitizer builds.
+if(NOT SENSIM_SANITIZE)
+  add_test(NAME consumer COMMAND ${CMAKE_COMMAND}
+    -DSENSIM_BUILD_DIR=${PROJECT_BINARY_DIR}
+    -DSENSIM_CONSUMER_DIR=${CMAKE_CURRENT_SOURCE_DIR}/consumer
+    -DSENSIM_WORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/consumer_work
+    -DSENSIM_LIBDIR=${CMAKE_INSTALL_LIBDIR}
+    -DSENSIM_BINDIR=${CMAKE_INSTALL_BINDIR}
+    -DSENSIM_INCLUDEDIR=${CMAKE_INSTALL_INCLUDEDIR}
+    -DSENSIM_CMAKEDIR=${SENSIM_INSTALL_CMAKEDIR}
+    -DSENSIM_PKGCONFIGDIR=${SENSIM_INSTALL_PKGCONFIGDIR}
+    -DSENSIM_VERSION=${PROJECT_VERSION}
+    -DSENSIM_CC=${CMAKE_C_COMPILER}
+    -DSENSIM_GENERATOR=${CMAKE_GENERATOR}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.cmake)
+  # Its scratch prefix and builds live in its own folder of the build tree.
+  set_tests_properties(consumer PROPERTIES TIMEOUT 300)
+endif()
