@@ -2,21 +2,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "support/stats.h"
 #include "support/testutil.h"
 
 /* Equivalent degrees of freedom of the overlapping AVAR for N phase points,
  * NIST SP 1065 (Riley 2008) Table 5 (Howe, Allan & Barnes 1981). The
  * relative standard deviation of the ADEV is ~ 1 / sqrt(2 edf). */
-static double edf_white_fm(double npts, double m) {
-  return (3.0 * (npts - 1.0) / (2.0 * m) - 2.0 * (npts - 2.0) / npts) * 4.0 * m * m /
-         (4.0 * m * m + 5.0);
-}
-static double edf_rw_fm(double npts, double m) {
-  return (npts - 2.0) / m *
-         ((npts - 1.0) * (npts - 1.0) - 3.0 * m * (npts - 1.0) + 4.0 * m * m) /
-         ((npts - 3.0) * (npts - 3.0));
-}
-
 static void test_allan_small_example_matches_hand_computation(void **state) {
   (void)state;
   /* y = 1 3 2 5 4.
@@ -75,7 +66,7 @@ static void test_allan_of_white_noise_is_sigma_over_sqrt_m(void **state) {
   SENSIM_OK_OR_FAIL(sensim_allan_deviation(y, n, 0.005, ms, 5, ad));
   for (int j = 0; j < 5; j++) {
     double m = (double)ms[j];
-    double tol = 5.0 / sqrt(2.0 * edf_white_fm((double)n + 1.0, m));
+    double tol = 5.0 / sqrt(2.0 * test_edf_white_fm((double)n + 1.0, m));
     assert_near(ad[j] / (sigma / sqrt(m)), 1.0, tol);
   }
   free(y);
@@ -102,7 +93,7 @@ static void test_allan_of_random_walk_matches_discrete_formula(void **state) {
   for (int j = 0; j < 3; j++) {
     double m = (double)ms[j];
     double expect = sqrt(q * (2.0 * m * m + 1.0) / (6.0 * m));
-    double tol = 5.0 / sqrt(2.0 * 8.0 * edf_rw_fm((double)n + 1.0, m));
+    double tol = 5.0 / sqrt(2.0 * 8.0 * test_edf_rw_fm((double)n + 1.0, m));
     assert_near(sqrt(avar[j]) / expect, 1.0, tol);
   }
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "filters/chain.h"
 #include "sensors/sensor_internal.h"
+#include "support/stats.h"
 #include "support/testutil.h"
 
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
@@ -247,16 +248,6 @@ static void test_imu_noise_bias_walk_increments_have_variance_k2_dt(void **state
 /* Equivalent degrees of freedom of the overlapping Allan variance for N
  * phase points (N - 1 rate samples), NIST SP 1065 (Riley 2008) Table 5,
  * after Howe, Allan & Barnes (1981). */
-static double edf_white_fm(double npts, double m) {
-  return (3.0 * (npts - 1.0) / (2.0 * m) - 2.0 * (npts - 2.0) / npts) * 4.0 * m * m /
-         (4.0 * m * m + 5.0);
-}
-static double edf_rw_fm(double npts, double m) {
-  return (npts - 2.0) / m *
-         ((npts - 1.0) * (npts - 1.0) - 3.0 * m * (npts - 1.0) + 4.0 * m * m) /
-         ((npts - 3.0) * (npts - 3.0));
-}
-
 static void test_imu_noise_allan_deviation_shows_white_and_rate_random_walk(void **state) {
   (void)state;
   /* At rest, 100 Hz, window = period = 10 ms. Discrete-time Allan variance
@@ -301,8 +292,8 @@ static void test_imu_noise_allan_deviation_shows_white_and_rate_random_walk(void
     adev[j] = sqrt(avar[j]);
     /* The dominant term's edf, pooled over 6 series; the relative standard
      * deviation of an ADEV with edf d is ~ 1 / sqrt(2 d). */
-    double d = 6.0 * (white > walk ? edf_white_fm((double)n + 1.0, m)
-                                   : edf_rw_fm((double)n + 1.0, m));
+    double d = 6.0 * (white > walk ? test_edf_white_fm((double)n + 1.0, m)
+                                   : test_edf_rw_fm((double)n + 1.0, m));
     rel[j] = 5.0 / sqrt(2.0 * d);
     assert_near(adev[j] / expect[j], 1.0, rel[j]);
   }
