@@ -5,9 +5,10 @@
 #include "support/stats.h"
 #include "support/testutil.h"
 
-/* Equivalent degrees of freedom of the overlapping AVAR for N phase points,
- * NIST SP 1065 (Riley 2008) Table 5 (Howe, Allan & Barnes 1981). The
- * relative standard deviation of the ADEV is ~ 1 / sqrt(2 edf). */
+/* Tolerances below use the equivalent degrees of freedom of
+ * support/stats.h: the relative standard deviation of an ADEV with edf d is
+ * about 1 / sqrt(2 d). */
+
 static void test_allan_small_example_matches_hand_computation(void **state) {
   (void)state;
   /* y = 1 3 2 5 4.
