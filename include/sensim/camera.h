@@ -1,16 +1,20 @@
 /* sensim/camera.h: the camera sensor.
  *
  * The camera looks along its sensor frame's +X axis; image columns run
- * towards -Y (right) and rows towards -Z (down), row 0 on top. Each pixel is
- * the mean of `samples` jittered-stratified rays, each with its own time in
- * the exposure (the collection window), so motion blurs. Shading is Lambert
- * with point and directional lights, hard shadows and an ambient term; rays
- * that hit nothing see the world's background. The raw frame is linear RGB
- * (rgb_f32) with a depth plane (distance along the optical axis, m; 0 where
- * nothing was hit) and a label plane; use the "srgb8", "depth" and "labels"
- * filters to turn them into deliverable images.
+ * towards -Y (right) and rows towards -Z (down), row 0 on top. Each pixel's
+ * rays come from its lens model, inverted per pixel once per camera. Each
+ * pixel is the mean of `samples` jittered-stratified rays, each at its own
+ * time inside its row's exposure, so motion blurs and a rolling shutter
+ * skews. Shading: Lambert diffuse plus Cook-Torrance GGX specular from
+ * point, spot and directional lights with hard shadows, an ambient sky
+ * term, mirror reflections, textures and fog (docs/models.md). Rays that hit
+ * nothing see the world's background. The raw frame is linear radiance
+ * (rgb_f32) with depth, label and normal planes; filters turn it into what
+ * a real camera delivers (image sensor, noise, colour filter array, ISP).
  *
- * Default window: 0 (instantaneous exposure). */
+ * Collection window: exposure_time + (height - 1) * line_time (the default,
+ * and the least a sensor's window may be). The frame's capture time is the
+ * end of the last row's exposure. */
 #ifndef SENSIM_CAMERA_H
 #define SENSIM_CAMERA_H
 
@@ -20,24 +24,61 @@
 extern "C" {
 #endif
 
+typedef enum sensim_lens_model {
+  SENSIM_LENS_PINHOLE = 0,     /* ideal perspective projection */
+  SENSIM_LENS_FOV,             /* single spherical lens wide-angle model; w = hfov / 2 */
+  SENSIM_LENS_BROWN_CONRADY,   /* radial-tangential, OpenCV's k1 k2 p1 p2 k3 */
+  SENSIM_LENS_KANNALA_BRANDT   /* equidistant fisheye, OpenCV's fisheye k1 k2 k3 k4 */
+} sensim_lens_model;
+
+/* Pixel coordinates follow OpenCV (and ROS camera_info): u right, v down,
+ * pixel (i, j) has its centre at (i, j), so the image spans
+ * [-0.5, width - 0.5] x [-0.5, height - 0.5]. The optical frame of the
+ * lens models (x right, y down, z forward) is the camera's sensor frame
+ * turned: z_opt = X, x_opt = -Y, y_opt = -Z. */
 typedef struct sensim_camera_params {
   uint32_t width;   /* pixels, >= 1 */
   uint32_t height;  /* pixels, >= 1 */
-  double hfov;      /* horizontal field of view, rad, in (0, pi) */
-  int samples;      /* rays per pixel, a perfect square is stratified n x n, >= 1 */
+  double hfov;      /* horizontal field of view, rad, in (0, pi); sets the
+                       intrinsics when fx == 0, and w of the FOV model */
+  double fx, fy;    /* focal lengths, pixels; 0: fx = fy = (width / 2) / tan(hfov / 2) */
+  double cx, cy;    /* principal point, pixels; used when fx != 0 (else the centre,
+                       ((width - 1) / 2, (height - 1) / 2)) */
+  sensim_lens_model lens;
+  double dist[5];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
+                       Kannala-Brandt: k1 k2 k3 k4; others: unused */
+  int vignetting;   /* nonzero: cos^4 natural fall-off of illumination */
+  double vignetting_poly[3]; /* extra relative illumination 1 + a1 r^2 + a2 r^4 + a3 r^6,
+                               r = distance from the principal point / half diagonal */
+  double lateral_ca[3]; /* per-channel (R, G, B) radial scale of the image point
+                           (lateral chromatic aberration); 0 or 1: none */
+  int samples;      /* rays per pixel; a perfect square is stratified n x n, >= 1 */
+  double exposure_time; /* s, how long each row collects light (motion blur), >= 0 */
+  double line_time; /* s between the starts of consecutive rows (rolling shutter);
+                       0: global shutter */
+  int depth_along_ray; /* depth plane: 0 distance along the optical axis, 1 along the ray */
+  int max_bounces;  /* mirror reflections traced per ray, 0..8 */
+  double fog_visibility; /* meteorological visibility, m (Koschmieder); 0: no fog */
 } sensim_camera_params;
 
-/* Defaults: 640 x 480, hfov 90 deg, 4 samples. */
+/* Defaults: 640 x 480, hfov 90 deg, pinhole, no vignetting or aberration,
+ * 4 samples, exposure 0, global shutter, depth along the axis, 1 bounce,
+ * no fog. */
 void sensim_camera_params_init(sensim_camera_params *p);
 
 sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,
                                    const sensim_camera_params *cp, sensim_sensor **out);
 
-/* Pinhole projection of a point in the camera's sensor frame (X forward) to
- * pixel coordinates (u right, v down, pixel centres at +0.5). Returns
- * SENSIM_EINVAL for points at or behind the image plane. */
-sensim_status sensim_camera_project(const sensim_camera_params *cp, sensim_vec3 p,
-                                    double *u, double *v);
+/* Forward model: the pixel (u, v) at which the lens images a point given
+ * in the camera's sensor frame (X forward). SENSIM_EINVAL for points the
+ * lens cannot image (behind a pinhole or Brown-Conrady camera, beyond a
+ * fisheye's field) and for invalid parameters. */
+sensim_status sensim_camera_project(const sensim_camera_params *cp, sensim_vec3 p, double *u, double *v);
+
+/* Inverse model: the direction (sensor frame, unit) of the ray that the lens
+ * images at pixel (u, v), found by inverting the forward model numerically
+ * where it has no closed-form inverse. */
+sensim_status sensim_camera_pixel_ray(const sensim_camera_params *cp, double u, double v, sensim_vec3 *dir);
 
 #ifdef __cplusplus
 }

@@ -37,12 +37,35 @@
 extern "C" {
 #endif
 
+/* Exposure settings a camera's chain shares: "image_sensor" applies them,
+ * an auto-exposure filter changes them for later frames. */
+typedef struct sensim_exposure {
+  double time; /* exposure time, s */
+  double gain; /* analog gain, x (1 = unity) */
+} sensim_exposure;
+
+typedef struct sensim_exposure_state sensim_exposure_state;
+
 /* What a filter's apply() is told besides the frame. */
 typedef struct sensim_filter_ctx {
   uint64_t seed;      /* world seed */
+  uint32_t sensor_id; /* id of the sensor whose frame this is */
   int slot;           /* position of this filter in the chain, from 0 */
   sensim_rng rng;     /* stream keyed by (seed, sensor, frame, slot), fresh per call */
+  sensim_exposure_state *exposure; /* the chain's shared exposure state */
 } sensim_filter_ctx;
+
+/* The exposure in effect for the frame being filtered. `*valid` is 0 until a
+ * filter has set one (then e is left alone). */
+void sensim_filter_exposure_get(const sensim_filter_ctx *ctx, sensim_exposure *e, int *valid);
+/* Set the exposure in effect from this frame on (the first "image_sensor"
+ * does this from its parameters). */
+void sensim_filter_exposure_set(sensim_filter_ctx *ctx, sensim_exposure e);
+/* Ask for `e` to take effect from frame index `from_frame` on (later than
+ * the current frame: a real ISP applies new settings frames late). Requests
+ * are applied in frame order before the chain runs on each frame. */
+sensim_status sensim_filter_exposure_request(sensim_filter_ctx *ctx, uint64_t from_frame,
+                                             sensim_exposure e);
 
 typedef struct sensim_filter_def {
   const char *name;     /* for messages */

@@ -29,8 +29,29 @@ typedef enum sensim_payload {
   SENSIM_PAYLOAD_POINTS,    /* count sensim_point in the sensor frame */
   SENSIM_PAYLOAD_GNSS,      /* count == 1 sensim_gnss_fix */
   SENSIM_PAYLOAD_IMU,       /* count == 1 sensim_imu_sample */
+  SENSIM_PAYLOAD_RAW_F32,   /* width x height float, one colour per pixel (frame.cfa) */
+  SENSIM_PAYLOAD_RAW16,     /* width x height uint16 digital numbers, Bayer mosaic (frame.cfa) */
+  SENSIM_PAYLOAD_RGB16,     /* width x height x 3 uint16 */
+  SENSIM_PAYLOAD_GRAY_F32,  /* width x height float */
   SENSIM_PAYLOAD_ANY        /* filters only: takes any payload and gives it back */
 } sensim_payload;
+
+/* Colour filter array layouts, named by the 2 x 2 cell read left to right,
+ * top to bottom, starting at pixel (0, 0). */
+typedef enum sensim_cfa {
+  SENSIM_CFA_NONE = 0,
+  SENSIM_CFA_RGGB,
+  SENSIM_CFA_BGGR,
+  SENSIM_CFA_GRBG,
+  SENSIM_CFA_GBRG
+} sensim_cfa;
+
+/* What the numbers of a float image mean at this point of the chain. */
+typedef enum sensim_image_unit {
+  SENSIM_UNIT_RADIANCE = 0, /* linear scene radiance, as the camera renders it */
+  SENSIM_UNIT_ELECTRONS,    /* collected charge per pixel, e- (after "image_sensor") */
+  SENSIM_UNIT_SIGNAL        /* normalised digital signal, 0 = black, 1 = full scale */
+} sensim_image_unit;
 
 /* Name of a payload type ("rgb_f32", "points", ...); never NULL. */
 const char *sensim_payload_name(sensim_payload type);
@@ -91,6 +112,12 @@ typedef struct sensim_frame {
   void *data;           /* primary payload, owned by the frame */
   float *depth;         /* camera: optional width x height depth plane, m, or NULL */
   sensim_label *labels; /* camera: optional width x height label plane, or NULL */
+  float *normals;       /* camera: optional width x height x 3 unit surface normals
+                           in the camera's sensor frame (0 where nothing was hit) */
+  sensim_image_unit unit; /* meaning of float image data (rgb_f32, raw_f32, gray_f32) */
+  sensim_cfa cfa;       /* mosaic layout of raw payloads, SENSIM_CFA_NONE otherwise */
+  double exposure_time; /* s, set by "image_sensor" (0 before it) */
+  double gain;          /* analog gain applied by "image_sensor" (0 before it) */
 } sensim_frame;
 
 /* Size in bytes of one element of a payload type (0 for NONE and ANY). */

@@ -31,6 +31,20 @@ sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame);
 /* Flush and close; returns SENSIM_EIO if any write failed. NULL is a no-op. */
 sensim_status sensim_csv_close(sensim_csv *csv);
 
+/* A decoded image: 8- or 16-bit PNG samples scaled to [0, 1] as stored
+ * (sRGB-encoded files are not linearised). Grey files have 1 channel, colour
+ * files 3 (alpha is dropped). */
+typedef struct sensim_image {
+  uint32_t width, height;
+  int channels;  /* 1 or 3 */
+  float *data;   /* width x height x channels, row 0 on top, owned */
+} sensim_image;
+
+/* Read a PNG with libpng. SENSIM_ENOTFOUND for a missing file,
+ * SENSIM_EPARSE for a file that is not a PNG. On failure *out is zeroed. */
+sensim_status sensim_read_png(const char *path, sensim_image *out);
+void sensim_image_free(sensim_image *img);
+
 /* Create every missing folder of `path` (like mkdir -p). */
 sensim_status sensim_mkdirs(const char *path);
 

@@ -16,6 +16,10 @@ const char *sensim_payload_name(sensim_payload type) {
     case SENSIM_PAYLOAD_POINTS: return "points";
     case SENSIM_PAYLOAD_GNSS: return "gnss";
     case SENSIM_PAYLOAD_IMU: return "imu";
+    case SENSIM_PAYLOAD_RAW_F32: return "raw_f32";
+    case SENSIM_PAYLOAD_RAW16: return "raw16";
+    case SENSIM_PAYLOAD_RGB16: return "rgb16";
+    case SENSIM_PAYLOAD_GRAY_F32: return "gray_f32";
     case SENSIM_PAYLOAD_ANY: return "any";
   }
   return "unknown";
@@ -33,6 +37,10 @@ size_t sensim_payload_elem_size(sensim_payload type) {
     case SENSIM_PAYLOAD_POINTS: return sizeof(sensim_point);
     case SENSIM_PAYLOAD_GNSS: return sizeof(sensim_gnss_fix);
     case SENSIM_PAYLOAD_IMU: return sizeof(sensim_imu_sample);
+    case SENSIM_PAYLOAD_RAW_F32: return sizeof(float);
+    case SENSIM_PAYLOAD_RAW16: return 2;
+    case SENSIM_PAYLOAD_RGB16: return 6;
+    case SENSIM_PAYLOAD_GRAY_F32: return sizeof(float);
     case SENSIM_PAYLOAD_NONE:
     case SENSIM_PAYLOAD_ANY: return 0;
   }
@@ -63,8 +71,10 @@ void sensim__frame_release(sensim_frame *frame) {
   free(frame->data);
   free(frame->depth);
   free(frame->labels);
+  free(frame->normals);
   frame->data = NULL;
   frame->depth = NULL;
   frame->labels = NULL;
+  frame->normals = NULL;
   frame->count = 0;
 }

@@ -1,12 +1,13 @@
 /* filters/chain.c: appending to and running a sensor's filter chain. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/internal.h"
 #include "filters/chain.h"
 
 void sensim__chain_init(sensim_chain *c, sensim_payload raw) {
+  memset(c, 0, sizeof *c);
   c->raw = raw;
-  c->links = NULL;
-  c->n = c->cap = 0;
 }
 
 sensim_payload sensim__chain_output(const sensim_chain *c) {
@@ -14,6 +15,47 @@ sensim_payload sensim__chain_output(const sensim_chain *c) {
   for (size_t i = 0; i < c->n; i++)
     if (c->links[i].def.out != SENSIM_PAYLOAD_ANY) t = c->links[i].def.out;
   return t;
+}
+
+/* Move requests whose frame has come into effect, oldest request first. */
+static void exposure_advance(sensim_exposure_state *x, uint64_t frame) {
+  x->frame = frame;
+  int keep = 0;
+  for (int i = 0; i < x->npending; i++) {
+    if (x->pending[i].from <= frame) {
+      x->current = x->pending[i].e;
+      x->valid = 1;
+    } else {
+      x->pending[keep++] = x->pending[i];
+    }
+  }
+  x->npending = keep;
+}
+
+void sensim_filter_exposure_get(const sensim_filter_ctx *ctx, sensim_exposure *e, int *valid) {
+  *valid = ctx->exposure->valid;
+  if (*valid) *e = ctx->exposure->current;
+}
+
+void sensim_filter_exposure_set(sensim_filter_ctx *ctx, sensim_exposure e) {
+  ctx->exposure->current = e;
+  ctx->exposure->valid = 1;
+}
+
+sensim_status sensim_filter_exposure_request(sensim_filter_ctx *ctx, uint64_t from_frame, sensim_exposure e) {
+  sensim_exposure_state *x = ctx->exposure;
+  if (!(e.time > 0 && isfinite(e.time) && e.gain > 0 && isfinite(e.gain)))
+    return sensim__fail(SENSIM_EINVAL, "exposure request (%g s, gain %g) must be positive and finite", e.time,
+                        e.gain);
+  if (from_frame <= x->frame)
+    return sensim__fail(SENSIM_EINVAL, "exposure request for frame %llu is not after frame %llu",
+                        (unsigned long long)from_frame, (unsigned long long)x->frame);
+  if (x->npending == (int)(sizeof x->pending / sizeof x->pending[0]))
+    return sensim__fail(SENSIM_ESTATE, "too many pending exposure requests (%d)", x->npending);
+  x->pending[x->npending].from = from_frame;
+  x->pending[x->npending].e = e;
+  x->npending++;
+  return SENSIM_OK;
 }
 
 sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def, void *user) {
@@ -40,11 +82,14 @@ sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def
   return SENSIM_OK;
 }
 
-sensim_status sensim__chain_run(const sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id) {
+sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id) {
+  exposure_advance(&c->exposure, f->index);
   for (size_t i = 0; i < c->n; i++) {
     const sensim_chain_link *l = &c->links[i];
     sensim_filter_ctx ctx;
     ctx.seed = seed;
+    ctx.sensor_id = sensor_id;
+    ctx.exposure = &c->exposure;
     ctx.slot = (int)i;
     /* Element words above 2^31 are left for the generators' own streams. */
     sensim_rng_init(&ctx.rng, seed, sensor_id, f->index, 0x80000000u | (uint32_t)i);

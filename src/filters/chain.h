@@ -12,6 +12,9 @@
 typedef struct sensim_builtin_filter {
   sensim_filter_def def;
   sensim_status (*create)(const cJSON *params, void **user);
+  /* With def.in == SENSIM_PAYLOAD_ANY: the payloads it takes, ending with
+   * SENSIM_PAYLOAD_NONE (NULL: any). def.out ANY gives back what it took. */
+  const sensim_payload *accepts;
 } sensim_builtin_filter;
 
 /* Look up a built-in filter by name; NULL if unknown. */
@@ -23,10 +26,22 @@ typedef struct sensim_chain_link {
   sensim_payload in;            /* resolved payload taken */
 } sensim_chain_link;
 
+struct sensim_exposure_state {
+  sensim_exposure current;
+  int valid;
+  struct {
+    uint64_t from;
+    sensim_exposure e;
+  } pending[16];                /* requests not yet in effect, in request order */
+  int npending;
+  uint64_t frame;               /* index of the frame being filtered */
+};
+
 typedef struct sensim_chain {
   sensim_payload raw;           /* what the generator gives */
   sensim_chain_link *links;
   size_t n, cap;
+  sensim_exposure_state exposure;
 } sensim_chain;
 
 void sensim__chain_init(sensim_chain *c, sensim_payload raw);
@@ -35,9 +50,10 @@ sensim_payload sensim__chain_output(const sensim_chain *c);
 /* Append, checking payload types. On failure the chain is unchanged and
  * nothing of def/user is retained (destroy is not called). */
 sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def, void *user);
-/* Run every filter on the frame; stops at the first error. */
-sensim_status sensim__chain_run(const sensim_chain *c, sensim_frame *f, uint64_t seed,
-                                uint32_t sensor_id);
+/* Run every filter on the frame; stops at the first error. Frames of one
+ * chain are run one at a time in index order (the exposure state and
+ * stateful filters rely on it). */
+sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id);
 /* Calls every destroy callback and frees the chain. */
 void sensim__chain_free(sensim_chain *c);
 

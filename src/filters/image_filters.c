@@ -54,7 +54,7 @@ static sensim_status srgb_apply(void *user, sensim_frame *f, sensim_filter_ctx *
 }
 
 const sensim_builtin_filter sensim__filter_srgb8 = {
-    {"srgb8", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGBA8, NULL, srgb_apply, free}, srgb_create};
+    {"srgb8", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGBA8, NULL, srgb_apply, free}, srgb_create, NULL};
 
 /* ---- depth and labels: promote a camera plane to the primary payload ---- */
 
@@ -87,9 +87,9 @@ static sensim_status labels_apply(void *user, sensim_frame *f, sensim_filter_ctx
 }
 
 const sensim_builtin_filter sensim__filter_depth = {
-    {"depth", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_DEPTH_F32, NULL, depth_apply, NULL}, depth_create};
+    {"depth", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_DEPTH_F32, NULL, depth_apply, NULL}, depth_create, NULL};
 const sensim_builtin_filter sensim__filter_labels = {
-    {"labels", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_LABELS, NULL, labels_apply, NULL}, labels_create};
+    {"labels", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_LABELS, NULL, labels_apply, NULL}, labels_create, NULL};
 
 /* ---- image_noise: additive white Gaussian noise ---- */
 
@@ -115,4 +115,4 @@ static sensim_status noise_apply(void *user, sensim_frame *f, sensim_filter_ctx 
 }
 
 const sensim_builtin_filter sensim__filter_image_noise = {
-    {"image_noise", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGB_F32, NULL, noise_apply, free}, noise_create};
+    {"image_noise", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGB_F32, NULL, noise_apply, free}, noise_create, NULL};

@@ -43,7 +43,7 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
 }
 
 const sensim_builtin_filter sensim__filter_points = {
-    {"points", SENSIM_PAYLOAD_BEAMS, SENSIM_PAYLOAD_POINTS, NULL, points_apply, NULL}, points_create};
+    {"points", SENSIM_PAYLOAD_BEAMS, SENSIM_PAYLOAD_POINTS, NULL, points_apply, NULL}, points_create, NULL};
 
 static sensim_status range_noise_create(const cJSON *params, void **user) {
   static const char *const known[] = {"sigma", NULL};
@@ -75,4 +75,4 @@ static sensim_status range_noise_apply(void *user, sensim_frame *f, sensim_filte
 
 const sensim_builtin_filter sensim__filter_range_noise = {
     {"range_noise", SENSIM_PAYLOAD_BEAMS, SENSIM_PAYLOAD_BEAMS, NULL, range_noise_apply, free},
-    range_noise_create};
+    range_noise_create, NULL};

@@ -16,10 +16,13 @@ typedef struct camera {
 } camera;
 
 void sensim_camera_params_init(sensim_camera_params *p) {
+  memset(p, 0, sizeof *p);
   p->width = 640;
   p->height = 480;
   p->hfov = M_PI / 2;
+  p->lens = SENSIM_LENS_PINHOLE;
   p->samples = 4;
+  p->max_bounces = 1;
 }
 
 static void intrinsics(const sensim_camera_params *p, double *fx, double *cx, double *cy) {
@@ -229,7 +232,8 @@ done:
   return rc;
 }
 
-static double camera_default_window(double rate) {
+static double camera_default_window(const void *impl, double rate) {
+  (void)impl;
   (void)rate;
   return 0.0;
 }

@@ -11,7 +11,8 @@
 #include "sensim/gnss.h"
 #include "sensors/sensor_internal.h"
 
-static double gnss_default_window(double rate) {
+static double gnss_default_window(const void *impl, double rate) {
+  (void)impl;
   (void)rate;
   return 0.0; /* a fix is instantaneous */
 }

@@ -15,7 +15,8 @@
 #include "sensim/imu.h"
 #include "sensors/sensor_internal.h"
 
-static double imu_default_window(double rate) {
+static double imu_default_window(const void *impl, double rate) {
+  (void)impl;
   /* One whole sample period, as a decimating IMU averages its internal
    * high-rate samples over it. */
   return (isfinite(rate) && rate > 0.0) ? 1.0 / rate : 0.0;

@@ -96,7 +96,10 @@ done:
   return rc;
 }
 
-static double lidar_default_window(double rate) { return 1.0 / rate; }
+static double lidar_default_window(const void *impl, double rate) {
+  (void)impl;
+  return 1.0 / rate;
+}
 
 static const sensim_sensor_kind lidar_kind = {
     .name = "lidar",

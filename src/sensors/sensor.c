@@ -67,7 +67,7 @@ sensim_status sensim__sensor_create(sensim_world *w, const sensim_sensor_params 
   s->impl = impl;
   s->params = *sp;
   s->params.name = s->name;
-  if (s->params.window < 0) s->params.window = kind->default_window(sp->rate);
+  if (s->params.window < 0) s->params.window = kind->default_window(impl, sp->rate);
   sensim__chain_init(&s->chain, kind->raw_type);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
@@ -120,9 +120,15 @@ sensim_status sensim_sensor_add_filter(sensim_sensor *s, const char *name, const
   const sensim_builtin_filter *b = sensim__filter_find(name);
   if (!b) return sensim__fail(SENSIM_ENOTFOUND, "sensor '%s': unknown filter '%s'", s->name, name);
   sensim_payload have = sensim__chain_output(&s->chain);
-  if (b->def.in != SENSIM_PAYLOAD_ANY && b->def.in != have)
-    return sensim__fail(SENSIM_ETYPE, "sensor '%s': filter '%s' takes %s but the chain gives %s here", s->name,
-                        name, sensim_payload_name(b->def.in), sensim_payload_name(have));
+  int takes = b->def.in == have;
+  if (b->def.in == SENSIM_PAYLOAD_ANY) {
+    takes = b->accepts == NULL;
+    for (const sensim_payload *a = b->accepts; a && *a != SENSIM_PAYLOAD_NONE && !takes; a++) takes = *a == have;
+  }
+  if (!takes)
+    return sensim__fail(SENSIM_ETYPE, "sensor '%s': filter '%s' does not take %s%s%s", s->name, name,
+                        sensim_payload_name(have), b->def.in == SENSIM_PAYLOAD_ANY ? "" : ", it takes ",
+                        b->def.in == SENSIM_PAYLOAD_ANY ? "" : sensim_payload_name(b->def.in));
   cJSON *params = NULL;
   if (params_json) {
     params = cJSON_Parse(params_json);

@@ -16,8 +16,8 @@ typedef struct sensim_sensor_kind {
   const char *name;             /* "camera", "lidar", ... */
   sensim_payload raw_type;      /* payload generate() gives */
   int needs_geometry;           /* snapshot all bodies (ray tracing) or only the carrier */
-  /* Default collection window (s) for a sensor at `rate` Hz. */
-  double (*default_window)(double rate);
+  /* Default collection window (s) for this sensor's configuration at `rate` Hz. */
+  double (*default_window)(const void *impl, double rate);
   /* Fill frame (header already set: ids, times, pose) from the capture. */
   sensim_status (*generate)(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *frame);
   void (*destroy)(void *impl);

@@ -1,0 +1,32 @@
+/* sensors/optics.h: camera lens models (pinhole, FOV, Brown-Conrady,
+ * Kannala-Brandt), their forward projection and per-pixel inverse, and the
+ * illumination terms of the lens (vignetting). Not installed. */
+#ifndef SENSIM_SENSORS_OPTICS_H
+#define SENSIM_SENSORS_OPTICS_H
+
+#include "sensim/camera.h"
+
+typedef struct sensim_optics sensim_optics;
+
+/* Validate the lens part of `p` (intrinsics, distortion invertible over the
+ * whole image, vignetting, aberration) and precompute the pixel-to-ray
+ * inverse. SENSIM_EINVAL with a message naming the parameter on bad input. */
+sensim_status sensim__optics_create(const sensim_camera_params *p, sensim_optics **out);
+void sensim__optics_destroy(sensim_optics *o);
+
+/* Direction (sensor frame, X forward; not necessarily unit) of the ray the
+ * lens images at continuous pixel position (u, v) (OpenCV convention, see
+ * camera.h) for colour channel c (0 R, 1 G, 2 B; channels differ only with
+ * lateral chromatic aberration). Returns 0 where the lens sees nothing
+ * (beyond a fisheye's field), 1 otherwise. Thread-safe; cheap enough to
+ * call per ray (table lookup and interpolation). */
+int sensim__optics_ray(const sensim_optics *o, double u, double v, int c, sensim_vec3 *dir);
+
+/* Nonzero when lateral chromatic aberration makes channels differ. */
+int sensim__optics_has_ca(const sensim_optics *o);
+
+/* Relative illumination at (u, v): cos^4 of the ray's angle off the optical
+ * axis (when vignetting is on) times the radial polynomial; 1 without. */
+float sensim__optics_vignetting(const sensim_optics *o, double u, double v);
+
+#endif
