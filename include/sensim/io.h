@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "sensim/frame.h"
+#include "sensim/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +45,10 @@ typedef struct sensim_image {
  * SENSIM_EPARSE for a file that is not a PNG. On failure *out is zeroed. */
 sensim_status sensim_read_png(const char *path, sensim_image *out);
 void sensim_image_free(sensim_image *img);
+
+/* Load a texture from a PNG: 8-bit sRGB values are linearised (IEC
+ * 61966-2-1), 16-bit and grey files likewise; alpha is dropped. */
+sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sensim_texture **out);
 
 /* Create every missing folder of `path` (like mkdir -p). */
 sensim_status sensim_mkdirs(const char *path);

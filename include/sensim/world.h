@@ -19,6 +19,7 @@ extern "C" {
 typedef struct sensim_world sensim_world;
 typedef struct sensim_mesh sensim_mesh;
 typedef struct sensim_body sensim_body;
+typedef struct sensim_texture sensim_texture;
 
 /* ---- world ------------------------------------------------------------ */
 
@@ -59,14 +60,26 @@ const sensim_world_params *sensim_world_params_get(const sensim_world *world);
 /* ---- materials and meshes ---------------------------------------------- */
 
 typedef struct sensim_material {
-  float base_color[3]; /* linear RGB diffuse albedo, each in [0, 1] */
-  float roughness;     /* microfacet roughness, [0, 1] */
-  float metallic;      /* metalness, [0, 1] */
+  float base_color[3]; /* linear RGB base colour (albedo), each in [0, 1];
+                          multiplies the texture when there is one */
+  float roughness;     /* perceptual roughness, [0, 1]; GGX alpha = roughness^2;
+                          below 0.1 the surface also mirrors the scene */
+  float metallic;      /* metalness, [0, 1] (0 dielectric, 1 metal) */
   float reflectance;   /* diffuse reflectance at the lidar wavelength, [0, 1] */
+  const sensim_texture *texture; /* base-colour map through the mesh's UVs,
+                          borrowed from the same world; NULL: none */
 } sensim_material;
 
-/* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5. */
+/* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
+ * texture. */
 void sensim_material_init(sensim_material *m);
+
+/* Create a texture from linear RGB floats (width x height x 3, row 0 at the
+ * top, copied, each in [0, 1]). Sampled bilinearly with wrap-around at
+ * u, v in [0, 1): u across, v down from the top row (glTF's convention).
+ * sensim_texture_load_png (io.h) reads one from an sRGB PNG. */
+sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
+                                    const float *rgb, sensim_texture **out);
 
 /* Create a triangle mesh from arrays, which are copied. `vertices` holds
  * 3 * nvert floats (x, y, z in the mesh frame, m); `indices` holds 3 * ntri
@@ -76,9 +89,16 @@ sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, siz
                                  const uint32_t *indices, size_t ntri,
                                  const sensim_material *material, sensim_mesh **out);
 
+/* As sensim_mesh_create, with texture coordinates: `uvs` holds 2 * nvert
+ * floats (u, v per vertex; may be NULL). */
+sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, const float *uvs,
+                                    size_t nvert, const uint32_t *indices, size_t ntri,
+                                    const sensim_material *material, sensim_mesh **out);
+
 /* Load a mesh file through Assimp (OBJ, PLY, STL, glTF/GLB, ...). All meshes
- * of the file are merged with their node transforms applied. `material` may
- * be NULL: the file's first material's diffuse colour is used then. */
+ * of the file are merged with their node transforms applied, with their
+ * first UV channel when they have one. `material` may be NULL: the file's
+ * first material's diffuse colour is used then. */
 sensim_status sensim_mesh_load(sensim_world *world, const char *path,
                                const sensim_material *material, sensim_mesh **out);
 
@@ -106,16 +126,21 @@ size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
 /* ---- lights ------------------------------------------------------------ */
 
 typedef enum sensim_light_kind {
-  SENSIM_LIGHT_POINT,      /* irradiance = intensity / d^2 */
-  SENSIM_LIGHT_DIRECTIONAL /* irradiance = intensity (sun-like) */
+  SENSIM_LIGHT_POINT,       /* irradiance = intensity / d^2 */
+  SENSIM_LIGHT_DIRECTIONAL, /* irradiance = intensity (sun-like) */
+  SENSIM_LIGHT_SPOT         /* a point light limited to a cone about `direction` */
 } sensim_light_kind;
 
 typedef struct sensim_light {
   sensim_light_kind kind;
-  sensim_vec3 position;  /* point lights: world position, m */
-  sensim_vec3 direction; /* directional lights: direction light travels, world */
+  sensim_vec3 position;  /* point and spot lights: world position, m */
+  sensim_vec3 direction; /* directional: direction light travels; spot: cone axis */
   float color[3];        /* linear RGB tint, each in [0, 1] */
-  float intensity;       /* point: W/sr-like scale; directional: irradiance */
+  float intensity;       /* point/spot: radiant intensity scale (irradiance at 1 m);
+                            directional: irradiance */
+  float spot_inner;      /* spot: half-angle of full intensity, rad */
+  float spot_outer;      /* spot: half-angle beyond which it is dark, rad (>= inner);
+                            smoothstep fall-off in between */
   int cast_shadows;      /* nonzero: occlusion is traced (hard shadows) */
 } sensim_light;
 

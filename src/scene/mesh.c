@@ -10,6 +10,7 @@ void sensim_material_init(sensim_material *m) {
   m->roughness = 0.5f;
   m->metallic = 0.0f;
   m->reflectance = 0.5f;
+  m->texture = NULL;
 }
 
 static sensim_status check_unit(float v, const char *what) {
@@ -17,7 +18,9 @@ static sensim_status check_unit(float v, const char *what) {
   return SENSIM_OK;
 }
 
-sensim_status sensim__material_check(const sensim_material *m) {
+sensim_status sensim__material_check(const sensim_world *w, const sensim_material *m) {
+  if (m->texture && m->texture->world != w)
+    return sensim__fail(SENSIM_EINVAL, "material texture belongs to another world");
   static const char *names[3] = {"base_color[0]", "base_color[1]", "base_color[2]"};
   for (int i = 0; i < 3; i++)
     if (check_unit(m->base_color[i], names[i])) return SENSIM_EINVAL;
@@ -30,6 +33,12 @@ sensim_status sensim__material_check(const sensim_material *m) {
 sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t nvert,
                                  const uint32_t *indices, size_t ntri,
                                  const sensim_material *material, sensim_mesh **out) {
+  return sensim_mesh_create_uv(w, vertices, NULL, nvert, indices, ntri, material, out);
+}
+
+sensim_status sensim_mesh_create_uv(sensim_world *w, const float *vertices, const float *uvs, size_t nvert,
+                                    const uint32_t *indices, size_t ntri, const sensim_material *material,
+                                    sensim_mesh **out) {
   if (!w || !vertices || !indices || !out)
     return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create: NULL argument");
   if (nvert < 3 || ntri < 1)
@@ -40,13 +49,16 @@ sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t 
   for (size_t i = 0; i < 3 * nvert; i++)
     if (!isfinite(vertices[i]))
       return sensim__fail(SENSIM_EINVAL, "mesh vertex %zu has a non-finite coordinate", i / 3);
+  if (uvs)
+    for (size_t i = 0; i < 2 * nvert; i++)
+      if (!isfinite(uvs[i])) return sensim__fail(SENSIM_EINVAL, "mesh uv %zu is not finite", i / 2);
   for (size_t i = 0; i < 3 * ntri; i++)
     if (indices[i] >= nvert)
       return sensim__fail(SENSIM_EINVAL, "mesh triangle %zu indexes vertex %u of %zu", i / 3, indices[i], nvert);
   sensim_material mat;
   sensim_material_init(&mat);
   if (material) {
-    if (sensim__material_check(material)) return SENSIM_EINVAL;
+    if (sensim__material_check(w, material)) return SENSIM_EINVAL;
     mat = *material;
   }
   sensim_status rc = sensim__grow((void **)&w->meshes, &w->cap_meshes, w->nmeshes + 1, sizeof *w->meshes);
@@ -54,14 +66,18 @@ sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t 
   sensim_mesh *m = calloc(1, sizeof *m);
   float *v = malloc(3 * nvert * sizeof *v);
   uint32_t *ix = malloc(3 * ntri * sizeof *ix);
-  if (!m || !v || !ix) {
+  float *uv = uvs ? malloc(2 * nvert * sizeof *uv) : NULL;
+  if (!m || !v || !ix || (uvs && !uv)) {
     free(m);
     free(v);
     free(ix);
+    free(uv);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a mesh of %zu triangles", ntri);
   }
   memcpy(v, vertices, 3 * nvert * sizeof *v);
   memcpy(ix, indices, 3 * ntri * sizeof *ix);
+  if (uv) memcpy(uv, uvs, 2 * nvert * sizeof *uv);
+  m->uvs = uv;
   m->world = w;
   m->index = (int)w->nmeshes;
   m->vertices = v;

@@ -57,11 +57,17 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
     aiReleaseImport(sc);
     return sensim__fail(SENSIM_EPARSE, "mesh file '%s' holds no triangles", path);
   }
+  /* Texture coordinates from each mesh's first UV channel, where any mesh
+   * has one (meshes without get (0, 0)). */
+  int any_uv = 0;
+  for (unsigned i = 0; i < sc->mNumMeshes; i++) any_uv |= sc->mMeshes[i]->mTextureCoords[0] != NULL;
   float *v = malloc(3 * nv * sizeof *v);
   uint32_t *ix = malloc(3 * nt * sizeof *ix);
-  if (!v || !ix) {
+  float *uv = any_uv ? calloc(2 * nv, sizeof *uv) : NULL;
+  if (!v || !ix || (any_uv && !uv)) {
     free(v);
     free(ix);
+    free(uv);
     aiReleaseImport(sc);
     return sensim__fail(SENSIM_ENOMEM, "out of memory loading '%s'", path);
   }
@@ -73,6 +79,12 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
       v[3 * (bv + j)] = m->mVertices[j].x;
       v[3 * (bv + j) + 1] = m->mVertices[j].y;
       v[3 * (bv + j) + 2] = m->mVertices[j].z;
+      if (uv && m->mTextureCoords[0]) {
+        /* Assimp's v runs up from the image's bottom row (OpenGL); sensim's
+         * textures, like glTF, count v down from the top row. */
+        uv[2 * (bv + j)] = m->mTextureCoords[0][j].x;
+        uv[2 * (bv + j) + 1] = 1.0f - m->mTextureCoords[0][j].y;
+      }
     }
     for (unsigned j = 0; j < m->mNumFaces; j++) {
       const struct aiFace *fc = &m->mFaces[j];
@@ -87,9 +99,10 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
   if (material) mat = *material;
   else file_color(sc, mat.base_color);
   aiReleaseImport(sc);
-  sensim_status rc = sensim_mesh_create(w, v, nv, ix, nt, &mat, out);
+  sensim_status rc = sensim_mesh_create_uv(w, v, uv, nv, ix, nt, &mat, out);
   free(v);
   free(ix);
+  free(uv);
   if (rc) sensim__error_context("mesh file '%s'", path);
   return rc;
 }

@@ -23,6 +23,7 @@ struct sensim_mesh {
   sensim_world *world;
   int index;              /* position in world->meshes */
   float *vertices;        /* 3 * nvert, mesh frame, m */
+  float *uvs;             /* 2 * nvert texture coordinates, or NULL */
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   sensim_material material;
@@ -38,6 +39,15 @@ struct sensim_body {
   sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
 };
 
+struct sensim_texture {
+  sensim_world *world;
+  uint32_t width, height;
+  float *rgb;             /* width x height x 3 linear RGB, row 0 on top */
+};
+
+/* Bilinear, wrapping texture lookup at (u, v) (scene/texture.c). */
+void sensim__texture_sample(const sensim_texture *t, float u, float v, float rgb[3]);
+
 struct sensim_world {
   sensim_world_params params;
   double t;                     /* current time, -inf before the first advance */
@@ -47,6 +57,8 @@ struct sensim_world {
   size_t nbodies, cap_bodies;
   sensim_light *lights;
   size_t nlights, cap_lights;
+  sensim_texture **textures;
+  size_t ntextures, cap_textures;
   sensim_sensor **sensors;
   size_t nsensors, cap_sensors;
   uint32_t next_instance_id;
@@ -60,8 +72,9 @@ struct sensim_world {
   void (*sensor_release)(sensim_sensor *s);
 };
 
-/* Validate a material's ranges (scene/mesh.c). */
-sensim_status sensim__material_check(const sensim_material *m);
+/* Validate a material's ranges and that its texture belongs to `w`
+ * (scene/mesh.c). */
+sensim_status sensim__material_check(const sensim_world *w, const sensim_material *m);
 
 /* ---- keyframe tracks (scene/track.c) ---- */
 

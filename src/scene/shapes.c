@@ -6,20 +6,24 @@
 #include "scene/scene.h"
 
 typedef struct builder {
-  float *v;
+  float *v, *uv;
   uint32_t *ix;
-  size_t nv, nt, cap_v, cap_t;
+  size_t nv, nt, cap_v, cap_uv, cap_t;
   sensim_status rc;
 } builder;
 
-static uint32_t vert(builder *b, double x, double y, double z) {
-  if (b->rc || sensim__grow((void **)&b->v, &b->cap_v, 3 * (b->nv + 1), sizeof *b->v)) {
+/* A vertex with texture coordinates (u across, v down from the top). */
+static uint32_t vert_uv(builder *b, double x, double y, double z, double u, double v) {
+  if (b->rc || sensim__grow((void **)&b->v, &b->cap_v, 3 * (b->nv + 1), sizeof *b->v) ||
+      sensim__grow((void **)&b->uv, &b->cap_uv, 2 * (b->nv + 1), sizeof *b->uv)) {
     b->rc = SENSIM_ENOMEM;
     return 0;
   }
   b->v[3 * b->nv] = (float)x;
   b->v[3 * b->nv + 1] = (float)y;
   b->v[3 * b->nv + 2] = (float)z;
+  b->uv[2 * b->nv] = (float)u;
+  b->uv[2 * b->nv + 1] = (float)v;
   return (uint32_t)b->nv++;
 }
 
@@ -47,7 +51,10 @@ static void box(builder *b, double hx, double hy, double hz) {
       {{-1, -1, 1}, {1, -1, 1}, {1, 1, 1}, {-1, 1, 1}},     {{-1, 1, -1}, {1, 1, -1}, {1, -1, -1}, {-1, -1, -1}}};
   for (int f = 0; f < 6; f++) {
     uint32_t q[4];
-    for (int i = 0; i < 4; i++) q[i] = vert(b, faces[f][i][0] * hx, faces[f][i][1] * hy, faces[f][i][2] * hz);
+    /* Each face shows the whole texture, corners in the order listed. */
+    static const double fu[4] = {0, 1, 1, 0}, fv[4] = {1, 1, 0, 0};
+    for (int i = 0; i < 4; i++)
+      q[i] = vert_uv(b, faces[f][i][0] * hx, faces[f][i][1] * hy, faces[f][i][2] * hz, fu[i], fv[i]);
     quad(b, q[0], q[1], q[2], q[3]);
   }
 }
@@ -59,7 +66,7 @@ static void sphere(builder *b, double r, int seg) {
     double th = M_PI * i / rings; /* from the north pole */
     for (int j = 0; j <= seg; j++) {
       double ph = 2.0 * M_PI * j / seg;
-      vert(b, r * sin(th) * cos(ph), r * sin(th) * sin(ph), r * cos(th));
+      vert_uv(b, r * sin(th) * cos(ph), r * sin(th) * sin(ph), r * cos(th), (double)j / seg, (double)i / rings);
     }
   }
   uint32_t row = (uint32_t)seg + 1;
@@ -73,13 +80,15 @@ static void sphere(builder *b, double r, int seg) {
 
 /* A cylinder (top radius rt = r) or cone (rt = 0) on z in [0, h]. */
 static void lathe(builder *b, double r, double rt, double h, int seg) {
-  uint32_t cb = vert(b, 0, 0, 0), ct = vert(b, 0, 0, h);
+  /* Sides wrap the texture once around (u) from the top (v = 0) down. */
+  uint32_t cb = vert_uv(b, 0, 0, 0, 0.5, 1), ct = vert_uv(b, 0, 0, h, 0.5, 0);
   for (int j = 0; j < seg; j++) {
     double p0 = 2.0 * M_PI * j / seg, p1 = 2.0 * M_PI * (j + 1) / seg;
-    uint32_t b0 = vert(b, r * cos(p0), r * sin(p0), 0), b1 = vert(b, r * cos(p1), r * sin(p1), 0);
+    double u0 = (double)j / seg, u1 = (double)(j + 1) / seg;
+    uint32_t b0 = vert_uv(b, r * cos(p0), r * sin(p0), 0, u0, 1), b1 = vert_uv(b, r * cos(p1), r * sin(p1), 0, u1, 1);
     tri(b, cb, b1, b0);
     if (rt > 0) {
-      uint32_t t0 = vert(b, rt * cos(p0), rt * sin(p0), h), t1 = vert(b, rt * cos(p1), rt * sin(p1), h);
+      uint32_t t0 = vert_uv(b, rt * cos(p0), rt * sin(p0), h, u0, 0), t1 = vert_uv(b, rt * cos(p1), rt * sin(p1), h, u1, 0);
       quad(b, b0, b1, t1, t0);
       tri(b, ct, t0, t1);
     } else {
@@ -115,8 +124,9 @@ sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
     case SENSIM_SHAPE_PLANE: {
       if (!(z.x > 0 && z.y > 0 && isfinite(z.x) && isfinite(z.y)))
         return sensim__fail(SENSIM_EINVAL, "plane size (%g, %g) must be > 0", z.x, z.y);
-      uint32_t a = vert(&b, -z.x / 2, -z.y / 2, 0), c = vert(&b, z.x / 2, -z.y / 2, 0);
-      uint32_t d = vert(&b, z.x / 2, z.y / 2, 0), e = vert(&b, -z.x / 2, z.y / 2, 0);
+      /* The texture spans the plane once, its top row at +Y. */
+      uint32_t a = vert_uv(&b, -z.x / 2, -z.y / 2, 0, 0, 1), c = vert_uv(&b, z.x / 2, -z.y / 2, 0, 1, 1);
+      uint32_t d = vert_uv(&b, z.x / 2, z.y / 2, 0, 1, 0), e = vert_uv(&b, -z.x / 2, z.y / 2, 0, 0, 0);
       quad(&b, a, c, d, e);
       break;
     }
@@ -124,8 +134,9 @@ sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
       return sensim__fail(SENSIM_EINVAL, "unknown shape kind %d", (int)s->kind);
   }
   sensim_status rc = b.rc ? sensim__fail(SENSIM_ENOMEM, "out of memory tessellating a shape")
-                          : sensim_mesh_create(w, b.v, b.nv, b.ix, b.nt, material, out);
+                          : sensim_mesh_create_uv(w, b.v, b.uv, b.nv, b.ix, b.nt, material, out);
   free(b.v);
+  free(b.uv);
   free(b.ix);
   return rc;
 }

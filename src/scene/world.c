@@ -64,7 +64,13 @@ void sensim_world_destroy(sensim_world *w) {
     sensim__track_free(&w->bodies[i]->track);
     free(w->bodies[i]);
   }
+  for (size_t i = 0; i < w->ntextures; i++) {
+    free(w->textures[i]->rgb);
+    free(w->textures[i]);
+  }
+  free(w->textures);
   for (size_t i = 0; i < w->nmeshes; i++) {
+    free(w->meshes[i]->uvs);
     free(w->meshes[i]->vertices);
     free(w->meshes[i]->indices);
     free(w->meshes[i]);
@@ -91,14 +97,19 @@ void sensim_light_init(sensim_light *l) {
 
 sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
   if (!w || !l) return sensim__fail(SENSIM_EINVAL, "sensim_light_add: NULL argument");
-  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_DIRECTIONAL)
-    return sensim__fail(SENSIM_EINVAL, "light kind %d is not point or directional", (int)l->kind);
+  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_DIRECTIONAL && l->kind != SENSIM_LIGHT_SPOT)
+    return sensim__fail(SENSIM_EINVAL, "light kind %d is not point, directional or spot", (int)l->kind);
   if (!sensim__finite3(l->position) || !sensim__finite3(l->direction))
     return sensim__fail(SENSIM_EINVAL, "light position/direction must be finite");
-  if (l->kind == SENSIM_LIGHT_DIRECTIONAL &&
+  if (l->kind == SENSIM_LIGHT_SPOT &&
+      !(l->spot_inner >= 0.0f && l->spot_outer >= l->spot_inner && l->spot_outer > 0.0f &&
+        l->spot_outer < (float)M_PI))
+    return sensim__fail(SENSIM_EINVAL, "spot light cone %g..%g rad must satisfy 0 <= inner <= outer < pi, outer > 0",
+                        l->spot_inner, l->spot_outer);
+  if (l->kind != SENSIM_LIGHT_POINT &&
       !(l->direction.x * l->direction.x + l->direction.y * l->direction.y +
             l->direction.z * l->direction.z > 0))
-    return sensim__fail(SENSIM_EINVAL, "directional light needs a nonzero direction");
+    return sensim__fail(SENSIM_EINVAL, "directional and spot lights need a nonzero direction");
   if (!(l->intensity >= 0.0f && isfinite(l->intensity)))
     return sensim__fail(SENSIM_EINVAL, "light intensity %g must be finite and >= 0", l->intensity);
   for (int i = 0; i < 3; i++)
