@@ -5,5 +5,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_chain();
   failed += sensim_test_noise_filters();
+  failed += sensim_test_isp();
   return failed ? 1 : 0;
 }

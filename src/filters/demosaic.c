@@ -1,0 +1,180 @@
+/* filters/demosaic.c: "demosaic", raw_f32 (Bayer mosaic, frame.cfa) ->
+ * rgb_f32, the unit kept and frame.cfa reset to NONE.
+ *
+ * Parameters: {"method": "bilinear" | "mhc" ["mhc"]}.
+ *   bilinear: each missing colour is the mean of the pixels of that colour in
+ *     the 3 x 3 neighbourhood (2 or 4 of them), the classic bilinear Bayer
+ *     interpolation (e.g. Malvar, He & Cutler 2004, section 1).
+ *   mhc: H. S. Malvar, L.-W. He, R. Cutler, "High-quality linear
+ *     interpolation for demosaicing of Bayer-patterned color images",
+ *     ICASSP 2004, vol. 3, pp. 485-488: bilinear plus a gain-corrected
+ *     Laplacian of the colour sampled at the pixel, as the eight 5 x 5
+ *     kernels of their Fig. 2 (coefficients in units of 1/8, gains
+ *     alpha = 1/2, beta = 5/8, gamma = 3/4).
+ * Both are linear and reproduce an image whose channels are affine in
+ * (x, y) exactly, away from the borders.
+ *
+ * Borders: the mosaic is mirrored about its first and last row and column
+ * without repeating them (x = -k reads x = k, x = W - 1 + k reads
+ * x = W - 1 - k). That reflection keeps the parity of x and y, so a mirrored
+ * pixel carries the colour the CFA would have there and the kernels apply
+ * unchanged up to the edge. The mosaic must be at least 2 x 2 pixels. */
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "filters/chain.h"
+
+typedef enum demosaic_method { DEMOSAIC_BILINEAR, DEMOSAIC_MHC } demosaic_method;
+
+/* Colour (0 R, 1 G, 2 B) of the cell (x & 1) + 2 (y & 1) of each pattern;
+ * frame.h names a pattern by its 2 x 2 cell read left to right, top to bottom. */
+static const int kCfaColour[5][4] = {
+    {-1, -1, -1, -1}, /* NONE */
+    {0, 1, 1, 2},     /* RGGB */
+    {2, 1, 1, 0},     /* BGGR */
+    {1, 0, 2, 1},     /* GRBG */
+    {1, 2, 0, 1},     /* GBRG */
+};
+
+/* Malvar, He & Cutler 2004, Fig. 2, in units of 1/8. */
+static const double kMhcG[5][5] = {/* G at R and at B sites */
+                                   {0, 0, -1, 0, 0},
+                                   {0, 0, 2, 0, 0},
+                                   {-1, 2, 4, 2, -1},
+                                   {0, 0, 2, 0, 0},
+                                   {0, 0, -1, 0, 0}};
+static const double kMhcRow[5][5] = {/* at a G site, the colour whose samples are its left/right neighbours */
+                                     {0, 0, 0.5, 0, 0},
+                                     {0, -1, 0, -1, 0},
+                                     {-1, 4, 5, 4, -1},
+                                     {0, -1, 0, -1, 0},
+                                     {0, 0, 0.5, 0, 0}};
+static const double kMhcCol[5][5] = {/* at a G site, the colour whose samples are above/below it */
+                                     {0, 0, -1, 0, 0},
+                                     {0, -1, 4, -1, 0},
+                                     {0.5, 0, 5, 0, 0.5},
+                                     {0, -1, 4, -1, 0},
+                                     {0, 0, -1, 0, 0}};
+static const double kMhcDiag[5][5] = {/* R at B sites and B at R sites */
+                                      {0, 0, -1.5, 0, 0},
+                                      {0, 2, 0, 2, 0},
+                                      {-1.5, 0, 6, 0, -1.5},
+                                      {0, 2, 0, 2, 0},
+                                      {0, 0, -1.5, 0, 0}};
+
+#define PAD 2 /* half the 5 x 5 kernel */
+
+static sensim_status demosaic_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"method", NULL};
+  sensim_status rc = sensim__param_only(params, "demosaic", known);
+  if (rc) return rc;
+  demosaic_method m = DEMOSAIC_MHC;
+  const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, "method") : NULL;
+  if (it) {
+    if (!cJSON_IsString(it)) return sensim__fail(SENSIM_EINVAL, "demosaic: parameter 'method' must be a string");
+    if (strcmp(it->valuestring, "bilinear") == 0)
+      m = DEMOSAIC_BILINEAR;
+    else if (strcmp(it->valuestring, "mhc") == 0)
+      m = DEMOSAIC_MHC;
+    else
+      return sensim__fail(SENSIM_EINVAL, "demosaic: unknown method '%s' (bilinear, mhc)", it->valuestring);
+  }
+  demosaic_method *u = malloc(sizeof *u);
+  if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  *u = m;
+  *user = u;
+  return SENSIM_OK;
+}
+
+/* Index of i in [0, n) after mirroring without repeating the edge sample
+ * (n >= 2); keeps the parity of i. */
+static long reflect101(long i, long n) {
+  long p = 2 * (n - 1);
+  i %= p;
+  if (i < 0) i += p;
+  return i < n ? i : p - i;
+}
+
+static double kernel5(const float *c, size_t stride, const double k[5][5]) {
+  double s = 0.0;
+  for (int dy = 0; dy < 5; dy++) {
+    const float *row = c + (ptrdiff_t)(dy - PAD) * (ptrdiff_t)stride - PAD;
+    for (int dx = 0; dx < 5; dx++)
+      if (k[dy][dx] != 0.0) s += k[dy][dx] * row[dx];
+  }
+  return s * 0.125;
+}
+
+/* Mean of the pixels of colour `want` among the 8 neighbours. */
+static double bilinear_at(const float *c, size_t stride, const int col[4], long x, long y, int want) {
+  double s = 0.0;
+  int n = 0;
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      if (col[((x + dx + 2) & 1) + 2 * ((y + dy + 2) & 1)] != want) continue;
+      s += c[(ptrdiff_t)dy * (ptrdiff_t)stride + dx];
+      n++;
+    }
+  return s / n;
+}
+
+static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)ctx;
+  demosaic_method method = *(const demosaic_method *)user;
+  if (f->cfa < SENSIM_CFA_RGGB || f->cfa > SENSIM_CFA_GBRG)
+    return sensim__fail(SENSIM_ETYPE, "demosaic: the raw frame has no colour filter array layout (cfa NONE)");
+  if (f->width < 2 || f->height < 2)
+    return sensim__fail(SENSIM_EINVAL, "demosaic: a %u x %u mosaic is smaller than one 2 x 2 CFA cell",
+                        f->width, f->height);
+  const int *col = kCfaColour[f->cfa];
+  long W = f->width, H = f->height;
+  size_t pw = (size_t)W + 2 * PAD, ph = (size_t)H + 2 * PAD;
+  float *pad = malloc(pw * ph * sizeof *pad);
+  if (!pad) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
+  const float *raw = f->data;
+  for (long y = -PAD; y < H + PAD; y++) {
+    const float *src = raw + (size_t)reflect101(y, H) * (size_t)W;
+    float *dst = pad + (size_t)(y + PAD) * pw + PAD;
+    for (long x = -PAD; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
+  }
+  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
+  if (rc) {
+    free(pad);
+    return rc;
+  }
+  float *rgb = f->data;
+  for (long y = 0; y < H; y++)
+    for (long x = 0; x < W; x++) {
+      const float *c = pad + (size_t)(y + PAD) * pw + (size_t)(x + PAD);
+      int own = col[(x & 1) + 2 * (y & 1)];
+      double v[3];
+      v[own] = *c;
+      if (method == DEMOSAIC_BILINEAR) {
+        for (int ch = 0; ch < 3; ch++)
+          if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
+      } else if (own == 1) {
+        /* Which colour sits left/right of this green decides the kernel. */
+        int horiz = col[((x + 1) & 1) + 2 * (y & 1)];
+        v[horiz] = kernel5(c, pw, kMhcRow);
+        v[2 - horiz] = kernel5(c, pw, kMhcCol);
+      } else {
+        v[1] = kernel5(c, pw, kMhcG);
+        v[2 - own] = kernel5(c, pw, kMhcDiag);
+      }
+      float *o = rgb + 3 * ((size_t)y * (size_t)W + (size_t)x);
+      for (int ch = 0; ch < 3; ch++) o[ch] = (float)v[ch];
+    }
+  free(pad);
+  f->cfa = SENSIM_CFA_NONE;
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_demosaic = {
+    .def = {.name = "demosaic",
+            .in = SENSIM_PAYLOAD_RAW_F32,
+            .out = SENSIM_PAYLOAD_RGB_F32,
+            .init = NULL,
+            .apply = demosaic_apply,
+            .destroy = free},
+    .create = demosaic_create,
+    .accepts = NULL};

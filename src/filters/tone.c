@@ -1,0 +1,389 @@
+/* filters/tone.c: the last ISP stages: tone curve, quantisation, grayscale,
+ * down-sampling.
+ *
+ * "tone" rgb_f32 / gray_f32 in SIGNAL units -> the same, each value v
+ *   clamped to [0, 1] (full scale) and mapped through a camera response
+ *   function (CRF) f with f(0) = 0, f(1) = 1. {"curve": ... ["srgb"]}:
+ *   "gamma"   {"gamma": g > 0 [2.2]}: f(v) = v^(1/g).
+ *   "srgb"    the IEC 61966-2-1:1999 encoding: 12.92 v for v <= 0.0031308,
+ *             else 1.055 v^(1/2.4) - 0.055.
+ *   "sigmoid" {"slope": a > 0 [1.5], "midpoint": m > 0 [0.18]}: a logistic
+ *             curve in log exposure, s(v) = 1 / (1 + exp(-a (ln v - ln m)))
+ *             = v^a / (v^a + m^a), the S-shaped characteristic curve of
+ *             film and many cameras (Hurter & Driffield 1890; the
+ *             Naka-Rushton form), normalised so f(0) = 0, f(1) = 1:
+ *             f(v) = s(v) / s(1) = (1 + m^a) v^a / (v^a + m^a).
+ *   "table"   {"table": [y_0 .. y_{n-1}], n >= 2, finite, non-decreasing}: a
+ *             tabulated CRF, y_i = f(i / (n - 1)), interpolated linearly;
+ *             e.g. a curve of the DoRF database (M. D. Grossberg, S. K.
+ *             Nayar, "Modeling the space of camera response functions",
+ *             IEEE TPAMI 26(10):1272-1282, 2004: 201 measured CRFs, 1024
+ *             samples each). A decreasing step is SENSIM_EINVAL ("CRF
+ *             table is not monotonic" with its index).
+ * "quantize"        rgb_f32 -> rgba8 (alpha 255), {"bits": 8 [8]};
+ * "quantize16"      rgb_f32 -> rgb16, {"bits": 16 [16]};
+ * "quantize_gray"   gray_f32 -> gray8, {"bits": 8 [8]};
+ * "quantize_gray16" gray_f32 -> gray16, {"bits": 16 [16]}:
+ *   q = floor(clamp(v, 0, 1) (2^bits - 1) + 0.5), round half up; NaN -> 0.
+ *   The values are taken as they are (no transfer curve: put "tone" first).
+ *   A filter's output payload is fixed, hence one filter per output.
+ * "grayscale" rgb_f32 -> gray_f32, the unit kept: Y = 0.2126 R + 0.7152 G +
+ *   0.0722 B (ITU-R BT.709-6), luminance when applied to linear values
+ *   (before "tone"); after a tone curve it is luma of encoded values.
+ * "downsample" rgb_f32 / gray_f32 -> the same, {"factor": integer >= 2 [2]}:
+ *   each output pixel is the mean of a factor x factor block (area
+ *   averaging, a box pre-filter); the output is floor(W / factor) x
+ *   floor(H / factor), the last W mod factor columns and H mod factor rows
+ *   dropped. The depth, label and normal planes are freed and set to NULL
+ *   (depth and labels cannot be averaged meaningfully). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "filters/chain.h"
+
+static const sensim_payload kRgbOrGray[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_NONE};
+
+static sensim_status rgb_or_gray_init(void *user, sensim_payload in) {
+  (void)user;
+  if (in == SENSIM_PAYLOAD_RGB_F32 || in == SENSIM_PAYLOAD_GRAY_F32) return SENSIM_OK;
+  return sensim__fail(SENSIM_ETYPE, "takes rgb_f32 or gray_f32, not %s", sensim_payload_name(in));
+}
+
+static size_t channels(const sensim_frame *f) { return f->type == SENSIM_PAYLOAD_RGB_F32 ? 3 : 1; }
+
+/* ---- tone ---- */
+
+typedef enum tone_curve { TONE_GAMMA, TONE_SRGB, TONE_SIGMOID, TONE_TABLE } tone_curve;
+
+typedef struct tone_params {
+  tone_curve curve;
+  double gamma, slope, midpoint;
+  size_t n;        /* table entries */
+  double table[];  /* f(i / (n - 1)) */
+} tone_params;
+
+static const char *const kToneKeys[][4] = {
+    [TONE_GAMMA] = {"gamma", NULL},
+    [TONE_SRGB] = {NULL},
+    [TONE_SIGMOID] = {"slope", "midpoint", NULL},
+    [TONE_TABLE] = {"table", NULL},
+};
+
+static sensim_status tone_table(const cJSON *params, tone_params **out) {
+  const cJSON *t = params ? cJSON_GetObjectItemCaseSensitive(params, "table") : NULL;
+  if (!t) return sensim__fail(SENSIM_EINVAL, "tone: curve 'table' needs a 'table' of output values");
+  if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) < 2)
+    return sensim__fail(SENSIM_EINVAL, "tone: 'table' must be an array of at least 2 numbers");
+  size_t n = (size_t)cJSON_GetArraySize(t);
+  tone_params *p = malloc(sizeof *p + n * sizeof p->table[0]);
+  if (!p) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  size_t i = 0;
+  for (const cJSON *e = t->child; e; e = e->next, i++) {
+    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+      free(p);
+      return sensim__fail(SENSIM_EINVAL, "tone: table[%zu] must be a finite number", i);
+    }
+    p->table[i] = e->valuedouble;
+    if (i > 0 && p->table[i] < p->table[i - 1]) {
+      double a = p->table[i - 1], b = p->table[i];
+      free(p);
+      return sensim__fail(SENSIM_EINVAL, "tone: CRF table is not monotonic: table[%zu] = %g < table[%zu] = %g", i, b,
+                          i - 1, a);
+    }
+  }
+  p->n = n;
+  *out = p;
+  return SENSIM_OK;
+}
+
+static sensim_status tone_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"curve", "gamma", "slope", "midpoint", "table", NULL};
+  sensim_status rc = sensim__param_only(params, "tone", known);
+  if (rc) return rc;
+  tone_curve curve = TONE_SRGB;
+  const cJSON *c = params ? cJSON_GetObjectItemCaseSensitive(params, "curve") : NULL;
+  if (c) {
+    static const char *const names[] = {[TONE_GAMMA] = "gamma", [TONE_SRGB] = "srgb", [TONE_SIGMOID] = "sigmoid",
+                                        [TONE_TABLE] = "table"};
+    if (!cJSON_IsString(c)) return sensim__fail(SENSIM_EINVAL, "tone: parameter 'curve' must be a string");
+    int found = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(c->valuestring, names[i]) == 0) found = i;
+    if (found < 0)
+      return sensim__fail(SENSIM_EINVAL, "tone: unknown curve '%s' (gamma, srgb, sigmoid, table)", c->valuestring);
+    curve = (tone_curve)found;
+  }
+  /* Each curve's own keys only ("curve" plus kToneKeys[curve]). */
+  for (const cJSON *it = params ? params->child : NULL; it; it = it->next) {
+    int ok = strcmp(it->string, "curve") == 0;
+    for (const char *const *k = kToneKeys[curve]; *k && !ok; k++) ok = strcmp(*k, it->string) == 0;
+    if (!ok) return sensim__fail(SENSIM_EINVAL, "tone: parameter '%s' does not belong to this curve", it->string);
+  }
+  tone_params *p = NULL;
+  if (curve == TONE_TABLE) {
+    rc = tone_table(params, &p);
+    if (rc) return rc;
+  } else {
+    p = malloc(sizeof *p);
+    if (!p) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+    p->n = 0;
+  }
+  p->curve = curve;
+  p->gamma = 2.2;
+  p->slope = 1.5;
+  p->midpoint = 0.18;
+  rc = sensim__param_number(params, "gamma", &p->gamma);
+  if (!rc) rc = sensim__param_number(params, "slope", &p->slope);
+  if (!rc) rc = sensim__param_number(params, "midpoint", &p->midpoint);
+  if (!rc && !(p->gamma > 0)) rc = sensim__fail(SENSIM_EINVAL, "gamma %g must be > 0", p->gamma);
+  if (!rc && !(p->slope > 0)) rc = sensim__fail(SENSIM_EINVAL, "slope %g must be > 0", p->slope);
+  if (!rc && !(p->midpoint > 0)) rc = sensim__fail(SENSIM_EINVAL, "midpoint %g must be > 0", p->midpoint);
+  if (rc) {
+    free(p);
+    sensim__error_context("tone");
+    return rc;
+  }
+  *user = p;
+  return SENSIM_OK;
+}
+
+static double tone_eval(const tone_params *p, double v) {
+  if (!(v > 0)) return 0.0; /* also NaN */
+  if (v > 1) v = 1;
+  switch (p->curve) {
+    case TONE_GAMMA: return pow(v, 1.0 / p->gamma);
+    case TONE_SRGB: return v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
+    case TONE_SIGMOID: {
+      double va = pow(v, p->slope), ma = pow(p->midpoint, p->slope);
+      return (1.0 + ma) * va / (va + ma);
+    }
+    case TONE_TABLE: {
+      double x = v * (double)(p->n - 1);
+      size_t i = (size_t)x;
+      if (i >= p->n - 1) return p->table[p->n - 1];
+      double t = x - (double)i;
+      return p->table[i] + t * (p->table[i + 1] - p->table[i]);
+    }
+  }
+  return v;
+}
+
+static sensim_status tone_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)ctx;
+  const tone_params *p = user;
+  if (f->unit != SENSIM_UNIT_SIGNAL)
+    return sensim__fail(SENSIM_ETYPE, "tone needs a frame in SIGNAL units (0 black, 1 full scale; put \"adc\" before it)");
+  float *d = f->data;
+  size_t n = f->count * channels(f);
+  for (size_t i = 0; i < n; i++) d[i] = (float)tone_eval(p, d[i]);
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_tone = {
+    .def = {.name = "tone",
+            .in = SENSIM_PAYLOAD_ANY,
+            .out = SENSIM_PAYLOAD_ANY,
+            .init = rgb_or_gray_init,
+            .apply = tone_apply,
+            .destroy = free},
+    .create = tone_create,
+    .accepts = kRgbOrGray};
+
+/* ---- quantize, quantize16, quantize_gray, quantize_gray16 ---- */
+
+/* `sibling` is the filter of the same input with the other bit depth. */
+static sensim_status quantize_params(const cJSON *params, const char *name, const char *sibling, int bits,
+                                     void **user) {
+  static const char *const known[] = {"bits", NULL};
+  double b = bits;
+  sensim_status rc = sensim__param_only(params, name, known);
+  if (!rc) rc = sensim__param_number(params, "bits", &b);
+  if (rc) return rc;
+  if (b != bits) {
+    if (b == 8 || b == 16)
+      return sensim__fail(SENSIM_EINVAL, "%s: bits %g needs the filter '%s' (a filter's output payload is fixed)",
+                          name, b, sibling);
+    return sensim__fail(SENSIM_EINVAL, "%s: bits %g is not supported (only %d)", name, b, bits);
+  }
+  *user = NULL;
+  return SENSIM_OK;
+}
+
+static sensim_status q8_create(const cJSON *params, void **user) {
+  return quantize_params(params, "quantize", "quantize16", 8, user);
+}
+static sensim_status q16_create(const cJSON *params, void **user) {
+  return quantize_params(params, "quantize16", "quantize", 16, user);
+}
+static sensim_status qg8_create(const cJSON *params, void **user) {
+  return quantize_params(params, "quantize_gray", "quantize_gray16", 8, user);
+}
+static sensim_status qg16_create(const cJSON *params, void **user) {
+  return quantize_params(params, "quantize_gray16", "quantize_gray", 16, user);
+}
+
+static uint16_t quant(float v, double maxcode) {
+  if (!(v > 0)) return 0;
+  if (v >= 1) return (uint16_t)maxcode;
+  return (uint16_t)floor((double)v * maxcode + 0.5);
+}
+
+/* Replace float data (nch values per pixel) by integers of `type`. */
+static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) {
+  float *in = f->data;
+  f->data = NULL;
+  sensim_status rc = sensim_frame_alloc(f, type, f->width, f->height);
+  if (rc) {
+    f->data = in;
+    return rc;
+  }
+  size_t n = f->count;
+  if (type == SENSIM_PAYLOAD_RGBA8) {
+    uint8_t *o = f->data;
+    for (size_t i = 0; i < n; i++) {
+      for (int c = 0; c < 3; c++) o[4 * i + c] = (uint8_t)quant(in[3 * i + c], 255.0);
+      o[4 * i + 3] = 255;
+    }
+  } else if (type == SENSIM_PAYLOAD_GRAY8) {
+    uint8_t *o = f->data;
+    for (size_t i = 0; i < n; i++) o[i] = (uint8_t)quant(in[i], 255.0);
+  } else {
+    uint16_t *o = f->data;
+    for (size_t i = 0; i < n * (size_t)nch; i++) o[i] = quant(in[i], 65535.0);
+  }
+  free(in);
+  return SENSIM_OK;
+}
+
+static sensim_status q8_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  return quantize_to(f, SENSIM_PAYLOAD_RGBA8, 3);
+}
+static sensim_status q16_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  return quantize_to(f, SENSIM_PAYLOAD_RGB16, 3);
+}
+static sensim_status qg8_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  return quantize_to(f, SENSIM_PAYLOAD_GRAY8, 1);
+}
+static sensim_status qg16_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  return quantize_to(f, SENSIM_PAYLOAD_GRAY16, 1);
+}
+
+#define QUANTIZE_FILTER(sym, nm, from, to, cr, ap)                                                              \
+  const sensim_builtin_filter sym = {                                                                           \
+      .def = {.name = nm, .in = from, .out = to, .init = NULL, .apply = ap, .destroy = NULL}, .create = cr, \
+      .accepts = NULL}
+
+QUANTIZE_FILTER(sensim__filter_quantize, "quantize", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGBA8, q8_create,
+                q8_apply);
+QUANTIZE_FILTER(sensim__filter_quantize16, "quantize16", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGB16, q16_create,
+                q16_apply);
+QUANTIZE_FILTER(sensim__filter_quantize_gray, "quantize_gray", SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_GRAY8,
+                qg8_create, qg8_apply);
+QUANTIZE_FILTER(sensim__filter_quantize_gray16, "quantize_gray16", SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_GRAY16,
+                qg16_create, qg16_apply);
+
+/* ---- grayscale ---- */
+
+static sensim_status gray_create(const cJSON *params, void **user) {
+  static const char *const none[] = {NULL};
+  *user = NULL;
+  return sensim__param_only(params, "grayscale", none);
+}
+
+static sensim_status gray_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  float *rgb = f->data;
+  f->data = NULL;
+  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height);
+  if (rc) {
+    f->data = rgb;
+    return rc;
+  }
+  float *y = f->data;
+  for (size_t i = 0; i < f->count; i++)
+    y[i] = (float)(0.2126 * rgb[3 * i] + 0.7152 * rgb[3 * i + 1] + 0.0722 * rgb[3 * i + 2]);
+  free(rgb);
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_grayscale = {
+    .def = {.name = "grayscale",
+            .in = SENSIM_PAYLOAD_RGB_F32,
+            .out = SENSIM_PAYLOAD_GRAY_F32,
+            .init = NULL,
+            .apply = gray_apply,
+            .destroy = NULL},
+    .create = gray_create,
+    .accepts = NULL};
+
+/* ---- downsample ---- */
+
+static sensim_status down_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"factor", NULL};
+  double k = 2;
+  sensim_status rc = sensim__param_only(params, "downsample", known);
+  if (!rc) rc = sensim__param_number(params, "factor", &k);
+  if (rc) return rc;
+  if (!(k >= 2 && k <= 65536 && k == floor(k)))
+    return sensim__fail(SENSIM_EINVAL, "downsample: factor %g must be a whole number >= 2", k);
+  uint32_t *u = malloc(sizeof *u);
+  if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  *u = (uint32_t)k;
+  *user = u;
+  return SENSIM_OK;
+}
+
+static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)ctx;
+  uint32_t k = *(const uint32_t *)user;
+  uint32_t ow = f->width / k, oh = f->height / k;
+  if (ow == 0 || oh == 0)
+    return sensim__fail(SENSIM_EINVAL, "downsample: a %u x %u image is smaller than the factor %u", f->width,
+                        f->height, k);
+  size_t nch = channels(f), W = f->width;
+  float *in = f->data;
+  f->data = NULL;
+  sensim_status rc = sensim_frame_alloc(f, f->type, ow, oh);
+  if (rc) {
+    f->data = in;
+    return rc;
+  }
+  float *out = f->data;
+  double inv = 1.0 / ((double)k * (double)k);
+  for (size_t oy = 0; oy < oh; oy++)
+    for (size_t ox = 0; ox < ow; ox++)
+      for (size_t c = 0; c < nch; c++) {
+        double s = 0.0;
+        for (size_t y = oy * k; y < (oy + 1) * k; y++)
+          for (size_t x = ox * k; x < (ox + 1) * k; x++) s += in[(y * W + x) * nch + c];
+        out[(oy * ow + ox) * nch + c] = (float)(s * inv);
+      }
+  free(in);
+  free(f->depth);
+  free(f->labels);
+  free(f->normals);
+  f->depth = NULL;
+  f->labels = NULL;
+  f->normals = NULL;
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_downsample = {
+    .def = {.name = "downsample",
+            .in = SENSIM_PAYLOAD_ANY,
+            .out = SENSIM_PAYLOAD_ANY,
+            .init = rgb_or_gray_init,
+            .apply = down_apply,
+            .destroy = free},
+    .create = down_create,
+    .accepts = kRgbOrGray};
