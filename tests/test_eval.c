@@ -4,5 +4,6 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_allan();
+  failed += sensim_test_noise_calib();
   return failed ? 1 : 0;
 }

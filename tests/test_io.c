@@ -5,5 +5,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_writers();
   failed += sensim_test_scenario();
+  failed += sensim_test_png_read();
   return failed ? 1 : 0;
 }

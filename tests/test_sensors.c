@@ -5,6 +5,8 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_schedule();
   failed += sensim_test_camera();
+  failed += sensim_test_camera_render();
+  failed += sensim_test_optics();
   failed += sensim_test_lidar();
   failed += sensim_test_gnss();
   failed += sensim_test_imu();

@@ -20,7 +20,7 @@ extern "C" {
 typedef enum sensim_payload {
   SENSIM_PAYLOAD_NONE = 0,
   SENSIM_PAYLOAD_RGB_F32,   /* width x height x 3 float, linear radiance, row 0 on top */
-  SENSIM_PAYLOAD_RGBA8,     /* width x height x 4 uint8, sRGB-encoded */
+  SENSIM_PAYLOAD_RGBA8,     /* width x height x 4 uint8, encoded ("srgb8": sRGB; "quantize": its tone curve) */
   SENSIM_PAYLOAD_GRAY8,     /* width x height uint8 */
   SENSIM_PAYLOAD_GRAY16,    /* width x height uint16 */
   SENSIM_PAYLOAD_DEPTH_F32, /* width x height float, m (see camera.h for which depth) */
@@ -116,7 +116,8 @@ typedef struct sensim_frame {
                            in the camera's sensor frame (0 where nothing was hit) */
   sensim_image_unit unit; /* meaning of float image data (rgb_f32, raw_f32, gray_f32) */
   sensim_cfa cfa;       /* mosaic layout of raw payloads, SENSIM_CFA_NONE otherwise */
-  double exposure_time; /* s, set by "image_sensor" (0 before it) */
+  double exposure_time; /* s: the camera's rendered exposure (motion blur; 0 for
+                           an instantaneous one), then what "image_sensor" applies */
   double gain;          /* analog gain applied by "image_sensor" (0 before it) */
 } sensim_frame;
 

@@ -7,7 +7,9 @@
 #define SENSIM_IO_H
 
 #include <stdio.h>
+#include "sensim/eval.h"
 #include "sensim/frame.h"
+#include "sensim/scenario.h"
 #include "sensim/world.h"
 
 #ifdef __cplusplus
@@ -15,8 +17,11 @@ extern "C" {
 #endif
 
 /* PNG through libpng: rgba8 -> 8-bit RGBA, gray8 -> 8-bit grey, gray16 ->
- * 16-bit grey, depth_f32 -> 16-bit grey in millimetres (clamped to 65.535 m),
- * labels -> 16-bit grey of the class id. */
+ * 16-bit grey, rgb16 -> 16-bit RGB, raw16 -> 16-bit grey of the mosaic's
+ * digital numbers (the CFA layout is not recorded), depth_f32 -> 16-bit grey
+ * in millimetres (clamped to 65.535 m), labels -> 16-bit grey of the class
+ * id. Float images (rgb_f32, raw_f32, gray_f32) are not PNG payloads
+ * (SENSIM_ETYPE): convert them with a filter first. */
 sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
 
 /* Point Cloud Library PCD v0.7 of a points frame, fields
@@ -52,6 +57,47 @@ sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sen
 
 /* Create every missing folder of `path` (like mkdir -p). */
 sensim_status sensim_mkdirs(const char *path);
+
+/* ---- statistics of image files ------------------------------------------ */
+
+/* Per-channel (R, G, B) mean and standard deviation of the stored values
+ * (as sensim_read_png gives them, [0, 1], not linearised) over every pixel
+ * of the n PNG files; a grey file counts as equal R, G and B. The standard
+ * deviation is the population one (divided by the pixel count). Files may
+ * differ in size. Errors as sensim_read_png, SENSIM_EINVAL for n == 0 or a
+ * NULL path; mean and std are written only on success. The scenario
+ * loader's "reference_images" key of the "white_balance" and
+ * "match_stats" filters calls this (docs/scenario.md). */
+sensim_status sensim_image_stats_pngs(const char *const *paths, size_t n, double mean[3],
+                                      double std[3]);
+
+/* The same for one weighted channel sum w[0] R + w[1] G + w[2] B (for
+ * example Rec. 709 luminance, w = {0.2126, 0.7152, 0.0722}). */
+sensim_status sensim_image_stats_pngs_weighted(const char *const *paths, size_t n,
+                                               const double w[3], double *mean, double *std);
+
+/* Noise calibration (eval.h) on every file named *.png in folder `dir`,
+ * taken in strcmp order of their names: at least 2, all with the same width,
+ * height and channel count. Values are the stored samples in [0, 1], so s1
+ * and s2 come out in units of full scale; out->quant_var is LSB^2 / 12 of
+ * the file with the fewest bits (included in b: subtract it from s2^2 when
+ * the simulated chain quantises again). SENSIM_ENOTFOUND for a missing
+ * folder, SENSIM_EINVAL for fewer than 2 files or sizes that differ,
+ * sensim_read_png's errors for a bad file (the message names it). */
+sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_noise_fit *out);
+
+/* Noise calibration on the frames of a scenario's own sensor: steps the
+ * scenario's world as sensim_scenario_run does (ignoring its duration,
+ * writing nothing) until the sensor named `sensor` has delivered nframes
+ * (>= 2) frames, and fits on them. The sensor must not move and nothing in
+ * the scene may move: every body of the scenario must be without a
+ * "motion" (SENSIM_EINVAL otherwise). Its chain must give rgb_f32,
+ * gray_f32 or raw_f32 (values as they are), or rgba8, gray8, gray16,
+ * rgb16 or raw16 (scaled to [0, 1] by the type's full scale; quant_var set
+ * as above); other payloads are SENSIM_ETYPE. Like sensim_scenario_run, a
+ * scenario can be stepped once (SENSIM_ESTATE after a run). */
+sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
+                                          size_t nframes, size_t nbins, sensim_noise_fit *out);
 
 #ifdef __cplusplus
 }

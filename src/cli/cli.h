@@ -11,4 +11,8 @@ void sensim__cli_progress(double t, double duration, void *user);
 /* Frames per sensor, wall time and real-time factor on stdout. */
 void sensim__cli_print_summary(sensim_scenario *scn, const sensim_run_summary *sum);
 
+/* `sensim noise-calib ...` (argv as main's); returns an exit code, or -1
+ * when --help was asked for. */
+int sensim__cli_noise_calib(int argc, char **argv);
+
 #endif

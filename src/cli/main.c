@@ -25,6 +25,13 @@ static const char usage_text[] =
     "      a 1/6-scale vehicle lapping a coned stadium course with a camera,\n"
     "      a 16-channel lidar, a GNSS receiver and an IMU (10 s by default);\n"
     "      also writes DIR/lidar_birdseye.png\n"
+    "  sensim noise-calib DIR [--bins N]\n"
+    "  sensim noise-calib --scenario FILE --sensor NAME --frames N [--bins N]\n"
+    "                     [--threads N]\n"
+    "      estimate s1, s2 of the noise model sigma^2 = s1^2 I + s2^2 from a\n"
+    "      stack of frames of a static scene: every *.png in DIR (sorted by\n"
+    "      name, same size, at least 2), or N frames of a scenario's sensor;\n"
+    "      prints s1, s2, their fit and the per-bin variances\n"
     "  sensim --help | --version\n"
     "\n"
     "options:\n"
@@ -32,6 +39,7 @@ static const char usage_text[] =
     "  --threads N    worker threads, 0..1024 (0: run jobs on the calling thread);\n"
     "                 output is identical for every N\n"
     "  --duration S   demo only: simulated seconds, > 0 (default 10)\n"
+    "  --bins N       noise-calib: intensity bins, 2..256 (default 32)\n"
     "\n"
     "exit status: 0 success, 1 simulation or I/O failure, 2 bad usage\n";
 
@@ -157,6 +165,11 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "--version") == 0) {
     printf("sensim %d.%d.%d\n", SENSIM_VERSION_MAJOR, SENSIM_VERSION_MINOR, SENSIM_VERSION_PATCH);
     return 0;
+  }
+  if (strcmp(cmd, "noise-calib") == 0) {
+    int rc = sensim__cli_noise_calib(argc, argv);
+    if (rc < 0) fputs(usage_text, stdout);
+    return rc < 0 ? 0 : rc;
   }
   int demo = strcmp(cmd, "demo") == 0;
   if (!demo && strcmp(cmd, "run") != 0) return usage_error("unknown command '%s'", cmd);

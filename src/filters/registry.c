@@ -12,37 +12,40 @@ extern const sensim_builtin_filter sensim__filter_range_noise;
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
 extern const sensim_builtin_filter sensim__filter_imu_noise;
 
-/* Camera pipeline (image sensor, noise, colour filter array, ISP). Weak
- * while the pipeline is being written, so a missing one is skipped. */
-#define SENSIM__WEAK __attribute__((weak))
-extern const sensim_builtin_filter sensim__filter_image_sensor SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_noise_intensity SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_noise_emva1288 SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_cfa SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_adc SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_demosaic SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_white_balance SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_ccm SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_match_stats SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_auto_exposure SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_tone SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_quantize SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_grayscale SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_downsample SENSIM__WEAK;
+/* Camera pipeline: image sensor, noise, colour filter array, ISP. */
+extern const sensim_builtin_filter sensim__filter_image_sensor;
+extern const sensim_builtin_filter sensim__filter_noise_intensity;
+extern const sensim_builtin_filter sensim__filter_noise_emva1288;
+extern const sensim_builtin_filter sensim__filter_cfa;
+extern const sensim_builtin_filter sensim__filter_adc;
+extern const sensim_builtin_filter sensim__filter_demosaic;
+extern const sensim_builtin_filter sensim__filter_white_balance;
+extern const sensim_builtin_filter sensim__filter_ccm;
+extern const sensim_builtin_filter sensim__filter_match_stats;
+extern const sensim_builtin_filter sensim__filter_auto_exposure;
+extern const sensim_builtin_filter sensim__filter_tone;
+extern const sensim_builtin_filter sensim__filter_raw16;
+extern const sensim_builtin_filter sensim__filter_quantize;
+extern const sensim_builtin_filter sensim__filter_quantize16;
+extern const sensim_builtin_filter sensim__filter_quantize_gray;
+extern const sensim_builtin_filter sensim__filter_quantize_gray16;
+extern const sensim_builtin_filter sensim__filter_grayscale;
+extern const sensim_builtin_filter sensim__filter_downsample;
 
 static const sensim_builtin_filter *const builtins[] = {
     &sensim__filter_srgb8, &sensim__filter_depth, &sensim__filter_labels, &sensim__filter_image_noise,
     &sensim__filter_points, &sensim__filter_range_noise, &sensim__filter_gnss_noise, &sensim__filter_imu_noise,
     &sensim__filter_image_sensor, &sensim__filter_noise_intensity, &sensim__filter_noise_emva1288,
-    &sensim__filter_cfa, &sensim__filter_adc, &sensim__filter_demosaic, &sensim__filter_white_balance,
-    &sensim__filter_ccm, &sensim__filter_match_stats, &sensim__filter_auto_exposure, &sensim__filter_tone,
-    &sensim__filter_quantize, &sensim__filter_grayscale, &sensim__filter_downsample};
+    &sensim__filter_cfa, &sensim__filter_adc, &sensim__filter_raw16, &sensim__filter_demosaic,
+    &sensim__filter_white_balance, &sensim__filter_ccm, &sensim__filter_match_stats, &sensim__filter_auto_exposure,
+    &sensim__filter_tone, &sensim__filter_quantize, &sensim__filter_quantize16, &sensim__filter_quantize_gray,
+    &sensim__filter_quantize_gray16, &sensim__filter_grayscale, &sensim__filter_downsample};
 
 #define NBUILTINS (sizeof builtins / sizeof builtins[0])
 
 const sensim_builtin_filter *sensim__filter_find(const char *name) {
   for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i] && strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
+    if (strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
   return NULL;
 }
 
@@ -50,9 +53,7 @@ const char *const *sensim_filter_names(void) {
   static const char *names[NBUILTINS + 1];
   /* Filled on each call from the constant table: idempotent, so concurrent
    * callers write the same values. */
-  size_t n = 0;
-  for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i]) names[n++] = builtins[i]->def.name;
-  names[n] = NULL;
+  for (size_t i = 0; i < NBUILTINS; i++) names[i] = builtins[i]->def.name;
+  names[NBUILTINS] = NULL;
   return names;
 }

@@ -51,9 +51,15 @@ static void pack_row(const sensim_frame *f, uint32_t y, uint8_t *row) {
   case SENSIM_PAYLOAD_GRAY8:
     memcpy(row, (const uint8_t *)f->data + base, w);
     break;
-  case SENSIM_PAYLOAD_GRAY16: {
+  case SENSIM_PAYLOAD_GRAY16:
+  case SENSIM_PAYLOAD_RAW16: {
     const uint16_t *src = (const uint16_t *)f->data + base;
     for (size_t x = 0; x < w; x++) put_be16(row + 2 * x, src[x]);
+    break;
+  }
+  case SENSIM_PAYLOAD_RGB16: {
+    const uint16_t *src = (const uint16_t *)f->data + 3 * base;
+    for (size_t x = 0; x < 3 * w; x++) put_be16(row + 2 * x, src[x]);
     break;
   }
   case SENSIM_PAYLOAD_DEPTH_F32: {
@@ -115,9 +121,13 @@ sensim_status sensim_write_png(const char *path, const sensim_frame *frame) {
     color = PNG_COLOR_TYPE_GRAY, depth = 8, channels_bytes = 1;
     break;
   case SENSIM_PAYLOAD_GRAY16:
+  case SENSIM_PAYLOAD_RAW16:
   case SENSIM_PAYLOAD_DEPTH_F32:
   case SENSIM_PAYLOAD_LABELS:
     color = PNG_COLOR_TYPE_GRAY, depth = 16, channels_bytes = 2;
+    break;
+  case SENSIM_PAYLOAD_RGB16:
+    color = PNG_COLOR_TYPE_RGB, depth = 16, channels_bytes = 6;
     break;
   default:
     return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as PNG '%s'",

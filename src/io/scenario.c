@@ -83,7 +83,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;
   if (bodies && (st = sensim__scenario_bodies(scn, bodies)) != SENSIM_OK) return st;
-  if (sensors && (st = sensim__scenario_sensors(scn, sensors)) != SENSIM_OK) return st;
+  if (sensors && (st = sensim__scenario_sensors(scn, sensors, base_dir)) != SENSIM_OK) return st;
   return SENSIM_OK;
 }
 

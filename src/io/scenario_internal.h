@@ -165,7 +165,9 @@ sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
                                       const char *base_dir);
 sensim_status sensim__scenario_lights(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
-sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr);
+/* Relative file names in the section ("reference_images") resolve against
+ * base_dir (NULL: the working folder). */
+sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir);
 /* Parse {position, rpy | quaternion} at path into a pose. */
 sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_pose *pose);
 

@@ -12,7 +12,11 @@
 
 static const char *const common_keys[] = {"name", "type",   "body",    "mount",  "rate", "phase",
                                           "lag",  "window", "filters", "output", NULL};
-static const char *const camera_keys[] = {"width", "height", "hfov_deg", "samples", NULL};
+static const char *const camera_keys[] = {
+    "width",      "height",          "hfov_deg",   "samples",       "fx",
+    "fy",         "cx",              "cy",         "lens",          "dist",
+    "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
+    "depth_along_ray", "max_bounces", "fog_visibility", NULL};
 static const char *const lidar_keys[] = {"channels",  "elev_min_deg",      "elev_max_deg",
                                          "elevations_deg", "columns", "hfov_deg",
                                          "start_azimuth_deg", "min_range", "max_range", NULL};
@@ -56,19 +60,112 @@ static sensim_status parse_schedule(sensim_scenario *scn, const cJSON *obj, cons
   return st;
 }
 
+/* "lens" and "dist": the lens model and its distortion coefficients in
+ * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, Kannala-Brandt k1 k2 k3 k4);
+ * missing trailing coefficients are 0, as in OpenCV. */
+static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camera_params *cp) {
+  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt"};
+  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE, SENSIM_LENS_FOV,
+                                             SENSIM_LENS_BROWN_CONRADY,
+                                             SENSIM_LENS_KANNALA_BRANDT};
+  const char *lens = NULL;
+  const cJSON *dist = NULL;
+  sensim_status st = sensim__jstring(obj, path, "lens", 0, &lens);
+  if (st == SENSIM_OK) st = sensim__jarray(obj, path, "dist", 0, &dist);
+  if (st != SENSIM_OK) return st;
+  if (lens) {
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+      if (strcmp(lens, names[i]) == 0) k = i;
+    if (k < 0)
+      return sensim__fail(SENSIM_EINVAL,
+                          "%s.lens: unknown lens '%s' (pinhole, fov, brown_conrady, "
+                          "kannala_brandt)", path, lens);
+    cp->lens = models[k];
+  }
+  if (!dist) return SENSIM_OK;
+  int max = cp->lens == SENSIM_LENS_BROWN_CONRADY    ? 5
+            : cp->lens == SENSIM_LENS_KANNALA_BRANDT ? 4
+                                                     : 0;
+  int n = cJSON_GetArraySize(dist);
+  if (max == 0)
+    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady and kannala_brandt "
+                                       "lenses take distortion coefficients", path);
+  if (n > max)
+    return sensim__fail(SENSIM_EINVAL, "%s.dist: %d coefficients, the %s lens takes at most %d",
+                        path, n, lens ? lens : "", max);
+  double d[5] = {0, 0, 0, 0, 0};
+  int i = 0;
+  for (const cJSON *e = dist->child; e; e = e->next, i++) {
+    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+      return sensim__fail(SENSIM_EPARSE, "%s.dist[%d]: must be a finite number", path, i);
+    d[i] = e->valuedouble;
+  }
+  memcpy(cp->dist, d, sizeof d);
+  return SENSIM_OK;
+}
+
+/* "fx", "fy", "cx", "cy": intrinsics as a calibration or a ROS camera_info
+ * (K = [fx 0 cx; 0 fy cy; 0 0 1]) gives them. */
+static sensim_status parse_intrinsics(const cJSON *obj, const char *path,
+                                      sensim_camera_params *cp) {
+  int has_fx = cJSON_HasObjectItem(obj, "fx"), has_fy = cJSON_HasObjectItem(obj, "fy");
+  int has_cx = cJSON_HasObjectItem(obj, "cx"), has_cy = cJSON_HasObjectItem(obj, "cy");
+  double fx = 0, fy = 0, cx = 0.5 * (cp->width - 1.0), cy = 0.5 * (cp->height - 1.0);
+  sensim_status st = sensim__jnumber(obj, path, "fx", 0, &fx);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fy", 0, &fy);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "cx", 0, &cx);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "cy", 0, &cy);
+  if (st != SENSIM_OK) return st;
+  if (has_fx != has_fy)
+    return sensim__fail(SENSIM_EINVAL, "%s.%s: give fx and fy together", path,
+                        has_fx ? "fy" : "fx");
+  if ((has_cx || has_cy) && !has_fx)
+    return sensim__fail(SENSIM_EINVAL, "%s.%s: the principal point needs fx and fy (without them "
+                        "the intrinsics come from hfov_deg)", path, has_cx ? "cx" : "cy");
+  if (!has_fx) return SENSIM_OK;
+  if (!(fx > 0)) return fail_range(path, "fx", "> 0 px", fx);
+  if (!(fy > 0)) return fail_range(path, "fy", "> 0 px", fy);
+  cp->fx = fx;
+  cp->fy = fy;
+  cp->cx = cx;
+  cp->cy = cy;
+  return SENSIM_OK;
+}
+
 static sensim_status parse_camera(const cJSON *obj, const char *path, sensim_camera_params *cp) {
   double w = cp->width, h = cp->height, s = cp->samples, fov = cp->hfov / DEG;
+  double bounces = cp->max_bounces;
   sensim_status st = sensim__jint(obj, path, "width", 0, 1, 65536, &w);
   if (st == SENSIM_OK) st = sensim__jint(obj, path, "height", 0, 1, 65536, &h);
   if (st == SENSIM_OK) st = sensim__jint(obj, path, "samples", 0, 1, 4096, &s);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "hfov_deg", 0, &fov);
+  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "vignetting", &cp->vignetting);
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "vignetting_poly", 0, 3, cp->vignetting_poly);
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "lateral_ca", 0, 3, cp->lateral_ca);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "exposure_time", 0, &cp->exposure_time);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "line_time", 0, &cp->line_time);
+  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "depth_along_ray", &cp->depth_along_ray);
+  if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 8, &bounces);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &cp->fog_visibility);
   if (st != SENSIM_OK) return st;
   if (!(fov > 0 && fov < 180)) return fail_range(path, "hfov_deg", "in (0, 180) deg", fov);
+  if (!(cp->exposure_time >= 0))
+    return fail_range(path, "exposure_time", ">= 0 s", cp->exposure_time);
+  if (!(cp->line_time >= 0)) return fail_range(path, "line_time", ">= 0 s", cp->line_time);
+  if (!(cp->fog_visibility >= 0))
+    return fail_range(path, "fog_visibility", ">= 0 m (0: no fog)", cp->fog_visibility);
+  for (int c = 0; c < 3; c++)
+    if (!(cp->lateral_ca[c] >= 0))
+      return sensim__fail(SENSIM_EINVAL, "%s.lateral_ca[%d]: must be >= 0 (0 or 1: none; got %g)",
+                          path, c, cp->lateral_ca[c]);
   cp->width = (uint32_t)w;
   cp->height = (uint32_t)h;
   cp->samples = (int)s;
   cp->hfov = fov * DEG;
-  return SENSIM_OK;
+  cp->max_bounces = (int)bounces;
+  if ((st = parse_intrinsics(obj, path, cp)) != SENSIM_OK) return st;
+  return parse_lens(obj, path, cp);
 }
 
 /* elev holds SENSIM_LIDAR_MAX_CHANNELS values when "elevations_deg" is given. */
@@ -132,7 +229,104 @@ static int filter_known(const char *name) {
   return 0;
 }
 
-static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char *path) {
+/* base_dir + "/" + file unless file is absolute or base_dir empty; malloc'd. */
+static char *resolve_path(const char *base_dir, const char *file) {
+  size_t nb = (file[0] == '/' || !base_dir || !*base_dir) ? 0 : strlen(base_dir);
+  char *r = malloc(nb + strlen(file) + 2);
+  if (!r) return NULL;
+  if (nb)
+    sprintf(r, "%s/%s", base_dir, file);
+  else
+    strcpy(r, file);
+  return r;
+}
+
+/* Per-channel or luminance statistics of the "reference_images" files. */
+static sensim_status reference_stats(const cJSON *list, const char *path, const char *base_dir,
+                                     int luma, double mean[3], double std[3]) {
+  int n = cJSON_GetArraySize(list);
+  if (n < 1) return sensim__fail(SENSIM_EINVAL, "%s: needs at least one image", path);
+  char **files = calloc((size_t)n, sizeof *files);
+  if (!files) return sensim__fail(SENSIM_ENOMEM, "%s: out of memory", path);
+  sensim_status st = SENSIM_OK;
+  int i = 0;
+  for (const cJSON *e = list->child; e && st == SENSIM_OK; e = e->next, i++) {
+    if (!cJSON_IsString(e) || !*e->valuestring)
+      st = sensim__fail(SENSIM_EPARSE, "%s[%d]: must be a file name", path, i);
+    else if (!(files[i] = resolve_path(base_dir, e->valuestring)))
+      st = sensim__fail(SENSIM_ENOMEM, "%s: out of memory", path);
+  }
+  /* Rec. 709 luminance weights (ITU-R BT.709-6), as "match_stats" uses
+   * with per_channel false. */
+  static const double luma709[3] = {0.2126, 0.7152, 0.0722};
+  if (st == SENSIM_OK)
+    st = luma ? sensim_image_stats_pngs_weighted((const char *const *)files, (size_t)n, luma709,
+                                                 mean, std)
+              : sensim_image_stats_pngs((const char *const *)files, (size_t)n, mean, std);
+  if (st != SENSIM_OK) sensim__error_context("%s", path);
+  for (int k = 0; k < n; k++) free(files[k]);
+  free(files);
+  return st;
+}
+
+static sensim_status add_numbers(cJSON *obj, const char *key, const double *v, int n) {
+  cJSON *item = n == 1 ? cJSON_CreateNumber(v[0]) : cJSON_CreateDoubleArray(v, n);
+  if (!item || !cJSON_AddItemToObject(obj, key, item)) {
+    cJSON_Delete(item);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  }
+  return SENSIM_OK;
+}
+
+/* The filter parameters to hand over: a copy of `params` in which
+ * "reference_images" of "white_balance" and "match_stats" is replaced by
+ * the statistics those filters take ("reference_mean", and for match_stats
+ * "reference_std"; white_balance also gets "mode": "reference" when it has
+ * no mode). Other filters get their params unchanged (and refuse the key
+ * themselves). *out is NULL for no params. */
+static sensim_status filter_params(const char *name, const cJSON *params, const char *path,
+                                   const char *base_dir, cJSON **out) {
+  *out = NULL;
+  if (!params) return SENSIM_OK;
+  cJSON *copy = cJSON_Duplicate(params, 1);
+  if (!copy) return sensim__fail(SENSIM_ENOMEM, "%s: out of memory", path);
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(copy, "reference_images");
+  int wb = strcmp(name, "white_balance") == 0, ms = strcmp(name, "match_stats") == 0;
+  if (!list || !(wb || ms)) {
+    *out = copy;
+    return SENSIM_OK;
+  }
+  char kp[160];
+  sensim__jpath_key(kp, sizeof kp, path, "reference_images");
+  sensim_status st = SENSIM_OK;
+  if (!cJSON_IsArray(list))
+    st = sensim__fail(SENSIM_EPARSE, "%s: must be an array of file names", kp);
+  else if (cJSON_HasObjectItem(copy, "reference_mean") ||
+           cJSON_HasObjectItem(copy, "reference_std"))
+    st = sensim__fail(SENSIM_EINVAL, "%s: give reference_images or reference_mean/reference_std, "
+                                     "not both", kp);
+  const cJSON *pc = cJSON_GetObjectItemCaseSensitive(copy, "per_channel");
+  int luma = ms && cJSON_IsFalse(pc);
+  double mean[3], std[3];
+  if (st == SENSIM_OK) st = reference_stats(list, kp, base_dir, luma, mean, std);
+  if (st == SENSIM_OK) {
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "reference_images");
+    st = add_numbers(copy, "reference_mean", mean, luma ? 1 : 3);
+    if (st == SENSIM_OK && ms) st = add_numbers(copy, "reference_std", std, luma ? 1 : 3);
+    if (st == SENSIM_OK && wb && !cJSON_HasObjectItem(copy, "mode") &&
+        !cJSON_AddStringToObject(copy, "mode", "reference"))
+      st = sensim__fail(SENSIM_ENOMEM, "%s: out of memory", path);
+  }
+  if (st != SENSIM_OK) {
+    cJSON_Delete(copy);
+    return st;
+  }
+  *out = copy;
+  return SENSIM_OK;
+}
+
+static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char *path,
+                                  const char *base_dir) {
   static const char *const keys[] = {"name", "params", NULL};
   const char *name = NULL;
   const cJSON *params = NULL;
@@ -152,9 +346,16 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
     return sensim__fail(SENSIM_ENOTFOUND, "%s.name: unknown filter '%s' (built-in: %s)", path,
                         name, list);
   }
+  char pp[160];
+  sensim__jpath_key(pp, sizeof pp, path, "params");
+  cJSON *given = NULL;
+  if ((st = filter_params(name, params, pp, base_dir, &given)) != SENSIM_OK) return st;
   char *text = NULL;
-  if (params && !(text = cJSON_PrintUnformatted(params)))
+  if (given && !(text = cJSON_PrintUnformatted(given))) {
+    cJSON_Delete(given);
     return sensim__fail(SENSIM_ENOMEM, "%s.params: out of memory", path);
+  }
+  cJSON_Delete(given);
   st = sensim_sensor_add_filter(s, name, text);
   if (st != SENSIM_OK) sensim__error_context("%s", path);
   cJSON_free(text);
@@ -169,7 +370,8 @@ static int format_takes(sensim__out_format f, sensim_payload p) {
     return 1;
   case SENSIM__OUT_PNG:
     return p == SENSIM_PAYLOAD_RGBA8 || p == SENSIM_PAYLOAD_GRAY8 || p == SENSIM_PAYLOAD_GRAY16 ||
-           p == SENSIM_PAYLOAD_DEPTH_F32 || p == SENSIM_PAYLOAD_LABELS;
+           p == SENSIM_PAYLOAD_DEPTH_F32 || p == SENSIM_PAYLOAD_LABELS ||
+           p == SENSIM_PAYLOAD_RGB16 || p == SENSIM_PAYLOAD_RAW16;
   case SENSIM__OUT_PCD:
   case SENSIM__OUT_PCD_ASCII:
     return p == SENSIM_PAYLOAD_POINTS;
@@ -211,7 +413,7 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
 }
 
 static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const char *path,
-                                  sensim__scn_sensor *out) {
+                                  const char *base_dir, sensim__scn_sensor *out) {
   const char *type = NULL, *name = NULL;
   sensim_status st = cJSON_IsObject(obj)
                          ? sensim__jstring(obj, path, "type", 1, &type)
@@ -267,7 +469,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
     char fp[128], fk[112];
     sensim__jpath_key(fk, sizeof fk, path, "filters");
     sensim__jpath_index(fp, sizeof fp, fk, j);
-    if ((st = parse_filter(s, f, fp)) != SENSIM_OK) return st;
+    if ((st = parse_filter(s, f, fp, base_dir)) != SENSIM_OK) return st;
   }
   char op[128];
   sensim__jpath_key(op, sizeof op, path, "output");
@@ -278,7 +480,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   return SENSIM_OK;
 }
 
-sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr) {
+sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir) {
   size_t n = (size_t)cJSON_GetArraySize(arr);
   if (n == 0) return SENSIM_OK;
   scn->sensors = calloc(n, sizeof *scn->sensors);
@@ -287,9 +489,10 @@ sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr) {
   for (const cJSON *e = arr->child; e; e = e->next, i++) {
     char path[64];
     sensim__jpath_index(path, sizeof path, "sensors", i);
-    sensim_status st = parse_sensor(scn, e, path, &scn->sensors[scn->nsensors]);
+    sensim_status st = parse_sensor(scn, e, path, base_dir, &scn->sensors[scn->nsensors]);
     if (st != SENSIM_OK) return st;
     scn->nsensors++;
   }
   return SENSIM_OK;
 }
+

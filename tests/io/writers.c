@@ -191,6 +191,61 @@ static void test_png_refuses_non_image_payloads(void **state) {
   assert_no_temp_files();
 }
 
+/* rgb16: 16-bit RGB, each sample big-endian, R G B in that order. */
+static void test_png_rgb16_is_16bit_rgb_big_endian(void **state) {
+  (void)state;
+  uint16_t px[2 * 2 * 3] = {0x0102, 0x0304, 0x0506, 0xFFFF, 0, 0x8000,
+                            0x1234, 0xABCD, 0x00FF, 0xFF00, 1, 2};
+  sensim_frame f = image_frame(SENSIM_PAYLOAD_RGB16, 2, 2, px);
+  SENSIM_OK_OR_FAIL(sensim_write_png(tmp_path("rgb16.png"), &f));
+  png_read r;
+  read_png(tmp_path("rgb16.png"), &r);
+  assert_int_equal(r.w, 2);
+  assert_int_equal(r.h, 2);
+  assert_int_equal(r.depth, 16);
+  assert_int_equal(r.color, PNG_COLOR_TYPE_RGB);
+  assert_int_equal(r.rowbytes, 12);
+  for (int i = 0; i < 12; i++) {
+    const unsigned char *p = r.pix + (i / 6) * r.rowbytes + 2 * (i % 6);
+    assert_int_equal((p[0] << 8) | p[1], px[i]);
+  }
+  free(r.pix);
+  assert_no_temp_files();
+}
+
+/* raw16: the mosaic's digital numbers as 16-bit grey, unchanged. */
+static void test_png_raw16_is_16bit_grey_of_the_numbers(void **state) {
+  (void)state;
+  uint16_t px[3 * 2] = {0, 4095, 0x0A0B, 65535, 17, 0x8001};
+  sensim_frame f = image_frame(SENSIM_PAYLOAD_RAW16, 3, 2, px);
+  f.cfa = SENSIM_CFA_GRBG;
+  SENSIM_OK_OR_FAIL(sensim_write_png(tmp_path("raw16.png"), &f));
+  png_read r;
+  read_png(tmp_path("raw16.png"), &r);
+  assert_int_equal(r.depth, 16);
+  assert_int_equal(r.color, PNG_COLOR_TYPE_GRAY);
+  for (int i = 0; i < 6; i++) {
+    const unsigned char *p = r.pix + (i / 3) * r.rowbytes + 2 * (i % 3);
+    assert_int_equal((p[0] << 8) | p[1], px[i]);
+  }
+  free(r.pix);
+}
+
+/* Float images are not PNG payloads: SENSIM_ETYPE, no file. */
+static void test_png_refuses_float_images(void **state) {
+  (void)state;
+  float v[6] = {0, 0.5f, 1, 0, 0.5f, 1};
+  static const sensim_payload types[] = {SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_RAW_F32,
+                                         SENSIM_PAYLOAD_RGB_F32};
+  for (int t = 0; t < 3; t++) {
+    sensim_frame f = image_frame(types[t], t == 2 ? 2 : 6, 1, v);
+    assert_int_equal(sensim_write_png(tmp_path("float.png"), &f), SENSIM_ETYPE);
+    assert_non_null(strstr(sensim_last_error(), sensim_payload_name(types[t])));
+    assert_false(file_exists(tmp_path("float.png")));
+  }
+  assert_no_temp_files();
+}
+
 static void test_png_unwritable_path_is_eio(void **state) {
   (void)state;
   uint8_t px[4] = {1, 2, 3, 4};
@@ -530,6 +585,9 @@ int sensim_test_writers(void) {
       cmocka_unit_test(test_png_depth_is_rounded_millimetres_clamped),
       cmocka_unit_test(test_png_labels_store_class_ids),
       cmocka_unit_test(test_png_refuses_non_image_payloads),
+      cmocka_unit_test(test_png_rgb16_is_16bit_rgb_big_endian),
+      cmocka_unit_test(test_png_raw16_is_16bit_grey_of_the_numbers),
+      cmocka_unit_test(test_png_refuses_float_images),
       cmocka_unit_test(test_png_unwritable_path_is_eio),
       cmocka_unit_test(test_png_failed_write_keeps_previous_file),
       cmocka_unit_test(test_pcd_binary_round_trips),

@@ -67,16 +67,18 @@ static void test_camera_sphere_covers_pinhole_predicted_radius(void **state) {
       if (lab[(size_t)y * f->width + x].instance_id == 77) {
         assert_int_equal(lab[(size_t)y * f->width + x].class_id, 5);
         count++;
-        su += x + 0.5;
-        sv += y + 0.5;
+        su += x;
+        sv += y;
       }
   double r_meas = sqrt(count / M_PI);
   /* Pixel quantisation of a disc's area is O(perimeter) pixels with zero
    * mean; the tessellated sphere (256 segments) is 0.01% smaller. 0.5 px is
    * about 8 standard deviations of the quantisation error at r ~ 80 px. */
   assert_near(r_meas, r_pred, 0.5);
-  assert_near(su / count, 200.0, 0.2); /* centred on the principal point */
-  assert_near(sv / count, 150.0, 0.2);
+  /* Centred on the principal point ((W - 1) / 2, (H - 1) / 2) in OpenCV's
+   * pixel coordinates (pixel centres at integers). */
+  assert_near(su / count, 199.5, 0.2);
+  assert_near(sv / count, 149.5, 0.2);
   sensim_world_destroy(w);
 }
 
@@ -85,13 +87,14 @@ static void test_camera_project_matches_rendered_point(void **state) {
   sensim_camera_params cp;
   sensim_camera_params_init(&cp);
   double u, v;
-  /* 45 deg left of the axis lands on the image's left edge for hfov 90. */
+  /* 45 deg left of the axis lands on the image's left edge (u = -0.5 in
+   * OpenCV's convention) for hfov 90. */
   SENSIM_OK_OR_FAIL(sensim_camera_project(&cp, (sensim_vec3){1, 1, 0}, &u, &v));
-  assert_near(u, 0.0, 1e-9);
-  assert_near(v, cp.height / 2.0, 1e-9);
+  assert_near(u, -0.5, 1e-9);
+  assert_near(v, (cp.height - 1) / 2.0, 1e-9);
   SENSIM_OK_OR_FAIL(sensim_camera_project(&cp, (sensim_vec3){2, 0, -1}, &u, &v));
-  assert_near(u, cp.width / 2.0, 1e-9);
-  assert_near(v, cp.height / 2.0 + 0.5 * 320.0, 1e-9); /* fx = 320 for 640 px, 90 deg */
+  assert_near(u, (cp.width - 1) / 2.0, 1e-9);
+  assert_near(v, (cp.height - 1) / 2.0 + 0.5 * 320.0, 1e-9); /* fx = 320 for 640 px, 90 deg */
   assert_int_equal(sensim_camera_project(&cp, (sensim_vec3){-1, 0, 0}, &u, &v), SENSIM_EINVAL);
 }
 
@@ -100,7 +103,14 @@ static void test_camera_project_matches_rendered_point(void **state) {
 static void test_camera_motion_blur_widens_edge_by_speed_times_exposure(void **state) {
   (void)state;
   const double D = 5.0, v = 2.0, T = 0.05;
-  sensim_world *w = dark_world(2);
+  /* Ambient light only, so the wall looks the same from every angle. */
+  sensim_world_params wp;
+  sensim_world_params_init(&wp);
+  wp.threads = 2;
+  wp.background[0] = wp.background[1] = wp.background[2] = 0.0f;
+  wp.ambient = 1.0f;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
   sensim_material mat;
   sensim_material_init(&mat);
   sensim_mesh *m = NULL;
@@ -111,21 +121,16 @@ static void test_camera_motion_blur_widens_edge_by_speed_times_exposure(void **s
   bp.mesh = m;
   sensim_body *wall = NULL;
   SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &wall));
-  sensim_light l;
-  sensim_light_init(&l);
-  l.direction = (sensim_vec3){1, 0, 0}; /* from behind the camera */
-  l.cast_shadows = 0;
-  SENSIM_OK_OR_FAIL(sensim_light_add(w, &l));
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sp.rate = 10;
   sp.phase = 0.1;
-  sp.window = T;
   sensim_camera_params cp;
   sensim_camera_params_init(&cp);
   cp.width = 640;
   cp.height = 8;
   cp.samples = 256;
+  cp.exposure_time = T;
   sensim_sensor *cam = NULL;
   SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
   const sensim_frame *f = NULL;
@@ -145,7 +150,7 @@ static void test_camera_motion_blur_widens_edge_by_speed_times_exposure(void **s
   const float *rgb = f->data;
   const double fx = 320.0;
   const double width_pred = fx * v * T / D; /* 6.4 px */
-  const double hi = 0.5 / M_PI;           /* albedo / pi x unit irradiance */
+  const double hi = 0.5 / M_PI;           /* albedo / pi x the ambient irradiance, 1 */
   /* Across row 4: 0 left of the smear, hi right of it, a linear ramp between. */
   double sum = 0;
   int ramp = 0;
@@ -236,7 +241,9 @@ static void test_camera_shadow_darkens_occluded_floor(void **state) {
   /* Centre ray hits the floor at x = -10 + 2 / tan(0.3) = -3.5: in shadow. */
   assert_near(rgb[0], 0.0, 1e-6);
   sensim_world_destroy(w);
-  /* Same scene without the roof: Lambert, cos = 1: albedo / pi. */
+  /* Same scene without the roof: lit, about albedo / pi (Lambert at
+   * cos = 1; the GGX model's Fresnel and highlight move it by a few percent,
+   * checked exactly in camera_render_tests.c). */
   w = dark_world(0);
   SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &s1, &mat, &pl));
   bp.mesh = pl;
@@ -246,7 +253,7 @@ static void test_camera_shadow_darkens_occluded_floor(void **state) {
   SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
   f = capture_once(w, cam, 0.0);
   rgb = f->data;
-  assert_near(rgb[0], 0.5 / M_PI, 1e-6);
+  assert_near(rgb[0], 0.5 / M_PI, 0.03 * 0.5 / M_PI);
   sensim_world_destroy(w);
 }
 

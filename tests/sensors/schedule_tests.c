@@ -191,6 +191,7 @@ static run_out run_scene(int threads) {
   sensim_camera_params_init(&cp);
   cp.width = 64;
   cp.height = 48;
+  cp.exposure_time = 0.01;
   sensim_sensor *cam = NULL, *lid = NULL;
   SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
   SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(cam, "image_noise", "{\"sigma\": 0.02}"));

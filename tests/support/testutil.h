@@ -55,8 +55,11 @@ int sensim_test_imu(void);
 int sensim_test_chain(void);
 int sensim_test_noise_filters(void);
 int sensim_test_isp(void);
+int sensim_test_image_sensor(void);
 int sensim_test_writers(void);
 int sensim_test_scenario(void);
+int sensim_test_png_read(void);
+int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_cli(void);
 

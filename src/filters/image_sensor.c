@@ -1,0 +1,195 @@
+/* filters/image_sensor.c: "image_sensor", scene radiance to collected charge.
+ *
+ * Takes rgb_f32 or raw_f32 in RADIANCE and gives the same payload in
+ * ELECTRONS: the mean charge each photodiode collects in one exposure,
+ *
+ *   mu_e[c] = min(full_well, eta[c] * R * L[c] * t_exp)          (e-)
+ *
+ * the linear camera model of EMVA Standard 1288 (Release 3.1, 2016, and
+ * Release 4.0 Linear, 2021, Section 2: mu_e = eta mu_p), where the mean
+ * photon count per pixel mu_p = R L t_exp lumps the camera equation
+ * (pixel area, aperture, optics transmittance and photon energy; EMVA 1288
+ * Section 2, mu_p = A E t_exp lambda / (h c)) into one radiometric
+ * responsivity R.
+ *
+ * Parameters (JSON object, all optional):
+ *   "exposure_time"  s, > 0 [the camera's exposure_time when it rendered
+ *                    one (frame.exposure_time > 0), else 0.01]. Used only
+ *                    while the chain has no exposure yet (see below).
+ *   "gain"           analog gain, > 0 [1]. Same rule as exposure_time.
+ *   "responsivity"   R, photons per pixel per (radiance unit x s), > 0
+ *                    [3e6]. With the default eta and 10 ms, radiance 0.1,
+ *                    0.25 and 0.5 (the demo scenes' range) give 1500, 3750
+ *                    and 7500 e-: mid-scale of the default 10000 e- well.
+ *   "qe"             quantum efficiency eta per channel, [r, g, b] or one
+ *                    number, each in (0, 1] [0.5]. Equal by default so the
+ *                    raw image has no colour cast; set a sensor's EMVA 1288
+ *                    datasheet values to get its cast (white balance then
+ *                    removes it).
+ *   "full_well"      saturation capacity, e-, > 0 [10000].
+ *
+ * Exposure: the chain's shared exposure (filter.h) decides t_exp and the
+ * gain. If no filter has set one yet, this filter sets it from its own
+ * parameters; it then uses the exposure in effect for this frame (which an
+ * auto-exposure filter may have changed) and records it in
+ * frame.exposure_time and frame.gain.
+ *
+ * Gain: analog gain amplifies the read-out voltage, not the charge, so it is
+ * not applied here: the frame stays in electrons and "adc" multiplies its
+ * system gain by frame.gain (EMVA 1288 Section 2: the system gain K
+ * depends on the gain setting). This keeps shot noise Poisson in the
+ * collected electrons at any gain.
+ *
+ * Saturation: the photodiode's charge saturates at the full well, so the
+ * mean charge is clipped to [0, full_well] here (negative radiance, e.g.
+ * after additive noise, collects no charge; NaN collects none). Shot noise
+ * can carry a pixel whose mean is just below the well over it:
+ * "noise_emva1288" clips its drawn charge at its own full_well again
+ * (before read noise), and "adc" clips at full well before digitising.
+ * Give all three the same full_well.
+ *
+ * raw_f32 input (a "cfa" placed first, the physical order) uses the eta of
+ * each pixel's filter colour from frame.cfa; a raw_f32 frame without a CFA
+ * layout is accepted only when eta is the same for all channels. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "filters/chain.h"
+
+typedef struct sensor_params {
+  double exposure_time; /* s, default exposure when the chain has none */
+  double gain;          /* analog gain, default when the chain has none */
+  double responsivity;  /* photons per pixel per (radiance unit x s) */
+  double qe[3];         /* quantum efficiency of the R, G, B channels, (0, 1] */
+  double full_well;     /* saturation capacity, e- */
+  int time_given;       /* exposure_time was set explicitly */
+} sensor_params;
+
+/* Colour (0 R, 1 G, 2 B) of cell (x & 1) + 2 (y & 1) for each sensim_cfa,
+ * read left to right, top to bottom (frame.h). */
+static const int kCfaColour[5][4] = {
+    {1, 1, 1, 1}, /* NONE: only used when all qe are equal */
+    {0, 1, 1, 2}, /* RGGB */
+    {2, 1, 1, 0}, /* BGGR */
+    {1, 0, 2, 1}, /* GRBG */
+    {1, 2, 0, 1}, /* GBRG */
+};
+
+static const char *unit_name(sensim_image_unit u) {
+  switch (u) {
+    case SENSIM_UNIT_RADIANCE: return "radiance";
+    case SENSIM_UNIT_ELECTRONS: return "electrons";
+    case SENSIM_UNIT_SIGNAL: return "signal";
+  }
+  return "an unknown unit";
+}
+
+/* "qe": one number for every channel, or [r, g, b]. */
+static sensim_status param_qe(const cJSON *params, double qe[3]) {
+  const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, "qe") : NULL;
+  if (it && cJSON_IsNumber(it)) {
+    double v = qe[0];
+    sensim_status rc = sensim__param_number(params, "qe", &v);
+    if (rc) return rc;
+    qe[0] = qe[1] = qe[2] = v;
+    return SENSIM_OK;
+  }
+  if (it && !cJSON_IsArray(it))
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: parameter 'qe' must be a number or [r, g, b]");
+  return sensim__param_vec3(params, "qe", qe);
+}
+
+static sensim_status sensor_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"exposure_time", "gain", "responsivity", "qe", "full_well", NULL};
+  sensor_params p = {0.01, 1.0, 3e6, {0.5, 0.5, 0.5}, 10000.0, 0};
+  p.time_given = params && cJSON_GetObjectItemCaseSensitive(params, "exposure_time") != NULL;
+  sensim_status rc = sensim__param_only(params, "image_sensor", known);
+  if (!rc) rc = sensim__param_number(params, "exposure_time", &p.exposure_time);
+  if (!rc) rc = sensim__param_number(params, "gain", &p.gain);
+  if (!rc) rc = sensim__param_number(params, "responsivity", &p.responsivity);
+  if (!rc) rc = param_qe(params, p.qe);
+  if (!rc) rc = sensim__param_number(params, "full_well", &p.full_well);
+  if (rc) return rc;
+  if (!(p.exposure_time > 0))
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: exposure_time %g s must be > 0", p.exposure_time);
+  if (!(p.gain > 0)) return sensim__fail(SENSIM_EINVAL, "image_sensor: gain %g must be > 0", p.gain);
+  if (!(p.responsivity > 0))
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: responsivity %g must be > 0", p.responsivity);
+  for (int c = 0; c < 3; c++)
+    if (!(p.qe[c] > 0 && p.qe[c] <= 1))
+      return sensim__fail(SENSIM_EINVAL, "image_sensor: qe[%d] = %g must be in (0, 1]", c, p.qe[c]);
+  if (!(p.full_well > 0))
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: full_well %g e- must be > 0", p.full_well);
+  sensor_params *u = malloc(sizeof *u);
+  if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  *u = p;
+  *user = u;
+  return SENSIM_OK;
+}
+
+/* Mean charge from radiance: NaN and negative radiance collect nothing,
+ * the well saturates at full_well. */
+static float collect(float radiance, double scale, double full_well) {
+  double e = (double)radiance * scale;
+  if (!(e > 0)) return 0.0f;
+  return (float)(e < full_well ? e : full_well);
+}
+
+static sensim_status sensor_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  const sensor_params *p = user;
+  if (f->unit != SENSIM_UNIT_RADIANCE)
+    return sensim__fail(SENSIM_ETYPE, "image_sensor takes radiance, but the frame is in %s", unit_name(f->unit));
+  if (f->type != SENSIM_PAYLOAD_RGB_F32 && f->type != SENSIM_PAYLOAD_RAW_F32)
+    return sensim__fail(SENSIM_ETYPE, "image_sensor takes rgb_f32 or raw_f32, not %s", sensim_payload_name(f->type));
+  int raw = f->type == SENSIM_PAYLOAD_RAW_F32;
+  if (raw && (unsigned)f->cfa > (unsigned)SENSIM_CFA_GBRG)
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: frame has an invalid CFA layout %d", (int)f->cfa);
+  if (raw && f->cfa == SENSIM_CFA_NONE && !(p->qe[0] == p->qe[1] && p->qe[1] == p->qe[2]))
+    return sensim__fail(SENSIM_ETYPE,
+                        "image_sensor: raw_f32 frame has no CFA layout, so per-channel qe cannot be applied");
+  sensim_exposure e;
+  int valid = 0;
+  sensim_filter_exposure_get(ctx, &e, &valid);
+  if (!valid) {
+    /* Without an explicit exposure_time, the exposure the camera rendered
+     * (its motion blur) is the one the sensor integrates. */
+    e.time = !p->time_given && f->exposure_time > 0 ? f->exposure_time : p->exposure_time;
+    e.gain = p->gain;
+    sensim_filter_exposure_set(ctx, e);
+  }
+  if (!(e.time > 0 && isfinite(e.time) && e.gain > 0 && isfinite(e.gain)))
+    return sensim__fail(SENSIM_EINVAL, "image_sensor: exposure in effect (%g s, gain %g) must be positive",
+                        e.time, e.gain);
+  double scale[3];
+  for (int c = 0; c < 3; c++) scale[c] = p->responsivity * e.time * p->qe[c];
+  float *v = f->data;
+  if (raw) {
+    const int *cell = kCfaColour[f->cfa];
+    for (uint32_t y = 0; y < f->height; y++) {
+      float *row = v + (size_t)y * f->width;
+      for (uint32_t x = 0; x < f->width; x++)
+        row[x] = collect(row[x], scale[cell[(x & 1u) + 2u * (y & 1u)]], p->full_well);
+    }
+  } else {
+    for (size_t i = 0; i < f->count; i++)
+      for (int c = 0; c < 3; c++) v[3 * i + c] = collect(v[3 * i + c], scale[c], p->full_well);
+  }
+  f->unit = SENSIM_UNIT_ELECTRONS;
+  f->exposure_time = e.time;
+  f->gain = e.gain;
+  return SENSIM_OK;
+}
+
+static const sensim_payload kSensorTakes[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RAW_F32, SENSIM_PAYLOAD_NONE};
+
+const sensim_builtin_filter sensim__filter_image_sensor = {
+    .def = {.name = "image_sensor",
+            .in = SENSIM_PAYLOAD_ANY,
+            .out = SENSIM_PAYLOAD_ANY,
+            .init = NULL,
+            .apply = sensor_apply,
+            .destroy = free},
+    .create = sensor_create,
+    .accepts = kSensorTakes,
+};

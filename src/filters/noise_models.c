@@ -1,0 +1,320 @@
+/* filters/noise_models.c: image-sensor noise models, each its own filter.
+ * (The additive white Gaussian model is "image_noise", image_filters.c.)
+ *
+ * "noise_intensity": rgb_f32, raw_f32 or gray_f32 in any unit -> the same.
+ *   Intensity-dependent Gaussian noise, the heteroscedastic Poissonian-
+ *   Gaussian approximation of Foi, Trimeche, Katkovnik & Egiazarian,
+ *   "Practical Poissonian-Gaussian noise modeling and fitting for
+ *   single-image raw-data", IEEE Trans. Image Process. 17(10), 2008
+ *   (their sigma^2(y) = a y + b with a = s1^2, b = s2^2):
+ *     I' = I + sqrt(s1^2 max(I, 0) + s2^2) n,   n ~ N(0, 1) per value.
+ *   Parameters: "s1" [0.01] and "s2" [3.1e-4], >= 0, in the frame's unit
+ *   (s1 in sqrt(unit), s2 in unit). The defaults are, in SIGNAL units
+ *   (after "adc", 0..1 full scale), the temporal noise of the
+ *   "noise_emva1288" and "adc" defaults at unity gain: s1^2 = 1/full_well
+ *   (shot noise), s2^2 = (K^2 (read_noise^2 + dark_current t_exp) + 1/12)
+ *   / (2^bits - 1)^2 at t_exp = 10 ms (temporal dark and quantization
+ *   noise); 0.7% of full scale at mid-grey. For other
+ *   units set both. Values are not clipped.
+ *
+ * "noise_emva1288": rgb_f32, raw_f32 or gray_f32 in ELECTRONS -> the same,
+ *   still in ELECTRONS. The linear camera model of EMVA Standard 1288
+ *   (Release 3.1, 2016, Section 2; Release 4.0 Linear, 2021, Section 2) with
+ *   the spatial nonuniformities of its Section 4 (Release 3.1) as fixed
+ *   patterns. For each value (one photodiode: a pixel of a mosaic, or one
+ *   channel of an rgb pixel), with mu_e the frame's mean charge:
+ *     mu   = mu_e max(0, 1 + prnu a) + dark_current t_exp   (e-)
+ *     n    = Poisson(mu)                  shot noise and dark shot noise
+ *     n    = min(n, full_well)            the well saturates
+ *     out  = n + dsnu b + read_noise w    offset pattern and read noise
+ *   a, b ~ N(0, 1) fixed per photodiode (below), w ~ N(0, 1) per frame;
+ *   t_exp is frame.exposure_time (set by "image_sensor"; 0 when unset, so no
+ *   dark charge). So mean and variance of out are (EMVA 1288 eqs. for mu_y
+ *   and sigma_y^2 before the system gain): mu_e + mu_d and
+ *   mu_e + mu_d + read_noise^2 (temporal); the pattern adds spatial variance
+ *   (prnu mu_e)^2 + dsnu^2. Quantization noise (1/12 LSB^2) is not added
+ *   here: it comes from the rounding in "adc".
+ *   Parameters, all optional:
+ *     "read_noise"   sigma_d, temporal dark noise, e- rms, >= 0 [3]
+ *     "dark_current" mean dark charge rate, e-/s, >= 0 [10]
+ *     "prnu"         photo-response nonuniformity, relative std, in [0, 1) [0.01]
+ *     "dsnu"         dark-signal (offset) nonuniformity, e- rms, >= 0 [1]
+ *     "full_well"    saturation capacity, e-, in (0, 1e9] [10000]; same as
+ *                    "image_sensor"'s
+ *     "shot_noise"   1: draw the Poisson counts; 0: n = mu (to study the
+ *                    other terms alone) [1]
+ *   The defaults are representative of a current global-shutter CMOS
+ *   machine-vision sensor, not any one datasheet.
+ *
+ *   Poisson draws are exact at every mean (no Gaussian approximation):
+ *   mu < 10 by inversion, a sequential search of the cumulative
+ *   distribution with one uniform (L. Devroye, "Non-Uniform Random Variate
+ *   Generation", Springer 1986, X.3.2); mu >= 10 by PTRS, W. Hoermann,
+ *   "The transformed rejection method for generating Poisson random
+ *   variables", Insurance: Mathematics and Economics 12(1), 1993, 39-45
+ *   (about 2.3 uniforms per draw; GSL's gsl_ran_poisson, also exact, takes
+ *   5 to 10 times longer here). Uniforms and the read noise's Gaussian
+ *   (gsl_ran_gaussian_ziggurat) come from a gsl_rng continuing the
+ *   filter's stream ctx->rng (core/rng_gsl.h). A mean above
+ *   full_well + 40 sqrt(full_well) + 40 saturates without a draw: the
+ *   count would fall below the well with probability far under 1e-15.
+ *
+ *   Fixed patterns: a and b of a photodiode come from the stream keyed
+ *   sensim_rng_init(seed, sensor_id, 0xFFFFFFFF, 0x52880000 + row), drawn
+ *   along the row as (a, b) for value index x * channels + c. The frame
+ *   word is the constant 0xFFFFFFFF, not the frame index, so every frame of
+ *   a sensor sees the same pattern; the world seed and the sensor id change
+ *   it. Keying by row keeps a photodiode's pattern independent of the image
+ *   width. Chain streams use elements 0x80000000 + slot, so these do not
+ *   collide with them; images are limited to 65536 rows. The pattern is
+ *   computed on the first frame and kept while seed, sensor and size stay
+ *   the same. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "core/rng_gsl.h"
+#include "filters/chain.h"
+
+static const sensim_payload kFloatImages[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RAW_F32,
+                                              SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_NONE};
+
+/* Number of float values per pixel of a float image payload; 0 otherwise. */
+static int channels_of(sensim_payload t) {
+  switch (t) {
+    case SENSIM_PAYLOAD_RGB_F32: return 3;
+    case SENSIM_PAYLOAD_RAW_F32:
+    case SENSIM_PAYLOAD_GRAY_F32: return 1;
+    default: return 0;
+  }
+}
+
+static const char *unit_name(sensim_image_unit u) {
+  switch (u) {
+    case SENSIM_UNIT_RADIANCE: return "radiance";
+    case SENSIM_UNIT_ELECTRONS: return "electrons";
+    case SENSIM_UNIT_SIGNAL: return "signal";
+  }
+  return "an unknown unit";
+}
+
+/* ---- noise_intensity ---- */
+
+typedef struct intensity_params {
+  double s1, s2;
+} intensity_params;
+
+static sensim_status intensity_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"s1", "s2", NULL};
+  intensity_params p = {0.01, 3.1e-4};
+  sensim_status rc = sensim__param_only(params, "noise_intensity", known);
+  if (!rc) rc = sensim__param_number(params, "s1", &p.s1);
+  if (!rc) rc = sensim__param_number(params, "s2", &p.s2);
+  if (rc) return rc;
+  if (!(p.s1 >= 0)) return sensim__fail(SENSIM_EINVAL, "noise_intensity: s1 %g must be >= 0", p.s1);
+  if (!(p.s2 >= 0)) return sensim__fail(SENSIM_EINVAL, "noise_intensity: s2 %g must be >= 0", p.s2);
+  intensity_params *u = malloc(sizeof *u);
+  if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  *u = p;
+  *user = u;
+  return SENSIM_OK;
+}
+
+static sensim_status intensity_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  const intensity_params *p = user;
+  int ch = channels_of(f->type);
+  if (!ch)
+    return sensim__fail(SENSIM_ETYPE, "noise_intensity takes rgb_f32, raw_f32 or gray_f32, not %s",
+                        sensim_payload_name(f->type));
+  double a = p->s1 * p->s1, b = p->s2 * p->s2;
+  float *v = f->data;
+  for (size_t i = 0; i < (size_t)ch * f->count; i++) {
+    double I = v[i] > 0.0f ? (double)v[i] : 0.0;
+    v[i] = (float)(v[i] + sqrt(a * I + b) * sensim_rng_normal(&ctx->rng));
+  }
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_noise_intensity = {
+    .def = {.name = "noise_intensity",
+            .in = SENSIM_PAYLOAD_ANY,
+            .out = SENSIM_PAYLOAD_ANY,
+            .init = NULL,
+            .apply = intensity_apply,
+            .destroy = free},
+    .create = intensity_create,
+    .accepts = kFloatImages,
+};
+
+/* ---- noise_emva1288 ---- */
+
+#define FPN_FRAME 0xFFFFFFFFull    /* frame word of the fixed-pattern streams */
+#define FPN_ELEMENT 0x52880000u    /* + row: element word of the fixed-pattern streams */
+#define FPN_MAX_ROWS 0x10000u
+
+typedef struct emva_filter {
+  double read_noise, dark_current, prnu, dsnu, full_well;
+  int shot_noise;
+  /* Fixed pattern of the last frame size: a (PRNU) and b (DSNU) of each
+   * value, interleaved; valid for (seed, sensor, width, height, ch). */
+  float *fpn;
+  uint64_t fpn_seed;
+  uint32_t fpn_sensor, fpn_w, fpn_h;
+  int fpn_ch;
+} emva_filter;
+
+static void emva_destroy(void *user) {
+  emva_filter *u = user;
+  if (!u) return;
+  free(u->fpn);
+  free(u);
+}
+
+static sensim_status emva_create(const cJSON *params, void **user) {
+  static const char *const known[] = {"read_noise", "dark_current", "prnu", "dsnu", "full_well", "shot_noise", NULL};
+  emva_filter p = {.read_noise = 3.0, .dark_current = 10.0, .prnu = 0.01, .dsnu = 1.0, .full_well = 10000.0};
+  double shot = 1.0;
+  sensim_status rc = sensim__param_only(params, "noise_emva1288", known);
+  if (!rc) rc = sensim__param_number(params, "read_noise", &p.read_noise);
+  if (!rc) rc = sensim__param_number(params, "dark_current", &p.dark_current);
+  if (!rc) rc = sensim__param_number(params, "prnu", &p.prnu);
+  if (!rc) rc = sensim__param_number(params, "dsnu", &p.dsnu);
+  if (!rc) rc = sensim__param_number(params, "full_well", &p.full_well);
+  if (!rc) rc = sensim__param_number(params, "shot_noise", &shot);
+  if (rc) return rc;
+  if (!(p.read_noise >= 0))
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: read_noise %g e- must be >= 0", p.read_noise);
+  if (!(p.dark_current >= 0))
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: dark_current %g e-/s must be >= 0", p.dark_current);
+  if (!(p.prnu >= 0 && p.prnu < 1))
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: prnu %g must be in [0, 1)", p.prnu);
+  if (!(p.dsnu >= 0)) return sensim__fail(SENSIM_EINVAL, "noise_emva1288: dsnu %g e- must be >= 0", p.dsnu);
+  /* Counts stay exact integers in the float output up to 2^24 e-; wells
+   * beyond 1e9 e- do not exist. */
+  if (!(p.full_well > 0 && p.full_well <= 1e9))
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: full_well %g e- must be in (0, 1e9]", p.full_well);
+  if (!(shot == 0 || shot == 1))
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: shot_noise %g must be 0 or 1", shot);
+  p.shot_noise = shot == 1;
+  emva_filter *u = malloc(sizeof *u);
+  if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+  *u = p;
+  *user = u;
+  return SENSIM_OK;
+}
+
+/* Make sure u->fpn holds this frame's fixed pattern (see the file comment
+ * for the keying). */
+static sensim_status emva_pattern(emva_filter *u, const sensim_frame *f, const sensim_filter_ctx *ctx, int ch) {
+  if (u->fpn && u->fpn_seed == ctx->seed && u->fpn_sensor == ctx->sensor_id && u->fpn_w == f->width &&
+      u->fpn_h == f->height && u->fpn_ch == ch)
+    return SENSIM_OK;
+  size_t per_row = (size_t)f->width * (size_t)ch;
+  size_t nvals = per_row * f->height;
+  float *fpn = malloc((nvals > 0 ? nvals : 1) * 2 * sizeof *fpn);
+  if (!fpn) return sensim__fail(SENSIM_ENOMEM, "noise_emva1288: out of memory for the fixed pattern");
+  for (uint32_t y = 0; y < f->height; y++) {
+    sensim_rng r;
+    sensim_rng_init(&r, ctx->seed, ctx->sensor_id, FPN_FRAME, FPN_ELEMENT + y);
+    float *row = fpn + 2 * per_row * y;
+    for (size_t i = 0; i < 2 * per_row; i++) row[i] = (float)sensim_rng_normal(&r);
+  }
+  free(u->fpn);
+  u->fpn = fpn;
+  u->fpn_seed = ctx->seed;
+  u->fpn_sensor = ctx->sensor_id;
+  u->fpn_w = f->width;
+  u->fpn_h = f->height;
+  u->fpn_ch = ch;
+  return SENSIM_OK;
+}
+
+/* Poisson(mu) variate for mu >= 0, exact (file comment). */
+static double poisson_draw(gsl_rng *g, double mu) {
+  if (mu < 10.0) {
+    /* Inversion; the cap only guards against the cumulative sum stalling
+     * a rounding error below u (P(k > 200) < 1e-200 here). */
+    double u = gsl_rng_uniform(g), p = exp(-mu), F = p;
+    int k = 0;
+    while (u > F && k < 200) {
+      k++;
+      p *= mu / k;
+      F += p;
+    }
+    return k;
+  }
+  /* PTRS, Hoermann (1993), Algorithm PTRS with his constants. */
+  double b = 0.931 + 2.53 * sqrt(mu), a = -0.059 + 0.02483 * b;
+  double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), v_r = 0.9277 - 3.6224 / (b - 2.0);
+  double log_mu = log(mu);
+  for (;;) {
+    double U = gsl_rng_uniform(g) - 0.5, V = gsl_rng_uniform(g);
+    double us = 0.5 - fabs(U);
+    double k = floor((2.0 * a / us + b) * U + mu + 0.43);
+    if (us >= 0.07 && V <= v_r) return k; /* inside the squeeze */
+    if (k < 0 || (us < 0.013 && V > us)) continue;
+    if (log(V * inv_alpha / (a / (us * us) + b)) <= -mu + k * log_mu - gsl_sf_lngamma(k + 1.0)) return k;
+  }
+}
+
+static sensim_status emva_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  emva_filter *u = user;
+  int ch = channels_of(f->type);
+  if (!ch)
+    return sensim__fail(SENSIM_ETYPE, "noise_emva1288 takes rgb_f32, raw_f32 or gray_f32, not %s",
+                        sensim_payload_name(f->type));
+  if (f->unit != SENSIM_UNIT_ELECTRONS)
+    return sensim__fail(SENSIM_ETYPE,
+                        "noise_emva1288 takes electrons, but the frame is in %s (place \"image_sensor\" before it)",
+                        unit_name(f->unit));
+  if (f->height > FPN_MAX_ROWS)
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: %u rows exceed the %u the fixed pattern is keyed for",
+                        f->height, FPN_MAX_ROWS);
+  double t_exp = f->exposure_time > 0 && isfinite(f->exposure_time) ? f->exposure_time : 0.0;
+  double mu_d = u->dark_current * t_exp;
+  int fpn = u->prnu > 0 || u->dsnu > 0;
+  if (fpn) {
+    sensim_status rc = emva_pattern(u, f, ctx, ch);
+    if (rc) return rc;
+  }
+  gsl_rng *g = sensim__rng_gsl_alloc(&ctx->rng);
+  if (!g) return sensim__fail(SENSIM_ENOMEM, "noise_emva1288: out of memory for the random stream");
+  /* Beyond this mean the drawn count exceeds the well with certainty (the
+   * well is over 40 standard deviations below the mean). */
+  double sure_sat = u->full_well + 40.0 * sqrt(u->full_well) + 40.0;
+  float *v = f->data;
+  size_t n = (size_t)ch * f->count;
+  for (size_t i = 0; i < n; i++) {
+    double mu_e = v[i] > 0.0f ? (double)v[i] : 0.0; /* NaN collects nothing */
+    double gain = 1.0, offset = 0.0;
+    if (fpn) {
+      gain = 1.0 + u->prnu * u->fpn[2 * i];
+      if (gain < 0.0) gain = 0.0;
+      offset = u->dsnu * u->fpn[2 * i + 1];
+    }
+    double mu = mu_e * gain + mu_d, q;
+    if (!u->shot_noise) q = mu;
+    else if (mu >= sure_sat) q = u->full_well;
+    else q = poisson_draw(g, mu);
+    if (q > u->full_well) q = u->full_well;
+    /* Every draw from g: it continues ctx->rng, so drawing from both would
+     * repeat numbers. */
+    double w = u->read_noise > 0 ? gsl_ran_gaussian_ziggurat(g, 1.0) : 0.0;
+    v[i] = (float)(q + offset + u->read_noise * w);
+  }
+  gsl_rng_free(g);
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_noise_emva1288 = {
+    .def = {.name = "noise_emva1288",
+            .in = SENSIM_PAYLOAD_ANY,
+            .out = SENSIM_PAYLOAD_ANY,
+            .init = NULL,
+            .apply = emva_apply,
+            .destroy = emva_destroy},
+    .create = emva_create,
+    .accepts = kFloatImages,
+};
