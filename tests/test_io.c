@@ -6,5 +6,6 @@ int main(void) {
   failed += sensim_test_writers();
   failed += sensim_test_scenario();
   failed += sensim_test_png_read();
+  failed += sensim_test_texture_png();
   return failed ? 1 : 0;
 }

@@ -69,6 +69,10 @@ void sensim_camera_params_init(sensim_camera_params *p);
 sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,
                                    const sensim_camera_params *cp, sensim_sensor **out);
 
+/* The parameters a camera sensor was created with. SENSIM_EINVAL if the
+ * sensor is not a camera. */
+sensim_status sensim_camera_params_get(const sensim_sensor *sensor, sensim_camera_params *out);
+
 /* Forward model: the pixel (u, v) at which the lens images a point given
  * in the camera's sensor frame (X forward). SENSIM_EINVAL for points the
  * lens cannot image (behind a pinhole or Brown-Conrady camera, beyond a

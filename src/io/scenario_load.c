@@ -54,8 +54,12 @@ sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_p
 
 /* ---- meshes ------------------------------------------------------------- */
 
-static sensim_status parse_material(const cJSON *obj, const char *path, sensim_material *m) {
-  static const char *const keys[] = {"base_color", "roughness", "metallic", "reflectance", NULL};
+/* "texture" names a PNG (relative to the scenario's folder), loaded into
+ * the world as the material's base-colour map. */
+static sensim_status parse_material(sensim_world *w, const cJSON *obj, const char *path, const char *base_dir,
+                                    sensim_material *m) {
+  static const char *const keys[] = {"base_color", "roughness", "metallic", "reflectance", "texture", NULL};
+  const char *tex = NULL;
   double c[3] = {m->base_color[0], m->base_color[1], m->base_color[2]};
   double r = m->roughness, me = m->metallic, re = m->reflectance;
   sensim_status st = sensim__jcheck_object(obj, path, keys);
@@ -63,6 +67,7 @@ static sensim_status parse_material(const cJSON *obj, const char *path, sensim_m
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "roughness", 0, &r);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "metallic", 0, &me);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "reflectance", 0, &re);
+  if (st == SENSIM_OK) st = sensim__jstring(obj, path, "texture", 0, &tex);
   for (int i = 0; i < 3 && st == SENSIM_OK; i++)
     if (!(c[i] >= 0 && c[i] <= 1))
       st = sensim__fail(SENSIM_EINVAL, "%s.base_color[%d]: %g is outside [0, 1]", path, i, c[i]);
@@ -70,6 +75,19 @@ static sensim_status parse_material(const cJSON *obj, const char *path, sensim_m
   if (st == SENSIM_OK) st = in_unit(path, "metallic", me);
   if (st == SENSIM_OK) st = in_unit(path, "reflectance", re);
   if (st != SENSIM_OK) return st;
+  if (tex) {
+    char full[4096];
+    int n = tex[0] == '/' || !base_dir ? snprintf(full, sizeof full, "%s", tex)
+                                       : snprintf(full, sizeof full, "%s/%s", base_dir, tex);
+    if (n < 0 || (size_t)n >= sizeof full) return sensim__fail(SENSIM_EINVAL, "%s.texture: path too long", path);
+    sensim_texture *t = NULL;
+    st = sensim_texture_load_png(w, full, &t);
+    if (st != SENSIM_OK) {
+      sensim__error_context("%s.texture", path);
+      return st;
+    }
+    m->texture = t;
+  }
   for (int i = 0; i < 3; i++) m->base_color[i] = (float)c[i];
   m->roughness = (float)r;
   m->metallic = (float)me;
@@ -163,7 +181,7 @@ static sensim_status parse_mesh(sensim_scenario *scn, const cJSON *obj, const ch
   char sub[256];
   if (matj) {
     sensim__jpath_key(sub, sizeof sub, path, "material");
-    if ((st = parse_material(matj, sub, &mat)) != SENSIM_OK) return st;
+    if ((st = parse_material(scn->world, matj, sub, base_dir, &mat)) != SENSIM_OK) return st;
   }
   char *copy = sensim__strdup(name);
   if (!copy) return SENSIM_ENOMEM;
@@ -208,15 +226,15 @@ sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
 /* ---- lights -------------------------------------------------------------- */
 
 static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *path) {
-  static const char *const keys[] = {"kind",  "position",  "direction", "color",
-                                     "intensity", "shadows", NULL};
+  static const char *const keys[] = {"kind",      "position", "direction",  "color",
+                                     "intensity", "shadows",  "spot_inner", "spot_outer", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = NULL;
   double pos[3] = {l.position.x, l.position.y, l.position.z};
   double dir[3] = {l.direction.x, l.direction.y, l.direction.z};
   double col[3] = {l.color[0], l.color[1], l.color[2]};
-  double in = l.intensity;
+  double in = l.intensity, inner = 0, outer = 0;
   int shadows = l.cast_shadows != 0;
   sensim_status st = sensim__jcheck_object(obj, path, keys);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "kind", 1, &kind);
@@ -225,19 +243,28 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
   if (st == SENSIM_OK) st = sensim__jvec(obj, path, "color", 0, 3, col);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "intensity", 0, &in);
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "shadows", &shadows);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_inner", 0, &inner);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_outer", 0, &outer);
   if (st != SENSIM_OK) return st;
   if (strcmp(kind, "point") == 0)
     l.kind = SENSIM_LIGHT_POINT;
   else if (strcmp(kind, "directional") == 0)
     l.kind = SENSIM_LIGHT_DIRECTIONAL;
+  else if (strcmp(kind, "spot") == 0)
+    l.kind = SENSIM_LIGHT_SPOT;
   else
-    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s' (point, directional)", path,
+    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s' (point, directional, spot)", path,
                         kind);
+  if (l.kind != SENSIM_LIGHT_SPOT && (cJSON_GetObjectItemCaseSensitive(obj, "spot_inner") ||
+                                      cJSON_GetObjectItemCaseSensitive(obj, "spot_outer")))
+    return sensim__fail(SENSIM_EINVAL, "%s: spot_inner/spot_outer belong to spot lights", path);
+  l.spot_inner = (float)inner;
+  l.spot_outer = (float)outer;
   if (!(in >= 0)) return sensim__fail(SENSIM_EINVAL, "%s.intensity: must be >= 0", path);
   for (int i = 0; i < 3; i++)
     if (!(col[i] >= 0 && col[i] <= 1))
       return sensim__fail(SENSIM_EINVAL, "%s.color[%d]: %g is outside [0, 1]", path, i, col[i]);
-  if (l.kind == SENSIM_LIGHT_DIRECTIONAL && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
+  if (l.kind != SENSIM_LIGHT_POINT && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
     return sensim__fail(SENSIM_EINVAL, "%s.direction: must not be zero", path);
   l.position = v3(pos[0], pos[1], pos[2]);
   l.direction = v3(dir[0], dir[1], dir[2]);

@@ -59,6 +59,13 @@ static const sensim_sensor_kind camera_kind = {
     .release_aux = sensim__traced_release,
 };
 
+sensim_status sensim_camera_params_get(const sensim_sensor *s, sensim_camera_params *out) {
+  if (!s || !out) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_get: NULL argument");
+  if (s->kind != &camera_kind) return sensim__fail(SENSIM_EINVAL, "sensor '%s' is not a camera", s->name);
+  *out = ((const sensim_camera *)s->impl)->p;
+  return SENSIM_OK;
+}
+
 static sensim_status check(const sensim_camera_params *cp) {
   if (cp->samples < 1 || cp->samples > 1024)
     return sensim__fail(SENSIM_EINVAL, "camera samples %d must be in [1, 1024]", cp->samples);

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include "filters/chain.h"
 #include "io/scenario_internal.h"
-#include "sensors/camera_internal.h"
 #include "sensors/sensor_internal.h"
 #include "support/testutil.h"
 
@@ -331,8 +330,8 @@ static const bad_case bad_cases[] = {
     {"{\"duration\": 1, \"bodies\": [{\"name\": \"b\", \"pose\": {\"rpy\": [0, 0, 0], "
      "\"quaternion\": [1, 0, 0, 0]}}]}",
      SENSIM_EINVAL, "bodies[0].pose"},
-    {"{\"duration\": 1, \"lights\": [{\"kind\": \"spot\"}]}", SENSIM_EINVAL,
-     "lights[0].kind: unknown light 'spot'"},
+    {"{\"duration\": 1, \"lights\": [{\"kind\": \"laser\"}]}", SENSIM_EINVAL,
+     "lights[0].kind: unknown light 'laser'"},
 };
 
 static void test_bad_scenarios_fail_naming_the_path(void **state) {
@@ -567,12 +566,12 @@ static void test_run_imu_reads_centripetal_acceleration(void **state) {
 
 /* ---- camera keys, reference images, 16-bit outputs ------------------------ */
 
-/* The camera's parameters as the loader handed them to sensim_camera_create
- * (the camera keeps a copy: sensors/camera_internal.h). */
+/* The camera's parameters as the loader handed them to sensim_camera_create. */
 static const sensim_camera_params *camera_params_of(sensim_sensor *s) {
+  static sensim_camera_params p;
   assert_non_null(s);
-  assert_string_equal(s->kind->name, "camera");
-  return &((const sensim_camera *)s->impl)->p;
+  SENSIM_OK_OR_FAIL(sensim_camera_params_get(s, &p));
+  return &p;
 }
 
 #define CAM_WRAP(body) "{\"duration\": 1, \"world\": {\"threads\": 0}, \"sensors\": [" body "]}"
