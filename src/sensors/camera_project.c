@@ -5,13 +5,7 @@
 #include <math.h>
 #include "core/internal.h"
 #include "sensim/camera.h"
-
-/* Defined in optics.c; they belong in sensors/optics.h, which this helper
- * may not edit: validate `p` as sensim__optics_create does (parameters and
- * radial invertibility) and map between pixels and optical-frame directions
- * (x right, y down, z forward). */
-sensim_status sensim__optics_project(const sensim_camera_params *p, const double opt[3], double *u, double *v);
-sensim_status sensim__optics_unproject(const sensim_camera_params *p, double u, double v, double opt[3]);
+#include "sensors/optics.h"
 
 sensim_status sensim_camera_project(const sensim_camera_params *cp, sensim_vec3 p, double *u, double *v) {
   if (!cp || !u || !v) return sensim__fail(SENSIM_EINVAL, "sensim_camera_project: NULL argument");

@@ -54,11 +54,6 @@
 #include "core/internal.h"
 #include "sensors/optics.h"
 
-/* Shared with camera_project.c (should join optics.h): forward and inverse
- * in the optical frame computed directly, with the checks of create. */
-sensim_status sensim__optics_project(const sensim_camera_params *p, const double opt[3], double *u, double *v);
-sensim_status sensim__optics_unproject(const sensim_camera_params *p, double u, double v, double opt[3]);
-
 #define RADIAL_TOL_PX 2e-5
 #define GRID_TOL_PX 1e-4
 #define FOLD_MARGIN 1.01

@@ -29,4 +29,11 @@ int sensim__optics_has_ca(const sensim_optics *o);
  * axis (when vignetting is on) times the radial polynomial; 1 without. */
 float sensim__optics_vignetting(const sensim_optics *o, double u, double v);
 
+/* The lens model computed directly, without tables, after the checks of
+ * sensim__optics_create (parameters and radial invertibility): pixel of an
+ * optical-frame direction (x right, y down, z forward), and the direction
+ * of a pixel. For the public sensim_camera_project / _pixel_ray. */
+sensim_status sensim__optics_project(const sensim_camera_params *p, const double opt[3], double *u, double *v);
+sensim_status sensim__optics_unproject(const sensim_camera_params *p, double u, double v, double opt[3]);
+
 #endif
