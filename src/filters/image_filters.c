@@ -91,6 +91,31 @@ const sensim_builtin_filter sensim__filter_depth = {
 const sensim_builtin_filter sensim__filter_labels = {
     {"labels", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_LABELS, NULL, labels_apply, NULL}, labels_create, NULL};
 
+/* ---- normals: the normal plane as an image ---- */
+
+static sensim_status normals_create(const cJSON *params, void **user) { return no_params(params, user, "normals"); }
+
+/* The usual normal-map encoding, (n + 1) / 2 per component, so the image
+ * can be quantised and written; pixels that saw nothing are 0. */
+static sensim_status normals_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  if (!f->normals) return sensim__fail(SENSIM_ETYPE, "the frame carries no normal plane");
+  float *n = f->normals;
+  for (size_t i = 0; i < f->count; i++) {
+    int hit = n[3 * i] != 0.0f || n[3 * i + 1] != 0.0f || n[3 * i + 2] != 0.0f;
+    for (int c = 0; c < 3; c++) n[3 * i + c] = hit ? 0.5f * (n[3 * i + c] + 1.0f) : 0.0f;
+  }
+  free(f->data);
+  f->data = n;
+  f->normals = NULL;
+  f->unit = SENSIM_UNIT_SIGNAL;
+  return SENSIM_OK;
+}
+
+const sensim_builtin_filter sensim__filter_normals = {
+    {"normals", SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RGB_F32, NULL, normals_apply, NULL}, normals_create, NULL};
+
 /* ---- image_noise: additive white Gaussian noise ---- */
 
 static sensim_status noise_create(const cJSON *params, void **user) {

@@ -6,6 +6,7 @@
 extern const sensim_builtin_filter sensim__filter_srgb8;
 extern const sensim_builtin_filter sensim__filter_depth;
 extern const sensim_builtin_filter sensim__filter_labels;
+extern const sensim_builtin_filter sensim__filter_normals;
 extern const sensim_builtin_filter sensim__filter_image_noise;
 extern const sensim_builtin_filter sensim__filter_points;
 extern const sensim_builtin_filter sensim__filter_range_noise;
@@ -33,7 +34,7 @@ extern const sensim_builtin_filter sensim__filter_grayscale;
 extern const sensim_builtin_filter sensim__filter_downsample;
 
 static const sensim_builtin_filter *const builtins[] = {
-    &sensim__filter_srgb8, &sensim__filter_depth, &sensim__filter_labels, &sensim__filter_image_noise,
+    &sensim__filter_srgb8, &sensim__filter_depth, &sensim__filter_labels, &sensim__filter_normals, &sensim__filter_image_noise,
     &sensim__filter_points, &sensim__filter_range_noise, &sensim__filter_gnss_noise, &sensim__filter_imu_noise,
     &sensim__filter_image_sensor, &sensim__filter_noise_intensity, &sensim__filter_noise_emva1288,
     &sensim__filter_cfa, &sensim__filter_adc, &sensim__filter_raw16, &sensim__filter_demosaic,

@@ -375,6 +375,33 @@ static void test_camera_depth_modes_and_normals_plane(void **state) {
     memcpy(depth[mode], f->depth, f->count * sizeof(float));
     sensim_world_destroy(w);
   }
+  /* The "normals" filter encodes the plane as an image: (n + 1) / 2. */
+  {
+    sensim_world *w = dark_world();
+    sensim_material m;
+    sensim_material_init(&m);
+    add_plane(w, 100, (sensim_vec3){4, 0, 0}, sensim_quat_from_axis_angle((sensim_vec3){0, 1, 0}, -M_PI / 2), &m);
+    sensim_sensor_params sp;
+    sensim_sensor_params_init(&sp);
+    sensim_camera_params cp;
+    sensim_camera_params_init(&cp);
+    cp.width = 8;
+    cp.height = 6;
+    sensim_sensor *cam = NULL;
+    SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(cam, "normals", NULL));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+    const sensim_frame *f = NULL;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &f));
+    const float *rgb = f->data;
+    assert_int_equal(f->unit, SENSIM_UNIT_SIGNAL);
+    for (size_t i = 0; i < f->count; i++) {
+      assert_near(rgb[3 * i], 0.0, 1e-5);
+      assert_near(rgb[3 * i + 1], 0.5, 1e-5);
+      assert_near(rgb[3 * i + 2], 0.5, 1e-5);
+    }
+    sensim_world_destroy(w);
+  }
   const double fx = W / 2.0;
   for (uint32_t y = 0; y < H; y += 7)
     for (uint32_t x = 0; x < W; x += 11) {
