@@ -1,0 +1,45 @@
+/* sensors/optics_lens.h: the lens models computed directly (optics_lens.c),
+ * shared with the precomputed inverse (optics.c). Not installed. */
+#ifndef SENSIM_SENSORS_OPTICS_LENS_H
+#define SENSIM_SENSORS_OPTICS_LENS_H
+
+#include "sensors/optics.h"
+
+/* Reprojection tolerances of the precomputed inverse, pixels, and the
+ * margin by which a radial map must stay monotonic beyond the image. */
+#define RADIAL_TOL_PX 2e-5
+#define GRID_TOL_PX 1e-4
+#define FOLD_MARGIN 1.01
+#define MAX_ERR_PX 5e-4
+
+typedef struct lens {
+  sensim_lens_model model;
+  double W, H;           /* image size, pixels */
+  double sx, sy, cx, cy; /* pixels per unit normalised coordinate; principal point, pixels */
+  double isx, isy;       /* 1 / sx, 1 / sy */
+  double c[4];           /* radial map g(r) = r (1 + c0 r^2 + c1 r^4 + c2 r^6 + c3 r^8) */
+  double p1, p2;         /* Brown-Conrady tangential coefficients */
+  double tanw, s;        /* FOV: tan(hfov / 2), tan(tan w) / tan w */
+  double t_lim;          /* g increases for r^2 < t_lim (first fold or (pi/2)^2); may be inf */
+  double rho_lim;        /* g(sqrt(t_lim)): largest distorted radius with an inverse */
+  double ca[3];          /* per-channel radial scale, 1: none */
+  double ext[4];         /* u0 u1 v0 v1: pixel rectangle every channel's rays come from */
+} lens;
+
+/* Radial map g(r) and its derivative *dg. */
+double sensim__rad_g(const lens *L, double r, double *dg);
+/* The radial part of the inverse at t = xn^2 + yn^2: the ray is
+ * (A xn, A yn, C) in the optical frame; 0 outside the lens's field. */
+int sensim__radial_eval(const lens *L, double t, double *A, double *C);
+/* Brown-Conrady's full 2-D map of normalised coordinates and its Jacobian. */
+void sensim__bc_map(const lens *L, double x, double y, double *xd, double *yd, double J[4]);
+/* Newton inverse of sensim__bc_map; 0 if it does not converge. */
+int sensim__bc_newton(const lens *L, double xd, double yd, double *x, double *y);
+/* Pixel of an optical-frame direction; 0 where the lens cannot image it. */
+int sensim__lens_forward(const lens *L, const double o[3], double *u, double *v);
+/* Optical-frame direction of a pixel; 0 outside the lens's field. */
+int sensim__lens_inverse(const lens *L, double u, double v, double o[3]);
+/* Validate the camera parameters' lens part and fill L. */
+sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L);
+
+#endif
