@@ -121,6 +121,9 @@ typedef struct sensim_frame {
   double gain;          /* analog gain applied by "image_sensor" (0 before it) */
 } sensim_frame;
 
+/* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */
+const char *sensim_image_unit_name(sensim_image_unit unit);
+
 /* Size in bytes of one element of a payload type (0 for NONE and ANY). */
 size_t sensim_payload_elem_size(sensim_payload type);
 

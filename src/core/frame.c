@@ -78,3 +78,26 @@ void sensim__frame_release(sensim_frame *frame) {
   frame->normals = NULL;
   frame->count = 0;
 }
+
+const char *sensim_image_unit_name(sensim_image_unit unit) {
+  switch (unit) {
+    case SENSIM_UNIT_RADIANCE: return "radiance";
+    case SENSIM_UNIT_ELECTRONS: return "electrons";
+    case SENSIM_UNIT_SIGNAL: return "signal";
+  }
+  return "an unknown unit";
+}
+
+/* Colour (0 R, 1 G, 2 B) of cell (x & 1) + 2 (y & 1) of each layout, read
+ * left to right, top to bottom as frame.h names them. */
+static const int cfa_cells[5][4] = {
+    {1, 1, 1, 1}, /* NONE: a uniform "green" for callers that treat it as mono */
+    {0, 1, 1, 2}, /* RGGB */
+    {2, 1, 1, 0}, /* BGGR */
+    {1, 0, 2, 1}, /* GRBG */
+    {1, 2, 0, 1}, /* GBRG */
+};
+
+const int *sensim__cfa_cell(sensim_cfa cfa) {
+  return (unsigned)cfa <= (unsigned)SENSIM_CFA_GBRG ? cfa_cells[cfa] : NULL;
+}

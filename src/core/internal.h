@@ -42,6 +42,11 @@ static inline int sensim__finite3(sensim_vec3 v) {
 sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
 
 #include "sensim/frame.h"
+/* The colour (0 R, 1 G, 2 B) of each pixel of a 2 x 2 mosaic cell, indexed
+ * (x & 1) + 2 (y & 1); SENSIM_CFA_NONE gives all 1. NULL for an invalid
+ * layout. */
+const int *sensim__cfa_cell(sensim_cfa cfa);
+
 /* Free a frame's buffers (the frame struct itself is the caller's). */
 void sensim__frame_release(sensim_frame *frame);
 #endif

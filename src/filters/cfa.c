@@ -50,24 +50,6 @@
 #include "core/internal.h"
 #include "filters/chain.h"
 
-/* Colour (0 R, 1 G, 2 B) of cell (x & 1) + 2 (y & 1) for each sensim_cfa. */
-static const int kCfaColour[5][4] = {
-    {-1, -1, -1, -1}, /* NONE */
-    {0, 1, 1, 2},     /* RGGB */
-    {2, 1, 1, 0},     /* BGGR */
-    {1, 0, 2, 1},     /* GRBG */
-    {1, 2, 0, 1},     /* GBRG */
-};
-
-static const char *unit_name(sensim_image_unit u) {
-  switch (u) {
-    case SENSIM_UNIT_RADIANCE: return "radiance";
-    case SENSIM_UNIT_ELECTRONS: return "electrons";
-    case SENSIM_UNIT_SIGNAL: return "signal";
-  }
-  return "an unknown unit";
-}
-
 /* ---- cfa ---- */
 
 static sensim_status cfa_create(const cJSON *params, void **user) {
@@ -108,7 +90,7 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
     return rc;
   }
   float *raw = f->data;
-  const int *cell = kCfaColour[cfa];
+  const int *cell = sensim__cfa_cell(cfa);
   for (uint32_t y = 0; y < f->height; y++)
     for (uint32_t x = 0; x < f->width; x++) {
       size_t i = (size_t)y * f->width + x;
@@ -208,7 +190,7 @@ static sensim_status adc_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
     return sensim__fail(SENSIM_ETYPE, "adc takes rgb_f32, raw_f32 or gray_f32, not %s", sensim_payload_name(f->type));
   if (f->unit != SENSIM_UNIT_ELECTRONS)
     return sensim__fail(SENSIM_ETYPE, "adc takes electrons, but the frame is in %s (place \"image_sensor\" before it)",
-                        unit_name(f->unit));
+                        sensim_image_unit_name(f->unit));
   double g = 1.0;
   sensim_status rc = frame_gain(f, "adc", &g);
   if (rc) return rc;
@@ -240,7 +222,7 @@ static sensim_status raw16_apply(void *user, sensim_frame *f, sensim_filter_ctx 
     return sensim__fail(SENSIM_ETYPE, "raw16 takes raw_f32, not %s", sensim_payload_name(f->type));
   int from_signal = f->unit == SENSIM_UNIT_SIGNAL;
   if (!from_signal && f->unit != SENSIM_UNIT_ELECTRONS)
-    return sensim__fail(SENSIM_ETYPE, "raw16 takes electrons or signal, but the frame is in %s", unit_name(f->unit));
+    return sensim__fail(SENSIM_ETYPE, "raw16 takes electrons or signal, but the frame is in %s", sensim_image_unit_name(f->unit));
   double g = 1.0;
   if (!from_signal) {
     sensim_status rc = frame_gain(f, "raw16", &g);

@@ -26,16 +26,6 @@
 
 typedef enum demosaic_method { DEMOSAIC_BILINEAR, DEMOSAIC_MHC } demosaic_method;
 
-/* Colour (0 R, 1 G, 2 B) of the cell (x & 1) + 2 (y & 1) of each pattern;
- * frame.h names a pattern by its 2 x 2 cell read left to right, top to bottom. */
-static const int kCfaColour[5][4] = {
-    {-1, -1, -1, -1}, /* NONE */
-    {0, 1, 1, 2},     /* RGGB */
-    {2, 1, 1, 0},     /* BGGR */
-    {1, 0, 2, 1},     /* GRBG */
-    {1, 2, 0, 1},     /* GBRG */
-};
-
 /* Malvar, He & Cutler 2004, Fig. 2, in units of 1/8. */
 static const double kMhcG[5][5] = {/* G at R and at B sites */
                                    {0, 0, -1, 0, 0},
@@ -126,7 +116,7 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
   if (f->width < 2 || f->height < 2)
     return sensim__fail(SENSIM_EINVAL, "demosaic: a %u x %u mosaic is smaller than one 2 x 2 CFA cell",
                         f->width, f->height);
-  const int *col = kCfaColour[f->cfa];
+  const int *col = sensim__cfa_cell(f->cfa);
   long W = f->width, H = f->height;
   size_t pw = (size_t)W + 2 * PAD, ph = (size_t)H + 2 * PAD;
   float *pad = malloc(pw * ph * sizeof *pad);

@@ -66,25 +66,6 @@ typedef struct sensor_params {
   int time_given;       /* exposure_time was set explicitly */
 } sensor_params;
 
-/* Colour (0 R, 1 G, 2 B) of cell (x & 1) + 2 (y & 1) for each sensim_cfa,
- * read left to right, top to bottom (frame.h). */
-static const int kCfaColour[5][4] = {
-    {1, 1, 1, 1}, /* NONE: only used when all qe are equal */
-    {0, 1, 1, 2}, /* RGGB */
-    {2, 1, 1, 0}, /* BGGR */
-    {1, 0, 2, 1}, /* GRBG */
-    {1, 2, 0, 1}, /* GBRG */
-};
-
-static const char *unit_name(sensim_image_unit u) {
-  switch (u) {
-    case SENSIM_UNIT_RADIANCE: return "radiance";
-    case SENSIM_UNIT_ELECTRONS: return "electrons";
-    case SENSIM_UNIT_SIGNAL: return "signal";
-  }
-  return "an unknown unit";
-}
-
 /* "qe": one number for every channel, or [r, g, b]. */
 static sensim_status param_qe(const cJSON *params, double qe[3]) {
   const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, "qe") : NULL;
@@ -139,7 +120,7 @@ static float collect(float radiance, double scale, double full_well) {
 static sensim_status sensor_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   const sensor_params *p = user;
   if (f->unit != SENSIM_UNIT_RADIANCE)
-    return sensim__fail(SENSIM_ETYPE, "image_sensor takes radiance, but the frame is in %s", unit_name(f->unit));
+    return sensim__fail(SENSIM_ETYPE, "image_sensor takes radiance, but the frame is in %s", sensim_image_unit_name(f->unit));
   if (f->type != SENSIM_PAYLOAD_RGB_F32 && f->type != SENSIM_PAYLOAD_RAW_F32)
     return sensim__fail(SENSIM_ETYPE, "image_sensor takes rgb_f32 or raw_f32, not %s", sensim_payload_name(f->type));
   int raw = f->type == SENSIM_PAYLOAD_RAW_F32;
@@ -165,7 +146,7 @@ static sensim_status sensor_apply(void *user, sensim_frame *f, sensim_filter_ctx
   for (int c = 0; c < 3; c++) scale[c] = p->responsivity * e.time * p->qe[c];
   float *v = f->data;
   if (raw) {
-    const int *cell = kCfaColour[f->cfa];
+    const int *cell = sensim__cfa_cell(f->cfa);
     for (uint32_t y = 0; y < f->height; y++) {
       float *row = v + (size_t)y * f->width;
       for (uint32_t x = 0; x < f->width; x++)

@@ -91,15 +91,6 @@ static int channels_of(sensim_payload t) {
   }
 }
 
-static const char *unit_name(sensim_image_unit u) {
-  switch (u) {
-    case SENSIM_UNIT_RADIANCE: return "radiance";
-    case SENSIM_UNIT_ELECTRONS: return "electrons";
-    case SENSIM_UNIT_SIGNAL: return "signal";
-  }
-  return "an unknown unit";
-}
-
 /* ---- noise_intensity ---- */
 
 typedef struct intensity_params {
@@ -268,7 +259,7 @@ static sensim_status emva_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   if (f->unit != SENSIM_UNIT_ELECTRONS)
     return sensim__fail(SENSIM_ETYPE,
                         "noise_emva1288 takes electrons, but the frame is in %s (place \"image_sensor\" before it)",
-                        unit_name(f->unit));
+                        sensim_image_unit_name(f->unit));
   if (f->height > FPN_MAX_ROWS)
     return sensim__fail(SENSIM_EINVAL, "noise_emva1288: %u rows exceed the %u the fixed pattern is keyed for",
                         f->height, FPN_MAX_ROWS);
