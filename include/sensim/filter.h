@@ -22,6 +22,8 @@
  *   "points"     beams -> points: beams with a return to sensor-frame
  *                Cartesian points.
  *   "range_noise" beams -> beams: Gaussian range noise {"sigma": m [0.02]}.
+ *   "lidar_noise", "deskew", "organized", "range_image", "birdseye": the
+ *                lidar's noise and outputs, documented in docs/lidar.md.
  *   "gnss_noise" gnss -> gnss: additive Gaussian ENU error
  *                {"sigma": [east, north, up] m [1, 1, 2], "mean": [0, 0, 0]};
  *                lat/lon/height are recomputed and cov_enu set to diag(sigma^2).

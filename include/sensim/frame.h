@@ -119,6 +119,11 @@ typedef struct sensim_frame {
   double exposure_time; /* s: the camera's rendered exposure (motion blur; 0 for
                            an instantaneous one), then what "image_sensor" applies */
   double gain;          /* analog gain applied by "image_sensor" (0 before it) */
+  sensim_pose *trajectory; /* lidar: the sensor's pose in the world at ntraj evenly
+                              spaced times over [t_capture - window, t_capture]
+                              (what deskewing needs), or NULL */
+  uint32_t ntraj;
+  uint32_t returns;     /* lidar beams: returns per beam (1, or 2 for dual) */
 } sensim_frame;
 
 /* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */

@@ -89,6 +89,20 @@ sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, siz
                                  const uint32_t *indices, size_t ntri,
                                  const sensim_material *material, sensim_mesh **out);
 
+/* Everything a mesh can be made of; arrays are copied. */
+typedef struct sensim_mesh_desc {
+  const float *vertices;        /* 3 * nvert floats, mesh frame, m */
+  const float *uvs;             /* 2 * nvert texture coordinates, or NULL */
+  size_t nvert;
+  const uint32_t *indices;      /* 3 * ntri, counter-clockwise seen from the front */
+  size_t ntri;
+  const float *tri_reflectance; /* ntri lidar reflectances in [0, 1] overriding the
+                                   material's per triangle (road markings), or NULL */
+  const sensim_material *material; /* NULL: sensim_material_init's */
+} sensim_mesh_desc;
+
+sensim_status sensim_mesh_create_ex(sensim_world *world, const sensim_mesh_desc *desc, sensim_mesh **out);
+
 /* As sensim_mesh_create, with texture coordinates: `uvs` holds 2 * nvert
  * floats (u, v per vertex; may be NULL). */
 sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, const float *uvs,

@@ -72,6 +72,9 @@ void sensim__frame_release(sensim_frame *frame) {
   free(frame->depth);
   free(frame->labels);
   free(frame->normals);
+  free(frame->trajectory);
+  frame->trajectory = NULL;
+  frame->ntraj = 0;
   frame->data = NULL;
   frame->depth = NULL;
   frame->labels = NULL;

@@ -10,6 +10,14 @@ extern const sensim_builtin_filter sensim__filter_normals;
 extern const sensim_builtin_filter sensim__filter_image_noise;
 extern const sensim_builtin_filter sensim__filter_points;
 extern const sensim_builtin_filter sensim__filter_range_noise;
+/* Lidar outputs and noise: weak while they are being written (a missing one
+ * is skipped); test binaries link every object, so they see them all. */
+#define SENSIM__WEAK __attribute__((weak))
+extern const sensim_builtin_filter sensim__filter_lidar_noise SENSIM__WEAK;
+extern const sensim_builtin_filter sensim__filter_deskew SENSIM__WEAK;
+extern const sensim_builtin_filter sensim__filter_organized SENSIM__WEAK;
+extern const sensim_builtin_filter sensim__filter_range_image SENSIM__WEAK;
+extern const sensim_builtin_filter sensim__filter_birdseye SENSIM__WEAK;
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
 extern const sensim_builtin_filter sensim__filter_imu_noise;
 
@@ -35,7 +43,8 @@ extern const sensim_builtin_filter sensim__filter_downsample;
 
 static const sensim_builtin_filter *const builtins[] = {
     &sensim__filter_srgb8, &sensim__filter_depth, &sensim__filter_labels, &sensim__filter_normals, &sensim__filter_image_noise,
-    &sensim__filter_points, &sensim__filter_range_noise, &sensim__filter_gnss_noise, &sensim__filter_imu_noise,
+    &sensim__filter_points, &sensim__filter_range_noise, &sensim__filter_lidar_noise, &sensim__filter_deskew,
+    &sensim__filter_organized, &sensim__filter_range_image, &sensim__filter_birdseye, &sensim__filter_gnss_noise, &sensim__filter_imu_noise,
     &sensim__filter_image_sensor, &sensim__filter_noise_intensity, &sensim__filter_noise_emva1288,
     &sensim__filter_cfa, &sensim__filter_adc, &sensim__filter_raw16, &sensim__filter_demosaic,
     &sensim__filter_white_balance, &sensim__filter_ccm, &sensim__filter_match_stats, &sensim__filter_auto_exposure,
@@ -46,7 +55,7 @@ static const sensim_builtin_filter *const builtins[] = {
 
 const sensim_builtin_filter *sensim__filter_find(const char *name) {
   for (size_t i = 0; i < NBUILTINS; i++)
-    if (strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
+    if (builtins[i] && strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
   return NULL;
 }
 
@@ -54,7 +63,9 @@ const char *const *sensim_filter_names(void) {
   static const char *names[NBUILTINS + 1];
   /* Filled on each call from the constant table: idempotent, so concurrent
    * callers write the same values. */
-  for (size_t i = 0; i < NBUILTINS; i++) names[i] = builtins[i]->def.name;
-  names[NBUILTINS] = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < NBUILTINS; i++)
+    if (builtins[i]) names[n++] = builtins[i]->def.name;
+  names[n] = NULL;
   return names;
 }

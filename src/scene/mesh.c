@@ -39,6 +39,16 @@ sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t 
 sensim_status sensim_mesh_create_uv(sensim_world *w, const float *vertices, const float *uvs, size_t nvert,
                                     const uint32_t *indices, size_t ntri, const sensim_material *material,
                                     sensim_mesh **out) {
+  sensim_mesh_desc d = {vertices, uvs, nvert, indices, ntri, NULL, material};
+  return sensim_mesh_create_ex(w, &d, out);
+}
+
+sensim_status sensim_mesh_create_ex(sensim_world *w, const sensim_mesh_desc *d, sensim_mesh **out) {
+  if (!d) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create_ex: NULL description");
+  const float *vertices = d->vertices, *uvs = d->uvs, *trefl = d->tri_reflectance;
+  const uint32_t *indices = d->indices;
+  size_t nvert = d->nvert, ntri = d->ntri;
+  const sensim_material *material = d->material;
   if (!w || !vertices || !indices || !out)
     return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create: NULL argument");
   if (nvert < 3 || ntri < 1)
@@ -52,6 +62,10 @@ sensim_status sensim_mesh_create_uv(sensim_world *w, const float *vertices, cons
   if (uvs)
     for (size_t i = 0; i < 2 * nvert; i++)
       if (!isfinite(uvs[i])) return sensim__fail(SENSIM_EINVAL, "mesh uv %zu is not finite", i / 2);
+  if (trefl)
+    for (size_t i = 0; i < ntri; i++)
+      if (!(trefl[i] >= 0.0f && trefl[i] <= 1.0f))
+        return sensim__fail(SENSIM_EINVAL, "mesh triangle %zu reflectance %g is not in [0, 1]", i, trefl[i]);
   for (size_t i = 0; i < 3 * ntri; i++)
     if (indices[i] >= nvert)
       return sensim__fail(SENSIM_EINVAL, "mesh triangle %zu indexes vertex %u of %zu", i / 3, indices[i], nvert);
@@ -67,17 +81,21 @@ sensim_status sensim_mesh_create_uv(sensim_world *w, const float *vertices, cons
   float *v = malloc(3 * nvert * sizeof *v);
   uint32_t *ix = malloc(3 * ntri * sizeof *ix);
   float *uv = uvs ? malloc(2 * nvert * sizeof *uv) : NULL;
-  if (!m || !v || !ix || (uvs && !uv)) {
+  float *tr = trefl ? malloc(ntri * sizeof *tr) : NULL;
+  if (!m || !v || !ix || (uvs && !uv) || (trefl && !tr)) {
     free(m);
     free(v);
     free(ix);
     free(uv);
+    free(tr);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a mesh of %zu triangles", ntri);
   }
   memcpy(v, vertices, 3 * nvert * sizeof *v);
   memcpy(ix, indices, 3 * ntri * sizeof *ix);
   if (uv) memcpy(uv, uvs, 2 * nvert * sizeof *uv);
+  if (tr) memcpy(tr, trefl, ntri * sizeof *tr);
   m->uvs = uv;
+  m->tri_reflectance = tr;
   m->world = w;
   m->index = (int)w->nmeshes;
   m->vertices = v;

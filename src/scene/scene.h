@@ -24,6 +24,7 @@ struct sensim_mesh {
   int index;              /* position in world->meshes */
   float *vertices;        /* 3 * nvert, mesh frame, m */
   float *uvs;             /* 2 * nvert texture coordinates, or NULL */
+  float *tri_reflectance; /* ntri lidar reflectances, or NULL: the material's */
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   sensim_material material;

@@ -1,23 +1,17 @@
-/* sensors/lidar.c: the basic spinning lidar: a channel elevation table, one
- * column of beams per azimuth step, each column fired at its own time in
- * the scan, intensity = reflectance x |cos(incidence)|. */
+/* sensors/lidar.c: the lidar sensor: parameters, validation, and the
+ * generator that fires every beam at its own instant, traces its sub-rays
+ * and turns their hits into returns (sensors/lidar_beam.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
-#include "sensim/lidar.h"
-#include "sensors/traced.h"
-
-typedef struct lidar {
-  sensim_lidar_params p;
-  double elev[SENSIM_LIDAR_MAX_CHANNELS]; /* rad, ascending */
-  double cos_el[SENSIM_LIDAR_MAX_CHANNELS], sin_el[SENSIM_LIDAR_MAX_CHANNELS];
-  double *cos_az, *sin_az;                /* per column */
-} lidar;
+#include "sensors/lidar_internal.h"
+#include "sensors/shading.h"
 
 void sensim_lidar_params_init(sensim_lidar_params *p) {
   memset(p, 0, sizeof *p);
+  p->pattern = SENSIM_LIDAR_SPINNING;
   p->channels = 16;
   p->elev_min = -15.0 * M_PI / 180.0;
   p->elev_max = 15.0 * M_PI / 180.0;
@@ -26,73 +20,138 @@ void sensim_lidar_params_init(sensim_lidar_params *p) {
   p->start_azimuth = -M_PI;
   p->min_range = 0.1;
   p->max_range = 100.0;
+  p->shape = SENSIM_BEAM_CIRCULAR;
+  p->subrays = 1;
+  p->returns = SENSIM_RETURN_STRONGEST;
+  p->range_resolution = 0.1;
+  p->detection_range = 100.0;
+  p->intensity_bits = 8;
 }
 
 static void lidar_destroy(void *impl) {
-  lidar *l = impl;
+  sensim_lidar *l = impl;
   if (!l) return;
-  free(l->cos_az);
-  free(l->sin_az);
+  sensim__lidar_footprint_free(&l->fp);
+  free(l->dir0);
   free(l);
 }
 
-static double column_azimuth(const sensim_lidar_params *p, int j) {
-  return p->start_azimuth + p->hfov * j / p->columns;
+/* Firing time of channel c in column j, relative to the window's start. */
+static double fire_time(const sensim_lidar *l, double win, int j, int c) {
+  const int C = l->p.channels, N = l->p.columns;
+  if (l->p.pattern == SENSIM_LIDAR_GRID) return win * ((double)c * N + j) / ((double)C * N) + l->fire_off[c];
+  return win * j / N + l->fire_off[c];
+}
+
+static double column_azimuth(const sensim_lidar *l, int j) {
+  double step = l->p.hfov * j / l->p.columns;
+  return l->p.start_azimuth + (l->p.clockwise ? -step : step);
+}
+
+/* Wrap to (-pi, pi]. */
+static double wrap_pi(double a) {
+  a = fmod(a + M_PI, 2.0 * M_PI);
+  if (a <= 0) a += 2.0 * M_PI;
+  return a - M_PI;
 }
 
 static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
-  const lidar *l = s->impl;
-  const int C = l->p.channels, N = l->p.columns;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)C * N), 1);
+  const sensim_lidar *l = s->impl;
+  const int C = l->p.channels, N = l->p.columns, S = l->fp.n, R = l->nret;
+  const sensim_snapshot *snap = cap->snap;
+  const double win = s->params.window, t1 = cap->t_capture, t0 = t1 - win;
+  const double qmax = (double)((1u << l->p.intensity_bits) - 1u);
+  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
   if (rc) return rc;
-  sensim_rt_ray *rays = malloc((size_t)C * sizeof *rays);
-  sensim_rt_hit *hits = malloc((size_t)C * sizeof *hits);
+  f->returns = (uint32_t)R;
+  sensim_rt_ray *rays = malloc((size_t)C * S * sizeof *rays);
+  sensim_rt_hit *hits = malloc((size_t)C * S * sizeof *hits);
+  sensim_lidar_hit *bh = malloc((size_t)S * sizeof *bh);
   sensim_rt_view *view = NULL;
-  if (!rays || !hits) {
+  sensim_pose_table poses = {0, 0, 0, NULL};
+  if (!rays || !hits || !bh) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column");
     goto done;
   }
   if ((rc = sensim__traced_view(cap, &view))) goto done;
-  const sensim_snapshot *snap = cap->snap;
-  const double win = s->params.window, t1 = cap->t_capture;
+  int fixed = win <= 0 || !s->params.body || s->params.body->is_static;
+  /* One table entry per column keeps interpolation error far below the
+   * float precision of a point (nlerp over one column step). */
+  if ((rc = sensim__pose_table_init(&poses, s, snap, t0, t1, fixed ? 1 : N + 1))) goto done;
+  f->trajectory = malloc((size_t)poses.n * sizeof *f->trajectory);
+  if (!f->trajectory) {
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for the lidar trajectory");
+    goto done;
+  }
+  memcpy(f->trajectory, poses.pose, (size_t)poses.n * sizeof *f->trajectory);
+  f->ntraj = (uint32_t)poses.n;
   sensim_beam *out = f->data;
   for (int j = 0; j < N; j++) {
-    /* Columns fire evenly over the window, the first at its start. */
-    double tj = t1 - win + win * j / N;
-    sensim_pose pose = sensim__sensor_pose_at(s, snap, tj);
+    double azj = column_azimuth(l, j), ca = cos(azj), sa = sin(azj);
     for (int c = 0; c < C; c++) {
-      double ce = l->cos_el[c];
-      sensim_vec3 d = q_rotate(pose.rot, v3(ce * l->cos_az[j], ce * l->sin_az[j], l->sin_el[c]));
-      sensim_rt_ray *r = &rays[c];
-      r->org[0] = (float)pose.pos.x;
-      r->org[1] = (float)pose.pos.y;
-      r->org[2] = (float)pose.pos.z;
-      r->dir[0] = (float)d.x;
-      r->dir[1] = (float)d.y;
-      r->dir[2] = (float)d.z;
-      r->tnear = (float)l->p.min_range;
-      r->tfar = (float)l->p.max_range;
-      r->time = tj;
+      double t = t0 + fire_time(l, win, j, c);
+      sensim_pose pose = sensim__pose_table_at(&poses, t);
+      for (int k = 0; k < S; k++) {
+        /* The channel's sub-ray direction turned by the column's azimuth. */
+        const float *d0 = l->dir0[(size_t)c * S + k];
+        sensim_vec3 d = q_rotate(pose.rot, v3(ca * d0[0] - sa * d0[1], sa * d0[0] + ca * d0[1], d0[2]));
+        sensim_rt_ray *r = &rays[(size_t)c * S + k];
+        r->org[0] = (float)pose.pos.x;
+        r->org[1] = (float)pose.pos.y;
+        r->org[2] = (float)pose.pos.z;
+        r->dir[0] = (float)d.x;
+        r->dir[1] = (float)d.y;
+        r->dir[2] = (float)d.z;
+        /* Traced from the sensor: a surface inside the blanking range still
+         * blocks the light (it returns nothing the detector keeps). */
+        r->tnear = 0.0f;
+        r->tfar = (float)l->p.max_range;
+        r->time = t;
+      }
     }
-    sensim__rt_intersect(view, rays, hits, (size_t)C, 1);
+    sensim__rt_intersect(view, rays, hits, (size_t)C * S, 1);
     for (int c = 0; c < C; c++) {
-      sensim_beam *b = &out[(size_t)j * C + c];
-      b->azimuth = (float)column_azimuth(&l->p, j);
-      b->elevation = (float)l->elev[c];
-      b->time_offset = (float)(tj - t1);
-      b->ring = (uint16_t)c;
-      if (hits[c].body < 0) continue;
-      const sensim_material *m = &snap->bodies[hits[c].body].mesh->material;
-      double cosi = fabs(hits[c].n[0] * rays[c].dir[0] + hits[c].n[1] * rays[c].dir[1] +
-                         hits[c].n[2] * rays[c].dir[2]);
-      b->range = hits[c].t;
-      b->intensity = (float)(m->reflectance * (cosi > 1.0 ? 1.0 : cosi));
+      for (int k = 0; k < S; k++) {
+        const sensim_rt_hit *h = &hits[(size_t)c * S + k];
+        sensim_lidar_hit *b = &bh[k];
+        b->range = b->power = b->intensity = 0.0f;
+        if (h->body < 0 || !(h->t >= l->p.min_range)) continue;
+        const sensim_mesh *m = snap->bodies[h->body].mesh;
+        double rho = m->tri_reflectance ? m->tri_reflectance[h->prim] : m->material.reflectance;
+        const float *dir = rays[(size_t)c * S + k].dir;
+        double cosi = fabs(h->n[0] * dir[0] + h->n[1] * dir[1] + h->n[2] * dir[2]);
+        if (cosi > 1.0) cosi = 1.0;
+        double rr = h->t;
+        /* Lidar equation for a Lambertian target filling the sub-ray's
+         * footprint: P ~ w rho cos(theta) exp(-2 beta R) / R^2. */
+        b->range = (float)rr;
+        b->intensity = (float)(rho * cosi);
+        b->power = (float)(l->fp.w[k] * rho * cosi * exp(-2.0 * l->beta * rr) / (rr * rr));
+      }
+      sensim_lidar_return ret[2];
+      int nr = sensim__lidar_returns(l, bh, S, ret);
+      double t = fire_time(l, win, j, c) - win;
+      for (int r = 0; r < R; r++) {
+        sensim_beam *b = &out[((size_t)j * C + c) * R + r];
+        b->azimuth = (float)wrap_pi(azj + l->az_off[c]);
+        b->elevation = (float)l->elev[c];
+        b->time_offset = (float)t;
+        b->ring = l->ring[c];
+        b->return_index = (uint8_t)r;
+        if (r >= nr) continue;
+        b->range = ret[r].range;
+        /* Quantised to the sensor's intensity resolution. */
+        double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity;
+        b->intensity = (float)(nearbyint(iq * qmax) / qmax);
+      }
     }
   }
 done:
+  sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   free(rays);
   free(hits);
+  free(bh);
   return rc;
 }
 
@@ -112,9 +171,18 @@ static const sensim_sensor_kind lidar_kind = {
     .release_aux = sensim__traced_release,
 };
 
+static sensim_status check_table(const double *t, int n, const char *name, double lo, double hi) {
+  for (int c = 0; t && c < n; c++)
+    if (!(t[c] >= lo && t[c] <= hi))
+      return sensim__fail(SENSIM_EINVAL, "lidar %s[%d] = %g is outside [%g, %g]", name, c, t[c], lo, hi);
+  return SENSIM_OK;
+}
+
 static sensim_status check(const sensim_lidar_params *p) {
+  if (p->pattern != SENSIM_LIDAR_SPINNING && p->pattern != SENSIM_LIDAR_GRID)
+    return sensim__fail(SENSIM_EINVAL, "lidar pattern %d is not spinning or grid", (int)p->pattern);
   if (p->channels < 1 || p->channels > SENSIM_LIDAR_MAX_CHANNELS)
-    return sensim__fail(SENSIM_EINVAL, "lidar channels %d must be in [1, %d]", p->channels,
+    return sensim__fail(SENSIM_EINVAL, "lidar channels %d must be in [1, %d] (an empty beam table)", p->channels,
                         SENSIM_LIDAR_MAX_CHANNELS);
   if (p->columns < 1 || p->columns > 1000000)
     return sensim__fail(SENSIM_EINVAL, "lidar columns %d must be in [1, 1e6]", p->columns);
@@ -124,52 +192,90 @@ static sensim_status check(const sensim_lidar_params *p) {
   if (!(p->min_range >= 0 && p->max_range > p->min_range && isfinite(p->max_range)))
     return sensim__fail(SENSIM_EINVAL, "lidar range [%g, %g] m must satisfy 0 <= min < max < inf", p->min_range,
                         p->max_range);
-  if (p->elevations) {
-    for (int c = 0; c < p->channels; c++) {
-      double e = p->elevations[c];
-      if (!(e > -M_PI / 2 && e < M_PI / 2))
-        return sensim__fail(SENSIM_EINVAL, "lidar elevation[%d] = %g rad must be in (-pi/2, pi/2)", c, e);
-      if (c > 0 && !(e > p->elevations[c - 1]))
-        return sensim__fail(SENSIM_EINVAL, "lidar elevations must ascend (channel %d)", c);
-    }
-  } else {
+  sensim_status rc;
+  if ((rc = check_table(p->elevations, p->channels, "elevations", -M_PI / 2 + 1e-9, M_PI / 2 - 1e-9))) return rc;
+  if ((rc = check_table(p->azimuth_offsets, p->channels, "azimuth_offsets", -M_PI, M_PI))) return rc;
+  if ((rc = check_table(p->firing_offsets, p->channels, "firing_offsets", 0.0, 1.0))) return rc;
+  if (!p->elevations) {
     if (!(p->elev_min > -M_PI / 2 && p->elev_max < M_PI / 2 && p->elev_min <= p->elev_max))
       return sensim__fail(SENSIM_EINVAL, "lidar elevation range [%g, %g] rad must lie in (-pi/2, pi/2)",
                           p->elev_min, p->elev_max);
     if (p->channels > 1 && !(p->elev_max > p->elev_min))
       return sensim__fail(SENSIM_EINVAL, "lidar with %d channels needs elev_max > elev_min", p->channels);
   }
+  if (!(p->div_h >= 0 && p->div_h < 0.2 && p->div_v >= 0 && p->div_v < 0.2))
+    return sensim__fail(SENSIM_EINVAL, "lidar divergence (%g, %g) rad must be in [0, 0.2)", p->div_h, p->div_v);
+  if (p->returns < SENSIM_RETURN_STRONGEST || p->returns > SENSIM_RETURN_DUAL)
+    return sensim__fail(SENSIM_EINVAL, "lidar return mode %d is unknown", (int)p->returns);
+  if (!(p->range_resolution > 0 && isfinite(p->range_resolution)))
+    return sensim__fail(SENSIM_EINVAL, "lidar range_resolution %g m must be > 0", p->range_resolution);
+  if (!(p->detection_range > 0 && isfinite(p->detection_range)))
+    return sensim__fail(SENSIM_EINVAL, "lidar detection_range %g m must be > 0", p->detection_range);
+  if (p->intensity_bits < 1 || p->intensity_bits > 16)
+    return sensim__fail(SENSIM_EINVAL, "lidar intensity_bits %d must be in [1, 16]", p->intensity_bits);
+  if (!(p->extinction >= 0 && isfinite(p->extinction)))
+    return sensim__fail(SENSIM_EINVAL, "lidar extinction %g 1/m must be finite and >= 0", p->extinction);
+  if (!(p->fog_visibility >= 0 && isfinite(p->fog_visibility)))
+    return sensim__fail(SENSIM_EINVAL, "lidar fog_visibility %g m must be finite and >= 0", p->fog_visibility);
   return SENSIM_OK;
 }
 
-sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *sp,
-                                  const sensim_lidar_params *lp, sensim_sensor **out) {
+sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *sp, const sensim_lidar_params *lp,
+                                  sensim_sensor **out) {
   if (!lp) return sensim__fail(SENSIM_EINVAL, "sensim_lidar_create: lidar params are NULL");
   sensim_status rc = check(lp);
   if (rc) return rc;
-  lidar *l = calloc(1, sizeof *l);
-  if (l) {
-    l->cos_az = malloc((size_t)lp->columns * sizeof *l->cos_az);
-    l->sin_az = malloc((size_t)lp->columns * sizeof *l->sin_az);
-  }
-  if (!l || !l->cos_az || !l->sin_az) {
-    lidar_destroy(l);
-    return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar");
+  sensim_lidar *l = calloc(1, sizeof *l);
+  if (!l) return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar");
+  if ((rc = sensim__lidar_footprint_init(lp, &l->fp))) {
+    free(l);
+    return rc;
   }
   l->p = *lp;
-  l->p.elevations = NULL; /* copied into elev[] */
-  for (int c = 0; c < lp->channels; c++)
+  l->p.elevations = l->p.azimuth_offsets = l->p.firing_offsets = NULL; /* copied below */
+  const int C = lp->channels;
+  for (int c = 0; c < C; c++) {
     l->elev[c] = lp->elevations ? lp->elevations[c]
-                 : lp->channels == 1 ? lp->elev_min
-                                     : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (lp->channels - 1);
-  for (int c = 0; c < lp->channels; c++) {
-    l->cos_el[c] = cos(l->elev[c]);
-    l->sin_el[c] = sin(l->elev[c]);
+                 : C == 1       ? lp->elev_min
+                                : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (C - 1);
+    l->az_off[c] = lp->azimuth_offsets ? lp->azimuth_offsets[c] : 0.0;
+    l->fire_off[c] = lp->firing_offsets ? lp->firing_offsets[c] : 0.0;
   }
-  for (int j = 0; j < lp->columns; j++) {
-    double a = column_azimuth(lp, j);
-    l->cos_az[j] = cos(a);
-    l->sin_az[j] = sin(a);
+  /* Ring: the channel's rank by elevation, ties kept in firing order (the
+   * "ring" field of common lidar drivers). */
+  for (int c = 0; c < C; c++) {
+    int rank = 0;
+    for (int d = 0; d < C; d++) rank += l->elev[d] < l->elev[c] || (l->elev[d] == l->elev[c] && d < c);
+    l->ring[c] = (uint16_t)rank;
   }
+  const int S = l->fp.n;
+  l->dir0 = malloc((size_t)C * S * sizeof *l->dir0);
+  if (!l->dir0) {
+    lidar_destroy(l);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar's beam table");
+  }
+  /* Sub-ray offsets are angles in the beam's own frame (axis f, horizontal
+   * h towards increasing azimuth, vertical u), so a footprint keeps its
+   * width at any elevation. */
+  for (int c = 0; c < C; c++) {
+    double a = l->az_off[c], e = l->elev[c];
+    sensim_vec3 f = v3(cos(e) * cos(a), cos(e) * sin(a), sin(e));
+    sensim_vec3 h = v3(-sin(a), cos(a), 0.0);
+    sensim_vec3 u = v3(-sin(e) * cos(a), -sin(e) * sin(a), cos(e));
+    for (int k = 0; k < S; k++) {
+      sensim_vec3 d = v3_normalize(v3_add(f, v3_add(v3_scale(h, tan(l->fp.dh[k])), v3_scale(u, tan(l->fp.dv[k])))));
+      float *o = l->dir0[(size_t)c * S + k];
+      o[0] = (float)d.x;
+      o[1] = (float)d.y;
+      o[2] = (float)d.z;
+    }
+  }
+  l->nret = lp->returns == SENSIM_RETURN_DUAL ? 2 : 1;
+  l->beta = lp->extinction + sensim__fog_beta(lp->fog_visibility);
+  /* Detection threshold: the power a full beam returns from a
+   * reflectance-0.8 target at normal incidence at detection_range in clear
+   * air (the datasheet figure); fog and extinction then shorten the range. */
+  double rd = lp->detection_range;
+  l->p_min = 0.8 / (rd * rd);
   return sensim__sensor_create(w, sp, &lidar_kind, l, out);
 }

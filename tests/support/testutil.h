@@ -50,6 +50,8 @@ int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_optics(void);
 int sensim_test_lidar(void);
+int sensim_test_lidar_beam(void);
+int sensim_test_lidar_scan(void);
 int sensim_test_gnss(void);
 int sensim_test_imu(void);
 int sensim_test_chain(void);
