@@ -6,6 +6,7 @@ int main(void) {
   failed += sensim_test_writers();
   failed += sensim_test_scenario();
   failed += sensim_test_png_read();
+  failed += sensim_test_ply();
   failed += sensim_test_texture_png();
   return failed ? 1 : 0;
 }

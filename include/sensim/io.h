@@ -99,6 +99,17 @@ sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_nois
 sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
                                           size_t nframes, size_t nbins, sensim_noise_fit *out);
 
+/* ---- PLY ------------------------------------------------------------------ */
+
+/* PLY (binary_little_endian 1.0 or ascii 1.0) of a points frame: element
+ * vertex with properties x y z intensity (float), ring (ushort), time
+ * (float), return (uchar), as Open3D and PCL read them. An organised frame
+ * (height > 1) is written whole, NaN points included, its grid recorded as
+ * "obj_info num_cols W" / "num_rows H" (PCL's convention). Errors as the
+ * other writers: SENSIM_ETYPE for another payload, SENSIM_EIO when the file
+ * cannot be written (nothing is left under `path` then). */
+sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,8 +5,10 @@
  * cones 0.3 m tall set about 1 m apart: orange on the outside, green on the
  * inside. It carries a forward camera, a 16-channel lidar, a GNSS receiver
  * and an IMU. The scenario is generated as JSON text and loaded through the
- * same loader as `sensim run`, so it doubles as a test of that path. After
- * the run, one lidar scan is drawn top-down into DIR/lidar_birdseye.png. */
+ * same loader as `sensim run`, so it doubles as a test of that path. A
+ * second lidar with the same parameters draws its scans top-down with the
+ * "birdseye" filter (DIR/lidar_bev/); the last one is copied to
+ * DIR/lidar_birdseye.png. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -166,7 +168,17 @@ static char *demo_json(int threads, double duration) {
       "     \"filters\": [{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04]}}],\n"
       "     \"output\": {\"format\": \"csv\"}},\n"
       "    {\"name\": \"imu\", \"type\": \"imu\", \"body\": \"car\", \"rate\": 100, \"lag\": 0.002,\n"
-      "     \"filters\": [{\"name\": \"imu_noise\"}], \"output\": {\"format\": \"csv\"}}\n"
+      "     \"filters\": [{\"name\": \"imu_noise\"}], \"output\": {\"format\": \"csv\"}},\n"
+      /* The lidar's twin, last so the other sensors keep their ids (and so
+       * their random streams). Sensor at 0.475 m: the floor is at -0.475 m,
+       * the cones' tips at -0.175 m, so the height ramp spans the cones. */
+      "    {\"name\": \"lidar_bev\", \"type\": \"lidar\", \"body\": \"car\",\n"
+      "     \"mount\": {\"position\": [0, 0, 0.3]}, \"rate\": 2, \"lag\": 0.02, \"channels\": 16,\n"
+      "     \"elev_min_deg\": -15, \"elev_max_deg\": 15, \"columns\": 900, \"hfov_deg\": 360,\n"
+      "     \"start_azimuth_deg\": -180, \"min_range\": 0.3, \"max_range\": 50,\n"
+      "     \"filters\": [{\"name\": \"birdseye\", \"params\": {\"size_px\": 800, \"range\": 10,\n"
+      "                  \"color\": \"height\", \"z_min\": -0.5, \"z_max\": -0.1}}],\n"
+      "     \"output\": {\"format\": \"png\"}}\n"
       "  ]\n"
       "}\n");
   if (t.failed) {
@@ -176,154 +188,34 @@ static char *demo_json(int threads, double duration) {
   return t.s;
 }
 
-/* ---- bird's-eye view of one scan --------------------------------------- */
+/* ---- bird's-eye view --------------------------------------------------- */
 
-typedef struct cloud {
-  size_t n;
-  float *xyz;           /* 3 n, sensor frame */
-  double view[7];       /* VIEWPOINT: sensor pose in the world, tx ty tz qw qx qy qz */
-} cloud;
-
-static float get_f32(const unsigned char *p) {
-  uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-  float f;
-  memcpy(&f, &v, 4);
-  return f;
-}
-
-/* Read back a binary PCD as sensim_write_pcd writes it (23-byte records,
- * x y z first). Returns 0 on success. */
-static int read_pcd(const char *path, cloud *c) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return -1;
-  char line[256];
-  long points = -1;
-  int binary = 0, ok = 0;
-  c->view[3] = 1;
-  while (fgets(line, sizeof line, fp)) {
-    if (sscanf(line, "POINTS %ld", &points) == 1) continue;
-    if (strncmp(line, "VIEWPOINT", 9) == 0)
-      sscanf(line + 9, "%lf %lf %lf %lf %lf %lf %lf", &c->view[0], &c->view[1], &c->view[2],
-             &c->view[3], &c->view[4], &c->view[5], &c->view[6]);
-    if (strncmp(line, "DATA", 4) == 0) {
-      binary = strstr(line, "binary") != NULL;
-      ok = 1;
-      break;
-    }
-  }
-  if (!ok || !binary || points < 0) {
-    fclose(fp);
-    return -1;
-  }
-  c->n = (size_t)points;
-  c->xyz = malloc((c->n ? c->n : 1) * 3 * sizeof *c->xyz);
-  unsigned char rec[23];
-  for (size_t i = 0; c->xyz && i < c->n; i++) {
-    if (fread(rec, 1, sizeof rec, fp) != sizeof rec) {
-      free(c->xyz);
-      c->xyz = NULL;
-      break;
-    }
-    for (int k = 0; k < 3; k++) c->xyz[3 * i + k] = get_f32(rec + 4 * k);
-  }
-  fclose(fp);
-  return c->xyz ? 0 : -1;
-}
-
-/* v rotated by unit quaternion (w, x, y, z): v + 2w (u x v) + 2 u x (u x v). */
-static void rotate(const double *q, const double *v, double *out) {
-  double u[3] = {q[1], q[2], q[3]};
-  double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
-                 2 * (u[0] * v[1] - u[1] * v[0])};
-  out[0] = v[0] + q[0] * t[0] + (u[1] * t[2] - u[2] * t[1]);
-  out[1] = v[1] + q[0] * t[1] + (u[2] * t[0] - u[0] * t[2]);
-  out[2] = v[2] + q[0] * t[2] + (u[0] * t[1] - u[1] * t[0]);
-}
-
-/* Image window over the course, world metres. */
-#define VIEW_X0 (-(COURSE_LENGTH / 2 + COURSE_RADIUS + 2.0))
-#define VIEW_Y1 (COURSE_RADIUS + 2.0)
-#define VIEW_RES 0.025 /* m per pixel */
-
-static void plot(sensim_frame *img, double x, double y, int size, const unsigned char rgb[3]) {
-  long cx = lround((x - VIEW_X0) / VIEW_RES), cy = lround((VIEW_Y1 - y) / VIEW_RES);
-  unsigned char *px = img->data;
-  for (long dy = 0; dy < size; dy++)
-    for (long dx = 0; dx < size; dx++) {
-      long u = cx + dx - size / 2, v = cy + dy - size / 2;
-      if (u < 0 || v < 0 || u >= (long)img->width || v >= (long)img->height) continue;
-      unsigned char *p = px + 4 * ((size_t)v * img->width + (size_t)u);
-      p[0] = rgb[0], p[1] = rgb[1], p[2] = rgb[2], p[3] = 255;
-    }
-}
-
-/* Points in the world frame (sensor pose at the capture, from VIEWPOINT),
- * seen from above: floor returns grey, returns above the floor (cones, the
- * car's surroundings) yellow, the sensor red, the car's path blue. */
-static int write_birdseye(const char *out_dir, const cloud *c) {
-  uint32_t w = (uint32_t)lround(-2 * VIEW_X0 / VIEW_RES), h = (uint32_t)lround(2 * VIEW_Y1 / VIEW_RES);
-  sensim_frame img;
-  memset(&img, 0, sizeof img);
-  img.type = SENSIM_PAYLOAD_RGBA8;
-  img.width = w;
-  img.height = h;
-  img.count = (size_t)w * h;
-  img.data = malloc(img.count * 4);
-  if (!img.data) return -1;
-  unsigned char *px = img.data;
-  for (size_t i = 0; i < img.count; i++) {
-    long u = (long)(i % w), v = (long)(i / w);
-    int grid = (u % 40 == 0) || (v % 40 == 0); /* 1 m grid at 0.025 m/px */
-    unsigned char g = grid ? 48 : 24;
-    px[4 * i] = px[4 * i + 1] = px[4 * i + 2] = g;
-    px[4 * i + 3] = 255;
-  }
-  static const unsigned char path_rgb[3] = {40, 70, 160}, floor_rgb[3] = {120, 120, 120},
-                             high_rgb[3] = {255, 210, 40}, sensor_rgb[3] = {255, 40, 40};
-  double per = 2 * COURSE_LENGTH + 2 * PI * COURSE_RADIUS;
-  for (double s = 0; s < per; s += VIEW_RES) {
-    double x, y;
-    stadium_point(COURSE_LENGTH, COURSE_RADIUS, s, &x, &y);
-    plot(&img, x, y, 1, path_rgb);
-  }
-  for (size_t i = 0; i < c->n; i++) {
-    double p[3] = {c->xyz[3 * i], c->xyz[3 * i + 1], c->xyz[3 * i + 2]}, r[3];
-    rotate(c->view + 3, p, r);
-    double wx = r[0] + c->view[0], wy = r[1] + c->view[1], wz = r[2] + c->view[2];
-    int high = wz > 0.03;
-    plot(&img, wx, wy, high ? 3 : 2, high ? high_rgb : floor_rgb);
-  }
-  plot(&img, c->view[0], c->view[1], 7, sensor_rgb);
-  size_t n = strlen(out_dir) + 32;
-  char *path = malloc(n);
-  int rc = -1;
-  if (path) {
-    snprintf(path, n, "%s/lidar_birdseye.png", out_dir);
-    rc = sensim_write_png(path, &img) == SENSIM_OK ? 0 : -1;
-    if (rc) fprintf(stderr, "sensim: %s\n", sensim_last_error());
-    else printf("bird's-eye view of lidar scan: %s\n", path);
-  }
-  free(path);
-  free(img.data);
-  return rc;
-}
-
-/* Draw the last lidar scan that was written. */
-static int birdseye_from_last_scan(const char *out_dir, uint64_t scans) {
+/* Copy the last picture the "lidar_bev" sensor wrote (frame_K.png for
+ * K = frames - 1, frames being delivered in capture order from 0) to
+ * DIR/lidar_birdseye.png. Returns 0 on success. */
+static int copy_last_birdseye(const char *out_dir, uint64_t frames) {
+  if (frames == 0) return -1;
   size_t n = strlen(out_dir) + 64;
-  char *path = malloc(n);
-  if (!path) return -1;
+  char *src = malloc(n), *dst = malloc(n);
+  FILE *in = NULL, *out = NULL;
   int rc = -1;
-  for (uint64_t k = scans; k-- > 0 && rc != 0;) {
-    snprintf(path, n, "%s/lidar/scan_%06llu.pcd", out_dir, (unsigned long long)k);
-    cloud c;
-    memset(&c, 0, sizeof c);
-    if (read_pcd(path, &c) != 0) continue;
-    rc = write_birdseye(out_dir, &c);
-    free(c.xyz);
-    if (rc != 0) break;
-  }
-  free(path);
+  if (!src || !dst) goto done;
+  snprintf(src, n, "%s/lidar_bev/frame_%06llu.png", out_dir, (unsigned long long)(frames - 1));
+  snprintf(dst, n, "%s/lidar_birdseye.png", out_dir);
+  in = fopen(src, "rb");
+  out = in ? fopen(dst, "wb") : NULL;
+  if (!in || !out) goto done;
+  char buf[1 << 14];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, got, out) != got) goto done;
+  rc = ferror(in) ? -1 : 0;
+done:
+  if (in) fclose(in);
+  if (out && fclose(out) != 0) rc = -1;
+  if (rc == 0) printf("bird's-eye view of lidar scan: %s\n", dst);
+  free(src);
+  free(dst);
   return rc;
 }
 
@@ -349,9 +241,9 @@ int sensim__cli_demo(const char *out_dir, int threads, double duration) {
     return 1;
   }
   sensim__cli_print_summary(scn, &sum);
-  /* The lidar is the demo's second sensor. */
-  int rc = birdseye_from_last_scan(out_dir, sum.frames[1]);
-  if (rc != 0) fprintf(stderr, "sensim: demo: no lidar scan could be drawn\n");
+  /* lidar_bev is the demo's fifth sensor. */
+  int rc = copy_last_birdseye(out_dir, sum.frames[4]);
+  if (rc != 0) fprintf(stderr, "sensim: demo: the bird's-eye view could not be written\n");
   sensim_scenario_destroy(scn);
   return rc != 0;
 }

@@ -41,6 +41,10 @@ static void pack_point(const sensim_point *pt, uint8_t *r) {
 
 static void write_header(FILE *fp, const sensim_frame *f, int binary) {
   const sensim_pose *p = &f->pose;
+  /* An organised cloud ("organized") keeps its grid: PCL reads WIDTH x
+   * HEIGHT back as columns x rows. */
+  int grid = (size_t)f->width * f->height == f->count && f->height > 1;
+  size_t w = grid ? f->width : f->count, h = grid ? f->height : 1;
   fprintf(fp,
           "# .PCD v0.7 - Point Cloud Data file format\n"
           "VERSION 0.7\n"
@@ -49,11 +53,11 @@ static void write_header(FILE *fp, const sensim_frame *f, int binary) {
           "TYPE F F F F U F U\n"
           "COUNT 1 1 1 1 1 1 1\n"
           "WIDTH %zu\n"
-          "HEIGHT 1\n"
+          "HEIGHT %zu\n"
           "VIEWPOINT %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n"
           "POINTS %zu\n"
           "DATA %s\n",
-          f->count, p->pos.x, p->pos.y, p->pos.z, p->rot.w, p->rot.x, p->rot.y, p->rot.z,
+          w, h, p->pos.x, p->pos.y, p->pos.z, p->rot.w, p->rot.x, p->rot.y, p->rot.z,
           f->count, binary ? "binary" : "ascii");
 }
 

@@ -8,6 +8,8 @@
 #include <cjson/cJSON.h>
 #include "sensim/io.h"
 #include "sensim/scenario.h"
+#include "sensim/camera.h"
+#include "sensim/lidar.h"
 #include "sensim/sensor.h"
 
 /* ---- atomic files (io/fs.c) ---------------------------------------------
@@ -119,7 +121,9 @@ typedef enum sensim__out_format {
   SENSIM__OUT_PNG,
   SENSIM__OUT_PCD,
   SENSIM__OUT_PCD_ASCII,
-  SENSIM__OUT_CSV
+  SENSIM__OUT_CSV,
+  SENSIM__OUT_PLY,
+  SENSIM__OUT_PLY_ASCII
 } sensim__out_format;
 
 typedef struct sensim__scn_body {
@@ -170,5 +174,23 @@ sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir);
 /* Parse {position, rpy | quaternion} at path into a pose. */
 sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_pose *pose);
+
+/* ---- sensor kinds' keys (io/scenario_kinds.c) ---- */
+
+/* "name.key: must be <what> (got v)" as SENSIM_EINVAL. */
+sensim_status sensim__scenario_fail_range(const char *path, const char *key, const char *what, double v);
+
+/* Storage for the lidar tables a scenario gives (the params point into it). */
+typedef struct sensim__lidar_tables {
+  double elev[SENSIM_LIDAR_MAX_CHANNELS];  /* rad */
+  double az[SENSIM_LIDAR_MAX_CHANNELS];    /* rad */
+  double fire[SENSIM_LIDAR_MAX_CHANNELS];  /* s */
+} sensim__lidar_tables;
+
+/* A camera's or lidar's own keys into its parameters (after the kind's
+ * defaults; a lidar "preset" first). */
+sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim_camera_params *cp);
+sensim_status sensim__scenario_lidar(const cJSON *obj, const char *path, sensim_lidar_params *lp,
+                                     sensim__lidar_tables *tb);
 
 #endif

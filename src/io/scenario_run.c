@@ -62,26 +62,37 @@ static sensim_status close_outputs(sensim_scenario *scn, run_out *outs) {
 }
 
 static sensim_status write_frame(const sensim__scn_sensor *ss, run_out *o, const sensim_frame *f) {
-  char name[64];
-  switch (ss->format) {
+  const char *pattern;
+  switch ((int)ss->format) {
   case SENSIM__OUT_PNG:
+    pattern = "frame_%06llu.png";
+    break;
   case SENSIM__OUT_PCD:
-  case SENSIM__OUT_PCD_ASCII: {
-    int png = ss->format == SENSIM__OUT_PNG;
-    snprintf(name, sizeof name, png ? "frame_%06llu.png" : "scan_%06llu.pcd",
-             (unsigned long long)f->index);
-    char *path = join(o->dir, name, NULL);
-    if (!path) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
-    sensim_status st = png ? sensim_write_png(path, f)
-                           : sensim_write_pcd(path, f, ss->format == SENSIM__OUT_PCD);
-    free(path);
-    return st;
-  }
+  case SENSIM__OUT_PCD_ASCII:
+    pattern = "scan_%06llu.pcd";
+    break;
+  case SENSIM__OUT_PLY:
+  case SENSIM__OUT_PLY_ASCII:
+    pattern = "scan_%06llu.ply";
+    break;
   case SENSIM__OUT_CSV:
     return sensim_csv_append(o->csv, f);
   default:
     return SENSIM_OK;
   }
+  char name[64];
+  snprintf(name, sizeof name, pattern, (unsigned long long)f->index);
+  char *path = join(o->dir, name, NULL);
+  if (!path) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  sensim_status st;
+  if (ss->format == SENSIM__OUT_PNG)
+    st = sensim_write_png(path, f);
+  else if (ss->format == SENSIM__OUT_PCD || ss->format == SENSIM__OUT_PCD_ASCII)
+    st = sensim_write_pcd(path, f, ss->format == SENSIM__OUT_PCD);
+  else
+    st = sensim_write_ply(path, f, ss->format == SENSIM__OUT_PLY);
+  free(path);
+  return st;
 }
 
 /* Drain every delivered frame of every sensor, in sensor order. */

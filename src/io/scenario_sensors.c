@@ -8,8 +8,6 @@
 #include "io/scenario_internal.h"
 #include "sensim/sensim.h"
 
-#define DEG (3.14159265358979323846 / 180.0)
-
 static const char *const common_keys[] = {"name", "type",   "body",    "mount",  "rate", "phase",
                                           "lag",  "window", "filters", "output", NULL};
 static const char *const camera_keys[] = {
@@ -17,11 +15,15 @@ static const char *const camera_keys[] = {
     "fy",         "cx",              "cy",         "lens",          "dist",
     "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
     "depth_along_ray", "max_bounces", "fog_visibility", NULL};
-static const char *const lidar_keys[] = {"channels",  "elev_min_deg",      "elev_max_deg",
-                                         "elevations_deg", "columns", "hfov_deg",
-                                         "start_azimuth_deg", "min_range", "max_range", NULL};
+static const char *const lidar_keys[] = {
+    "preset",         "pattern",        "channels",         "elev_min_deg",
+    "elev_max_deg",   "elevations_deg", "azimuth_offsets_deg", "firing_offsets",
+    "columns",        "hfov_deg",       "start_azimuth_deg", "clockwise",
+    "min_range",      "max_range",      "divergence_deg",   "beam_shape",
+    "subrays",        "returns",        "range_resolution", "detection_range",
+    "intensity_bits", "extinction",     "fog_visibility",   NULL};
 
-/* common_keys followed by the kind's own keys, in `all` (room for 32). */
+/* common_keys followed by the kind's own keys, in `all` (room for 48). */
 static void join_keys(const char *const *kind, const char **all) {
   size_t n = 0;
   for (size_t i = 0; common_keys[i]; i++) all[n++] = common_keys[i];
@@ -29,7 +31,7 @@ static void join_keys(const char *const *kind, const char **all) {
   all[n] = NULL;
 }
 
-static sensim_status fail_range(const char *path, const char *key, const char *what, double v) {
+sensim_status sensim__scenario_fail_range(const char *path, const char *key, const char *what, double v) {
   return sensim__fail(SENSIM_EINVAL, "%s.%s: must be %s (got %g)", path, key, what, v);
 }
 
@@ -44,9 +46,9 @@ static sensim_status parse_schedule(sensim_scenario *scn, const cJSON *obj, cons
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "lag", 0, &sp->lag);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "window", 0, &sp->window);
   if (st != SENSIM_OK) return st;
-  if (!(sp->rate > 0)) return fail_range(path, "rate", "> 0 Hz", sp->rate);
-  if (!(sp->phase >= 0)) return fail_range(path, "phase", ">= 0 s", sp->phase);
-  if (!(sp->lag >= 0)) return fail_range(path, "lag", ">= 0 s", sp->lag);
+  if (!(sp->rate > 0)) return sensim__scenario_fail_range(path, "rate", "> 0 Hz", sp->rate);
+  if (!(sp->phase >= 0)) return sensim__scenario_fail_range(path, "phase", ">= 0 s", sp->phase);
+  if (!(sp->lag >= 0)) return sensim__scenario_fail_range(path, "lag", ">= 0 s", sp->lag);
   if (body) {
     for (size_t i = 0; i < scn->nbodies && !sp->body; i++)
       if (strcmp(scn->bodies[i].name, body) == 0) sp->body = scn->bodies[i].body;
@@ -58,168 +60,6 @@ static sensim_status parse_schedule(sensim_scenario *scn, const cJSON *obj, cons
     st = sensim__scenario_pose(mount, sub, &sp->mount);
   }
   return st;
-}
-
-/* "lens" and "dist": the lens model and its distortion coefficients in
- * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, Kannala-Brandt k1 k2 k3 k4);
- * missing trailing coefficients are 0, as in OpenCV. */
-static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camera_params *cp) {
-  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt"};
-  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE, SENSIM_LENS_FOV,
-                                             SENSIM_LENS_BROWN_CONRADY,
-                                             SENSIM_LENS_KANNALA_BRANDT};
-  const char *lens = NULL;
-  const cJSON *dist = NULL;
-  sensim_status st = sensim__jstring(obj, path, "lens", 0, &lens);
-  if (st == SENSIM_OK) st = sensim__jarray(obj, path, "dist", 0, &dist);
-  if (st != SENSIM_OK) return st;
-  if (lens) {
-    int k = -1;
-    for (int i = 0; i < 4; i++)
-      if (strcmp(lens, names[i]) == 0) k = i;
-    if (k < 0)
-      return sensim__fail(SENSIM_EINVAL,
-                          "%s.lens: unknown lens '%s' (pinhole, fov, brown_conrady, "
-                          "kannala_brandt)", path, lens);
-    cp->lens = models[k];
-  }
-  if (!dist) return SENSIM_OK;
-  int max = cp->lens == SENSIM_LENS_BROWN_CONRADY    ? 5
-            : cp->lens == SENSIM_LENS_KANNALA_BRANDT ? 4
-                                                     : 0;
-  int n = cJSON_GetArraySize(dist);
-  if (max == 0)
-    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady and kannala_brandt "
-                                       "lenses take distortion coefficients", path);
-  if (n > max)
-    return sensim__fail(SENSIM_EINVAL, "%s.dist: %d coefficients, the %s lens takes at most %d",
-                        path, n, lens ? lens : "", max);
-  double d[5] = {0, 0, 0, 0, 0};
-  int i = 0;
-  for (const cJSON *e = dist->child; e; e = e->next, i++) {
-    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-      return sensim__fail(SENSIM_EPARSE, "%s.dist[%d]: must be a finite number", path, i);
-    d[i] = e->valuedouble;
-  }
-  memcpy(cp->dist, d, sizeof d);
-  return SENSIM_OK;
-}
-
-/* "fx", "fy", "cx", "cy": intrinsics as a calibration or a ROS camera_info
- * (K = [fx 0 cx; 0 fy cy; 0 0 1]) gives them. */
-static sensim_status parse_intrinsics(const cJSON *obj, const char *path,
-                                      sensim_camera_params *cp) {
-  int has_fx = cJSON_HasObjectItem(obj, "fx"), has_fy = cJSON_HasObjectItem(obj, "fy");
-  int has_cx = cJSON_HasObjectItem(obj, "cx"), has_cy = cJSON_HasObjectItem(obj, "cy");
-  double fx = 0, fy = 0, cx = 0.5 * (cp->width - 1.0), cy = 0.5 * (cp->height - 1.0);
-  sensim_status st = sensim__jnumber(obj, path, "fx", 0, &fx);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fy", 0, &fy);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "cx", 0, &cx);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "cy", 0, &cy);
-  if (st != SENSIM_OK) return st;
-  if (has_fx != has_fy)
-    return sensim__fail(SENSIM_EINVAL, "%s.%s: give fx and fy together", path,
-                        has_fx ? "fy" : "fx");
-  if ((has_cx || has_cy) && !has_fx)
-    return sensim__fail(SENSIM_EINVAL, "%s.%s: the principal point needs fx and fy (without them "
-                        "the intrinsics come from hfov_deg)", path, has_cx ? "cx" : "cy");
-  if (!has_fx) return SENSIM_OK;
-  if (!(fx > 0)) return fail_range(path, "fx", "> 0 px", fx);
-  if (!(fy > 0)) return fail_range(path, "fy", "> 0 px", fy);
-  cp->fx = fx;
-  cp->fy = fy;
-  cp->cx = cx;
-  cp->cy = cy;
-  return SENSIM_OK;
-}
-
-static sensim_status parse_camera(const cJSON *obj, const char *path, sensim_camera_params *cp) {
-  double w = cp->width, h = cp->height, s = cp->samples, fov = cp->hfov / DEG;
-  double bounces = cp->max_bounces;
-  sensim_status st = sensim__jint(obj, path, "width", 0, 1, 65536, &w);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "height", 0, 1, 65536, &h);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "samples", 0, 1, 4096, &s);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "hfov_deg", 0, &fov);
-  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "vignetting", &cp->vignetting);
-  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "vignetting_poly", 0, 3, cp->vignetting_poly);
-  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "lateral_ca", 0, 3, cp->lateral_ca);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "exposure_time", 0, &cp->exposure_time);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "line_time", 0, &cp->line_time);
-  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "depth_along_ray", &cp->depth_along_ray);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 8, &bounces);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &cp->fog_visibility);
-  if (st != SENSIM_OK) return st;
-  if (!(fov > 0 && fov < 180)) return fail_range(path, "hfov_deg", "in (0, 180) deg", fov);
-  if (!(cp->exposure_time >= 0))
-    return fail_range(path, "exposure_time", ">= 0 s", cp->exposure_time);
-  if (!(cp->line_time >= 0)) return fail_range(path, "line_time", ">= 0 s", cp->line_time);
-  if (!(cp->fog_visibility >= 0))
-    return fail_range(path, "fog_visibility", ">= 0 m (0: no fog)", cp->fog_visibility);
-  for (int c = 0; c < 3; c++)
-    if (!(cp->lateral_ca[c] >= 0))
-      return sensim__fail(SENSIM_EINVAL, "%s.lateral_ca[%d]: must be >= 0 (0 or 1: none; got %g)",
-                          path, c, cp->lateral_ca[c]);
-  cp->width = (uint32_t)w;
-  cp->height = (uint32_t)h;
-  cp->samples = (int)s;
-  cp->hfov = fov * DEG;
-  cp->max_bounces = (int)bounces;
-  if ((st = parse_intrinsics(obj, path, cp)) != SENSIM_OK) return st;
-  return parse_lens(obj, path, cp);
-}
-
-/* elev holds SENSIM_LIDAR_MAX_CHANNELS values when "elevations_deg" is given. */
-static sensim_status parse_lidar(const cJSON *obj, const char *path, sensim_lidar_params *lp,
-                                 double *elev) {
-  double ch = lp->channels, cols = lp->columns;
-  double emin = lp->elev_min / DEG, emax = lp->elev_max / DEG, fov = lp->hfov / DEG;
-  double az = lp->start_azimuth / DEG;
-  const cJSON *table = NULL;
-  sensim_status st = sensim__jint(obj, path, "channels", 0, 1, SENSIM_LIDAR_MAX_CHANNELS, &ch);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "columns", 0, 1, 1e7, &cols);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_min_deg", 0, &emin);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_max_deg", 0, &emax);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "hfov_deg", 0, &fov);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "start_azimuth_deg", 0, &az);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "min_range", 0, &lp->min_range);
-  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "max_range", 0, &lp->max_range);
-  if (st == SENSIM_OK) st = sensim__jarray(obj, path, "elevations_deg", 0, &table);
-  if (st != SENSIM_OK) return st;
-  if (!(fov > 0 && fov <= 360)) return fail_range(path, "hfov_deg", "in (0, 360] deg", fov);
-  if (!(emin >= -90 && emax <= 90 && emin <= emax))
-    return sensim__fail(SENSIM_EINVAL,
-                        "%s.elev_min_deg/elev_max_deg: need -90 <= min <= max <= 90 (got %g, %g)",
-                        path, emin, emax);
-  if (!(lp->min_range >= 0)) return fail_range(path, "min_range", ">= 0 m", lp->min_range);
-  if (!(lp->max_range > lp->min_range))
-    return fail_range(path, "max_range", "> min_range", lp->max_range);
-  lp->channels = (int)ch;
-  lp->columns = (int)cols;
-  lp->elev_min = emin * DEG;
-  lp->elev_max = emax * DEG;
-  lp->hfov = fov * DEG;
-  lp->start_azimuth = az * DEG;
-  lp->elevations = NULL;
-  if (!table) return SENSIM_OK;
-  if (cJSON_HasObjectItem(obj, "elev_min_deg") || cJSON_HasObjectItem(obj, "elev_max_deg"))
-    return sensim__fail(SENSIM_EINVAL,
-                        "%s.elevations_deg: give either elevations_deg or elev_min_deg and "
-                        "elev_max_deg, not both", path);
-  if (cJSON_GetArraySize(table) != lp->channels)
-    return sensim__fail(SENSIM_EINVAL, "%s.elevations_deg: has %d values for %d channels", path,
-                        cJSON_GetArraySize(table), lp->channels);
-  size_t i = 0;
-  for (const cJSON *e = table->child; e; e = e->next, i++) {
-    if (!cJSON_IsNumber(e) || !(e->valuedouble >= -90 && e->valuedouble <= 90))
-      return sensim__fail(SENSIM_EINVAL, "%s.elevations_deg[%zu]: must be a number in [-90, 90]",
-                          path, i);
-    elev[i] = e->valuedouble * DEG;
-    if (i > 0 && !(elev[i] > elev[i - 1]))
-      return sensim__fail(SENSIM_EINVAL, "%s.elevations_deg[%zu]: must be above the previous",
-                          path, i);
-  }
-  lp->elevations = elev;
-  return SENSIM_OK;
 }
 
 static int filter_known(const char *name) {
@@ -365,7 +205,7 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
 /* The writer each output format needs, and the format a payload gets when
  * "output" is not given. */
 static int format_takes(sensim__out_format f, sensim_payload p) {
-  switch (f) {
+  switch ((int)f) {
   case SENSIM__OUT_NONE:
     return 1;
   case SENSIM__OUT_PNG:
@@ -374,6 +214,8 @@ static int format_takes(sensim__out_format f, sensim_payload p) {
            p == SENSIM_PAYLOAD_RGB16 || p == SENSIM_PAYLOAD_RAW16;
   case SENSIM__OUT_PCD:
   case SENSIM__OUT_PCD_ASCII:
+  case SENSIM__OUT_PLY:
+  case SENSIM__OUT_PLY_ASCII:
     return p == SENSIM_PAYLOAD_POINTS;
   case SENSIM__OUT_CSV:
     return p == SENSIM_PAYLOAD_GNSS || p == SENSIM_PAYLOAD_IMU || p == SENSIM_PAYLOAD_POINTS;
@@ -391,7 +233,11 @@ static sensim__out_format default_format(sensim_payload p) {
 static sensim_status parse_output(const cJSON *obj, const char *path, sensim_payload p,
                                   sensim__out_format *f) {
   static const char *const keys[] = {"format", NULL};
-  static const char *const names[] = {"none", "png", "pcd", "pcd_ascii", "csv"};
+  static const char *const names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii"};
+  static const sensim__out_format formats[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
+                                               SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
+                                               SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
+                                               SENSIM__OUT_PLY_ASCII};
   *f = default_format(p);
   if (!obj) return SENSIM_OK;
   const char *fmt = NULL;
@@ -399,16 +245,16 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "format", 1, &fmt);
   if (st != SENSIM_OK) return st;
   int k = -1;
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 7; i++)
     if (strcmp(fmt, names[i]) == 0) k = i;
   if (k < 0)
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.format: unknown format '%s' (png, pcd, pcd_ascii, csv, none)", path,
-                        fmt);
-  if (!format_takes((sensim__out_format)k, p))
+                        "%s.format: unknown format '%s' (png, pcd, pcd_ascii, ply, ply_ascii, "
+                        "csv, none)", path, fmt);
+  if (!format_takes(formats[k], p))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",
                         path, fmt, sensim_payload_name(p));
-  *f = (sensim__out_format)k;
+  *f = formats[k];
   return SENSIM_OK;
 }
 
@@ -427,7 +273,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   else if (strcmp(type, "gnss") != 0 && strcmp(type, "imu") != 0)
     return sensim__fail(SENSIM_EINVAL, "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu)",
                         path, type);
-  const char *keys[32];
+  const char *keys[48];
   join_keys(kind_keys, keys);
   if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
   if ((st = sensim__jstring(obj, path, "name", 1, &name)) != SENSIM_OK) return st;
@@ -444,11 +290,11 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   sensim_sensor *s = NULL;
   sensim_camera_params cp;
   sensim_lidar_params lp;
-  double elev[SENSIM_LIDAR_MAX_CHANNELS];
+  sensim__lidar_tables tables;
   sensim_camera_params_init(&cp);
   sensim_lidar_params_init(&lp);
-  if (kind_keys == camera_keys && (st = parse_camera(obj, path, &cp)) != SENSIM_OK) return st;
-  if (kind_keys == lidar_keys && (st = parse_lidar(obj, path, &lp, elev)) != SENSIM_OK) return st;
+  if (kind_keys == camera_keys && (st = sensim__scenario_camera(obj, path, &cp)) != SENSIM_OK) return st;
+  if (kind_keys == lidar_keys && (st = sensim__scenario_lidar(obj, path, &lp, &tables)) != SENSIM_OK) return st;
   if (kind_keys == camera_keys)
     st = sensim_camera_create(scn->world, &sp, &cp, &s);
   else if (kind_keys == lidar_keys)

@@ -403,6 +403,20 @@ static void test_pcd_empty_cloud_is_valid(void **state) {
   free(s);
 }
 
+static void test_pcd_keeps_an_organised_grid(void **state) {
+  (void)state;
+  sensim_point p[6];
+  sample_points(p, 6);
+  sensim_frame f = points_frame(p, 6);
+  f.width = 3; /* columns x rows, as "organized" gives them */
+  f.height = 2;
+  SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("grid.pcd"), &f, 1));
+  char *s = slurp(tmp_path("grid.pcd"), NULL);
+  assert_non_null(strstr(s, "\nWIDTH 3\nHEIGHT 2\n"));
+  assert_non_null(strstr(s, "\nPOINTS 6\n"));
+  free(s);
+}
+
 static void test_pcd_refuses_wrong_payload_and_bad_path(void **state) {
   (void)state;
   uint8_t px[4] = {0};
@@ -591,6 +605,7 @@ int sensim_test_writers(void) {
       cmocka_unit_test(test_png_unwritable_path_is_eio),
       cmocka_unit_test(test_png_failed_write_keeps_previous_file),
       cmocka_unit_test(test_pcd_binary_round_trips),
+      cmocka_unit_test(test_pcd_keeps_an_organised_grid),
       cmocka_unit_test(test_pcd_ascii_round_trips_exactly),
       cmocka_unit_test(test_pcd_empty_cloud_is_valid),
       cmocka_unit_test(test_pcd_refuses_wrong_payload_and_bad_path),

@@ -61,6 +61,8 @@ int sensim_test_image_sensor(void);
 int sensim_test_writers(void);
 int sensim_test_scenario(void);
 int sensim_test_png_read(void);
+int sensim_test_ply(void);
+int sensim_test_lidar_outputs(void);
 int sensim_test_texture_png(void);
 int sensim_test_noise_calib(void);
 int sensim_test_allan(void);

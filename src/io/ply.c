@@ -1,0 +1,125 @@
+/* io/ply.c: point frames to PLY (Stanford polygon file format) files.
+ *
+ * Format: Turk, "The PLY polygon file format" (1994), as read by rply
+ * (Open3D) and PCL's PLYReader. One element, vertex, with the scalar
+ * properties x y z intensity (float), ring (ushort), time (float), return
+ * (uchar), in that order; binary_little_endian 1.0 bodies are the packed
+ * records one after another (23 bytes, no padding), ascii 1.0 bodies one
+ * line per vertex. The grid of an organised cloud is recorded in
+ * "obj_info num_cols W" / "obj_info num_rows H", the lines PCL writes and
+ * reads back into PointCloud width and height; every point is written,
+ * including the NaN ones marking missing returns (ascii spells them
+ * "nan"). The sensor's pose in the world at the capture is a comment
+ * (viewpoint tx ty tz qw qx qy qz): points stay in the sensor frame. */
+#include <math.h>
+#include <string.h>
+#include "core/internal.h"
+#include "io/scenario_internal.h"
+
+/* x y z intensity ring time return: 4 + 4 + 4 + 4 + 2 + 4 + 1 bytes. */
+#define PLY_RECORD 23
+
+static void put_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_f32(uint8_t *p, float f) {
+  uint32_t v;
+  memcpy(&v, &f, 4);
+  put_le32(p, v);
+}
+
+static void pack_point(const sensim_point *pt, uint8_t *r) {
+  put_f32(r + 0, pt->x);
+  put_f32(r + 4, pt->y);
+  put_f32(r + 8, pt->z);
+  put_f32(r + 12, pt->intensity);
+  r[16] = (uint8_t)pt->ring;
+  r[17] = (uint8_t)(pt->ring >> 8);
+  put_f32(r + 18, pt->time_offset);
+  r[22] = pt->return_index;
+}
+
+static void write_header(FILE *fp, const sensim_frame *f, int binary) {
+  const sensim_pose *p = &f->pose;
+  /* An organised frame's grid; anything else is one row of count points. */
+  int grid = f->height > 1 && (size_t)f->width * f->height == f->count;
+  fprintf(fp,
+          "ply\n"
+          "format %s 1.0\n"
+          "comment sensim lidar points in the sensor frame\n"
+          "comment viewpoint %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n"
+          "obj_info num_cols %zu\n"
+          "obj_info num_rows %zu\n"
+          "element vertex %zu\n"
+          "property float x\n"
+          "property float y\n"
+          "property float z\n"
+          "property float intensity\n"
+          "property ushort ring\n"
+          "property float time\n"
+          "property uchar return\n"
+          "end_header\n",
+          binary ? "binary_little_endian" : "ascii", p->pos.x, p->pos.y, p->pos.z, p->rot.w,
+          p->rot.x, p->rot.y, p->rot.z, grid ? (size_t)f->width : f->count,
+          grid ? (size_t)f->height : (size_t)1, f->count);
+}
+
+/* %.9g reads back to the same float (IEEE 754-2008 5.12.2: 9 significant
+ * digits suffice for binary32); NaN is written "nan" whatever its sign
+ * bit, since glibc would print "-nan" for a negative one. */
+static void put_ascii_f32(FILE *fp, float v, char sep) {
+  if (isnan(v))
+    fprintf(fp, "nan%c", sep);
+  else
+    fprintf(fp, "%.9g%c", v, sep);
+}
+
+static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const sensim_point *p = &pts[i];
+    put_ascii_f32(fp, p->x, ' ');
+    put_ascii_f32(fp, p->y, ' ');
+    put_ascii_f32(fp, p->z, ' ');
+    put_ascii_f32(fp, p->intensity, ' ');
+    fprintf(fp, "%u ", (unsigned)p->ring);
+    put_ascii_f32(fp, p->time_offset, ' ');
+    fprintf(fp, "%u\n", (unsigned)p->return_index);
+  }
+}
+
+static void write_binary(FILE *fp, const sensim_point *pts, size_t n) {
+  uint8_t buf[PLY_RECORD * 256];
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    pack_point(&pts[i], buf + used);
+    used += PLY_RECORD;
+    if (used == sizeof buf) {
+      fwrite(buf, 1, used, fp);
+      used = 0;
+    }
+  }
+  if (used) fwrite(buf, 1, used, fp);
+}
+
+sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary) {
+  if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_write_ply: NULL argument");
+  if (frame->type != SENSIM_PAYLOAD_POINTS)
+    return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as PLY '%s' (needs points)",
+                        sensim_payload_name(frame->type), path);
+  if (frame->count > 0 && !frame->data)
+    return sensim__fail(SENSIM_EINVAL, "PLY '%s': frame has %zu points and no data", path,
+                        frame->count);
+  sensim__afile af;
+  sensim_status st = sensim__afile_open(path, &af);
+  if (st != SENSIM_OK) return st;
+  write_header(af.fp, frame, binary);
+  if (binary)
+    write_binary(af.fp, frame->data, frame->count);
+  else
+    write_ascii(af.fp, frame->data, frame->count);
+  return sensim__afile_commit(&af);
+}
