@@ -9,6 +9,7 @@ int main(void) {
   failed += sensim_test_optics();
   failed += sensim_test_lidar();
   failed += sensim_test_lidar_beam();
+  failed += sensim_test_lidar_scan();
   failed += sensim_test_gnss();
   failed += sensim_test_imu();
   return failed ? 1 : 0;

@@ -225,6 +225,18 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
   if (!lp) return sensim__fail(SENSIM_EINVAL, "sensim_lidar_create: lidar params are NULL");
   sensim_status rc = check(lp);
   if (rc) return rc;
+  if (!sp) return sensim__fail(SENSIM_EINVAL, "sensim_lidar_create: sensor params are NULL");
+  /* The window the sensor will have (sensor.c resolves the default the
+   * same way); firing delays must fit inside a column or grid cell. */
+  double win = sp->window >= 0 ? sp->window : (sp->rate > 0 ? 1.0 / sp->rate : 0.0);
+  double cell = lp->pattern == SENSIM_LIDAR_GRID ? win / ((double)lp->channels * lp->columns) : win / lp->columns;
+  for (int c = 0; lp->firing_offsets && c < lp->channels; c++)
+    if (win > 0 && !(lp->firing_offsets[c] < cell))
+      return sensim__fail(SENSIM_EINVAL,
+                          "lidar firing_offsets[%d] = %g s does not fit in a %s of %g s: %d columns at this rate "
+                          "are finer than the firing table allows",
+                          c, lp->firing_offsets[c], lp->pattern == SENSIM_LIDAR_GRID ? "cell" : "column", cell,
+                          lp->columns);
   sensim_lidar *l = calloc(1, sizeof *l);
   if (!l) return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar");
   if ((rc = sensim__lidar_footprint_init(lp, &l->fp))) {
@@ -240,6 +252,13 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
                                 : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (C - 1);
     l->az_off[c] = lp->azimuth_offsets ? lp->azimuth_offsets[c] : 0.0;
     l->fire_off[c] = lp->firing_offsets ? lp->firing_offsets[c] : 0.0;
+    /* A spinning head keeps turning while a column's channels fire one
+     * after another (VLP-16 manual, sec. 9.5): each channel's azimuth
+     * trails the column's by the angle turned during its delay. */
+    if (lp->pattern == SENSIM_LIDAR_SPINNING && win > 0) {
+      double turned = lp->hfov / win * l->fire_off[c];
+      l->az_off[c] += lp->clockwise ? -turned : turned;
+    }
   }
   /* Ring: the channel's rank by elevation, ties kept in firing order (the
    * "ring" field of common lidar drivers). */

@@ -274,7 +274,9 @@ static void test_lidar_clockwise_firing_offsets_and_blanking(void **state) {
   for (int j = 0; j < 36; j++)
     for (int c = 0; c < 2; c++) {
       const sensim_beam *x = &b[j * 2 + c];
-      double az = -2.0 * M_PI * j / 36; /* clockwise: azimuth decreases */
+      /* Clockwise: azimuth decreases by column, and by the angle the head
+       * turns during the channel's firing delay (2 pi per 0.1 s window). */
+      double az = -2.0 * M_PI * j / 36 - 2.0 * M_PI / 0.1 * fire[c];
       assert_near(cos(x->azimuth), cos(az), 1e-6);
       assert_near(sin(x->azimuth), sin(az), 1e-6);
       assert_near(x->time_offset, -0.1 + 0.1 * j / 36 + fire[c], 1e-7);
@@ -318,7 +320,8 @@ static void test_lidar_rejects_bad_params(void **state) {
   sensim_lidar_params lp;
   sensim_sensor *s = NULL;
   const double nan_el[3] = {0.1, NAN, 0.0};
-  for (int k = 0; k < 12; k++) {
+  const double slow_fire[2] = {0.0, 2e-4};
+  for (int k = 0; k < 13; k++) {
     sensim_lidar_params_init(&lp);
     switch (k) {
       case 0: lp.channels = 0; break; /* an empty beam table */
@@ -333,6 +336,13 @@ static void test_lidar_rejects_bad_params(void **state) {
       case 9: lp.range_resolution = 0; break;
       case 10: lp.returns = (sensim_return_mode)9; break;
       case 11: lp.div_h = -0.001; break;
+      case 12: /* a 0.2 ms firing delay cannot fit in the 0.1 ms columns of 1000 per 0.1 s */
+        lp.channels = 2;
+        lp.elev_min = -0.1;
+        lp.elev_max = 0.1;
+        lp.firing_offsets = slow_fire;
+        lp.columns = 1000;
+        break;
     }
     assert_int_equal(sensim_lidar_create(w, &sp, &lp, &s), SENSIM_EINVAL);
   }
