@@ -123,24 +123,96 @@ static void put_dir(rayset *r, size_t i, sensim_pose pose, sensim_vec3 d_sensor,
   r->slot[i] = slot;
 }
 
-/* The beams sensim_lidar casts, by the geometry lidar.h gives: channel c at
- * elevation elev_min + c (elev_max - elev_min) / (channels - 1), column j at
- * azimuth start + j hfov / columns, CCW from sensor +X about +Z. */
+/* Sub-ray offsets of a beam's footprint, rad, by the rules of
+ * src/sensors/lidar_beam.c (docs/lidar.md, "Beam model"), rounded to float
+ * as sensim stores them. Gaussian (circular, elliptical): sub-ray k of n
+ * on Vogel's spiral (Vogel, Math. Biosci. 44, 1979) at u_k = (k + 1/2) / n
+ * of the half-angle disc, polar angle k x the golden angle, sub-ray 0 on
+ * the axis. Rectangular: rows = round(sqrt(n div_v / div_h)), n split over
+ * the rows as evenly as possible, each sub-ray at its cell's centre. */
+static void footprint(const sensim_lidar_params *lp, int n, float *dh, float *dv) {
+  if (n == 1) {
+    dh[0] = dv[0] = 0.0f;
+    return;
+  }
+  if (lp->shape == SENSIM_BEAM_RECTANGULAR) {
+    int rows = (int)lround(sqrt(n * lp->div_v / lp->div_h));
+    rows = rows < 1 ? 1 : rows > n ? n : rows;
+    double y0 = -0.5 * lp->div_v;
+    for (int i = 0, k = 0; i < rows; i++) {
+      int ni = n / rows + (i < n % rows);
+      double hi = lp->div_v * ni / n;
+      for (int j = 0; j < ni; j++, k++) {
+        dh[k] = (float)(-0.5 * lp->div_h + lp->div_h * (j + 0.5) / ni);
+        dv[k] = (float)(y0 + 0.5 * hi);
+      }
+      y0 += hi;
+    }
+    return;
+  }
+  const double golden = 3.14159265358979323846 * (3.0 - sqrt(5.0));
+  double ah = 0.5 * lp->div_h, av = lp->shape == SENSIM_BEAM_CIRCULAR ? ah : 0.5 * lp->div_v;
+  for (int k = 0; k < n; k++) {
+    double u = k == 0 ? 0.0 : (k + 0.5) / n, rr = sqrt(u), phi = golden * k;
+    dh[k] = (float)(ah * rr * cos(phi));
+    dv[k] = (float)(av * rr * sin(phi));
+  }
+}
+
+/* The rays sensim_lidar casts, by the conventions of src/sensors/lidar.c:
+ * channel c at elevation elevations[c] (or uniform over
+ * elev_min..elev_max) and azimuth offset azimuth_offsets[c] (or 0); its
+ * sub-ray k at angular offsets (dh_k, dv_k) in the beam's frame (axis f,
+ * horizontal h towards increasing azimuth, up u):
+ * d0 = normalise(f + tan(dh) h + tan(dv) u), kept in float as sensim keeps
+ * its table; column j turns d0 about +Z by start_azimuth + hfov j / columns
+ * (minus for a clockwise head), then by the sensor's rotation. Order:
+ * column, channel, sub-ray (sensim's packets of 8 are runs of this order
+ * within a column); slot = channel + channels * column. */
 int bare_lidar_rays(const sensim_lidar_params *lp, sensim_pose pose, rayset *r) {
-  if (rayset_alloc(r, (size_t)lp->channels * (size_t)lp->columns)) return -1;
+  const int C = lp->channels, N = lp->columns, S = lp->subrays < 1 ? 1 : lp->subrays;
+  float *dh = malloc(2 * (size_t)S * sizeof *dh);
+  float(*d0)[3] = malloc((size_t)C * S * sizeof *d0);
+  if (!dh || !d0 || rayset_alloc(r, (size_t)C * N * S)) {
+    free(dh);
+    free(d0);
+    return -1;
+  }
+  float *dv = dh + S;
+  footprint(lp, S, dh, dv);
+  for (int c = 0; c < C; c++) {
+    double e = lp->elevations ? lp->elevations[c]
+               : C == 1       ? lp->elev_min
+                              : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (C - 1);
+    double a = lp->azimuth_offsets ? lp->azimuth_offsets[c] : 0.0;
+    double f[3] = {cos(e) * cos(a), cos(e) * sin(a), sin(e)};
+    double h[3] = {-sin(a), cos(a), 0.0};
+    double u[3] = {-sin(e) * cos(a), -sin(e) * sin(a), cos(e)};
+    for (int k = 0; k < S; k++) {
+      double th = tan(dh[k]), tv = tan(dv[k]), d[3], n = 0.0;
+      for (int i = 0; i < 3; i++) d[i] = f[i] + th * h[i] + tv * u[i], n += d[i] * d[i];
+      for (int i = 0; i < 3; i++) d0[(size_t)c * S + k][i] = (float)(d[i] / sqrt(n));
+    }
+  }
   r->org[0] = (float)pose.pos.x, r->org[1] = (float)pose.pos.y, r->org[2] = (float)pose.pos.z;
   r->tfar = (float)lp->max_range;
   size_t i = 0;
-  for (int j = 0; j < lp->columns; j++) {
-    double az = lp->start_azimuth + j * lp->hfov / lp->columns;
-    for (int c = 0; c < lp->channels; c++, i++) {
-      double el = lp->channels > 1
-                      ? lp->elev_min + c * (lp->elev_max - lp->elev_min) / (lp->channels - 1)
-                      : lp->elev_min;
-      sensim_vec3 d = {cos(el) * cos(az), cos(el) * sin(az), sin(el)};
-      put_dir(r, i, pose, d, (uint32_t)(c + lp->channels * j));
-    }
+  for (int j = 0; j < N; j++) {
+    double step = lp->hfov * j / N, az = lp->start_azimuth + (lp->clockwise ? -step : step);
+    double ca = cos(az), sa = sin(az);
+    for (int c = 0; c < C; c++)
+      for (int k = 0; k < S; k++, i++) {
+        const float *e = d0[(size_t)c * S + k];
+        sensim_vec3 d0j = {ca * e[0] - sa * e[1], sa * e[0] + ca * e[1], e[2]};
+        sensim_vec3 d = sensim_quat_rotate(pose.rot, d0j);
+        r->dir[3 * i] = (float)d.x;
+        r->dir[3 * i + 1] = (float)d.y;
+        r->dir[3 * i + 2] = (float)d.z;
+        r->slot[i] = (uint32_t)(c + C * j);
+      }
   }
+  free(dh);
+  free(d0);
   return 0;
 }
 

@@ -44,7 +44,11 @@ typedef struct rayset {
 } rayset;
 void rayset_free(rayset *r);
 
-/* The beams sensim_lidar casts (lidar.h geometry) from `pose`. */
+/* The rays sensim_lidar casts from `pose`: per column, channel and
+ * footprint sub-ray, with the channel tables (elevations, azimuth offsets),
+ * the spinning direction and the footprint of lp, by the conventions of
+ * src/sensors/lidar.c and lidar_beam.c. Order: column, channel, sub-ray;
+ * slot = channel + channels * column. */
 int bare_lidar_rays(const sensim_lidar_params *lp, sensim_pose pose, rayset *r);
 /* The pinhole rays of a camera (camera.h, OpenCV pixel convention) through
  * each pixel's centre, or each stratum's centre for n x n samples. -1 for

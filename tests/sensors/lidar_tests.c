@@ -346,8 +346,12 @@ static void test_lidar_rejects_bad_params(void **state) {
     }
     assert_int_equal(sensim_lidar_create(w, &sp, &lp, &s), SENSIM_EINVAL);
   }
-  assert_int_equal(sensim_world_sensor_count(w), 0);
+  /* A head that does not turn (rate 0) cannot scan. */
   sensim_lidar_params_init(&lp);
+  sp.rate = 0.0;
+  assert_int_equal(sensim_lidar_create(w, &sp, &lp, &s), SENSIM_EINVAL);
+  sp.rate = 10.0;
+  assert_int_equal(sensim_world_sensor_count(w), 0);
   SENSIM_OK_OR_FAIL(sensim_lidar_create(w, &sp, &lp, &s));
   sensim_world_destroy(w);
 }
