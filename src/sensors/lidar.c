@@ -88,9 +88,13 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
   sensim_beam *out = f->data;
   for (int j = 0; j < N; j++) {
     double azj = column_azimuth(l, j), ca = cos(azj), sa = sin(azj);
+    double last_t = NAN;
+    sensim_pose pose = poses.pose[0];
     for (int c = 0; c < C; c++) {
       double t = t0 + fire_time(l, win, j, c);
-      sensim_pose pose = sensim__pose_table_at(&poses, t);
+      /* Channels that fire together (a flash column) share one pose. */
+      if (t != last_t) pose = sensim__pose_table_at(&poses, t);
+      last_t = t;
       for (int k = 0; k < S; k++) {
         /* The channel's sub-ray direction turned by the column's azimuth. */
         const float *d0 = l->dir0[(size_t)c * S + k];
@@ -126,10 +130,20 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
          * footprint: P ~ w rho cos(theta) exp(-2 beta R) / R^2. */
         b->range = (float)rr;
         b->intensity = (float)(rho * cosi);
-        b->power = (float)(l->fp.w[k] * rho * cosi * exp(-2.0 * l->beta * rr) / (rr * rr));
+        double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
+        b->power = (float)(l->fp.w[k] * rho * cosi * atm / (rr * rr));
       }
       sensim_lidar_return ret[2];
-      int nr = sensim__lidar_returns(l, bh, S, ret);
+      int nr;
+      if (S == 1) {
+        /* One sub-ray: one hit is one return in every mode, if detected. */
+        nr = bh[0].range > 0 && bh[0].power >= l->p_min;
+        ret[0].range = bh[0].range;
+        ret[0].intensity = bh[0].intensity;
+        ret[0].power = bh[0].power;
+      } else {
+        nr = sensim__lidar_returns(l, bh, S, ret);
+      }
       double t = fire_time(l, win, j, c) - win;
       for (int r = 0; r < R; r++) {
         sensim_beam *b = &out[((size_t)j * C + c) * R + r];
