@@ -10,14 +10,11 @@ extern const sensim_builtin_filter sensim__filter_normals;
 extern const sensim_builtin_filter sensim__filter_image_noise;
 extern const sensim_builtin_filter sensim__filter_points;
 extern const sensim_builtin_filter sensim__filter_range_noise;
-/* Lidar outputs and noise: weak while they are being written (a missing one
- * is skipped); test binaries link every object, so they see them all. */
-#define SENSIM__WEAK __attribute__((weak))
-extern const sensim_builtin_filter sensim__filter_lidar_noise SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_deskew SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_organized SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_range_image SENSIM__WEAK;
-extern const sensim_builtin_filter sensim__filter_birdseye SENSIM__WEAK;
+extern const sensim_builtin_filter sensim__filter_lidar_noise;
+extern const sensim_builtin_filter sensim__filter_deskew;
+extern const sensim_builtin_filter sensim__filter_organized;
+extern const sensim_builtin_filter sensim__filter_range_image;
+extern const sensim_builtin_filter sensim__filter_birdseye;
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
 extern const sensim_builtin_filter sensim__filter_imu_noise;
 
@@ -55,7 +52,7 @@ static const sensim_builtin_filter *const builtins[] = {
 
 const sensim_builtin_filter *sensim__filter_find(const char *name) {
   for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i] && strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
+    if (strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
   return NULL;
 }
 
@@ -63,9 +60,7 @@ const char *const *sensim_filter_names(void) {
   static const char *names[NBUILTINS + 1];
   /* Filled on each call from the constant table: idempotent, so concurrent
    * callers write the same values. */
-  size_t n = 0;
-  for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i]) names[n++] = builtins[i]->def.name;
-  names[n] = NULL;
+  for (size_t i = 0; i < NBUILTINS; i++) names[i] = builtins[i]->def.name;
+  names[NBUILTINS] = NULL;
   return names;
 }
