@@ -166,10 +166,16 @@ static void footprint(const sensim_lidar_params *lp, int n, float *dh, float *dv
  * horizontal h towards increasing azimuth, up u):
  * d0 = normalise(f + tan(dh) h + tan(dv) u), kept in float as sensim keeps
  * its table; column j turns d0 about +Z by start_azimuth + hfov j / columns
- * (minus for a clockwise head), then by the sensor's rotation. Order:
- * column, channel, sub-ray (sensim's packets of 8 are runs of this order
- * within a column); slot = channel + channels * column. */
+ * (minus for a clockwise head), then by the sensor's rotation. A spinning
+ * head keeps turning while a column's channels fire, so channel c's
+ * azimuth also trails by hfov / window x firing_offsets[c]. Order: column,
+ * channel, sub-ray (sensim's packets of 8 are runs of this order within a
+ * column); slot = channel + channels * column. */
 int bare_lidar_rays(const sensim_lidar_params *lp, sensim_pose pose, rayset *r) {
+  return bare_lidar_rays_window(lp, 0.1, pose, r);
+}
+
+int bare_lidar_rays_window(const sensim_lidar_params *lp, double window, sensim_pose pose, rayset *r) {
   const int C = lp->channels, N = lp->columns, S = lp->subrays < 1 ? 1 : lp->subrays;
   float *dh = malloc(2 * (size_t)S * sizeof *dh);
   float(*d0)[3] = malloc((size_t)C * S * sizeof *d0);
@@ -185,6 +191,8 @@ int bare_lidar_rays(const sensim_lidar_params *lp, sensim_pose pose, rayset *r) 
                : C == 1       ? lp->elev_min
                               : lp->elev_min + (lp->elev_max - lp->elev_min) * c / (C - 1);
     double a = lp->azimuth_offsets ? lp->azimuth_offsets[c] : 0.0;
+    if (lp->pattern == SENSIM_LIDAR_SPINNING && window > 0 && lp->firing_offsets)
+      a += (lp->clockwise ? -1.0 : 1.0) * lp->hfov / window * lp->firing_offsets[c];
     double f[3] = {cos(e) * cos(a), cos(e) * sin(a), sin(e)};
     double h[3] = {-sin(a), cos(a), 0.0};
     double u[3] = {-sin(e) * cos(a), -sin(e) * sin(a), cos(e)};

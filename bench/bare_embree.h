@@ -44,11 +44,14 @@ typedef struct rayset {
 } rayset;
 void rayset_free(rayset *r);
 
-/* The rays sensim_lidar casts from `pose`: per column, channel and
- * footprint sub-ray, with the channel tables (elevations, azimuth offsets),
- * the spinning direction and the footprint of lp, by the conventions of
- * src/sensors/lidar.c and lidar_beam.c. Order: column, channel, sub-ray;
- * slot = channel + channels * column. */
+/* The rays sensim_lidar casts from `pose` for a sensor whose collection
+ * window is `window` s (the default: 1 / rate): per column, channel and
+ * footprint sub-ray, with the channel tables (elevations, azimuth offsets,
+ * firing delays), the spinning direction and the footprint of lp, by the
+ * conventions of src/sensors/lidar.c and lidar_beam.c. Order: column,
+ * channel, sub-ray; slot = channel + channels * column. */
+int bare_lidar_rays_window(const sensim_lidar_params *lp, double window, sensim_pose pose, rayset *r);
+/* The same for a 10 Hz sensor with the default window (0.1 s). */
 int bare_lidar_rays(const sensim_lidar_params *lp, sensim_pose pose, rayset *r);
 /* The pinhole rays of a camera (camera.h, OpenCV pixel convention) through
  * each pixel's centre, or each stratum's centre for n x n samples. -1 for
