@@ -439,6 +439,11 @@ int main(int argc, char **argv) {
   lp.elev_min = c.elev_min, lp.elev_max = c.elev_max, lp.elevations = NULL;
   lp.hfov = 2.0 * BENCH_PI;
   lp.min_range = c.min_range, lp.max_range = c.max_range;
+  /* The bare side has no detection threshold: put sensim's far beyond the
+   * scene so both report every surface within max_range (bench_lidar
+   * measures the radiometric lidar). */
+  lp.detection_range = 1e5;
+  lp.intensity_bits = 16;
   sensim_camera_params cp1, cp4;
   sensim_camera_params_init(&cp1); /* pinhole, fx = 0: intrinsics from hfov */
   cp1.width = c.width, cp1.height = c.height, cp1.hfov = c.hfov, cp1.samples = 1;
