@@ -30,6 +30,10 @@ double sensim_rng_uniform(sensim_rng *r);
 /* Standard normal N(0, 1) (Box-Muller, no cached second value, so every call
  * consumes exactly four words). */
 double sensim_rng_normal(sensim_rng *r);
+/* Two independent standard normals from one Box-Muller transform (both
+ * branches, so half the cost per value of sensim_rng_normal); consumes
+ * exactly four words. */
+void sensim_rng_normal2(sensim_rng *r, double *a, double *b);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,14 @@ double sensim_rng_normal(sensim_rng *r) {
   return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+void sensim_rng_normal2(sensim_rng *r, double *a, double *b) {
+  double u1 = 1.0 - sensim_rng_uniform(r);
+  double u2 = sensim_rng_uniform(r);
+  double m = sqrt(-2.0 * log(u1)), ph = 6.283185307179586 * u2;
+  *a = m * cos(ph);
+  *b = m * sin(ph);
+}
+
 /* ---- GSL adapter ---- */
 
 static void gsl_set(void *state, unsigned long seed) {

@@ -163,6 +163,29 @@ static void test_normal_consumes_exactly_four_words(void **state) {
  * is ~chi^2(99), mean 99 and standard deviation sqrt(198) = 14.1; it must
  * lie within 5 standard deviations (too small is as suspicious as too
  * large). */
+/* Both values of a Box-Muller pair are standard normal and uncorrelated:
+ * mean, variance and correlation within 5 standard errors (1/sqrt(n),
+ * sqrt(2/n), 1/sqrt(n)); the first value equals sensim_rng_normal's. */
+static void test_normal_pairs_are_independent_standard_normals(void **state) {
+  (void)state;
+  const int n = 500000;
+  sensim_rng r, q;
+  sensim_rng_init(&r, 11, 2, 3, 4);
+  sensim_rng_init(&q, 11, 2, 3, 4);
+  double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (int i = 0; i < n; i++) {
+    double a, b;
+    sensim_rng_normal2(&r, &a, &b);
+    if (i < 10) assert_true(a == sensim_rng_normal(&q));
+    sa += a, sb += b, saa += a * a, sbb += b * b, sab += a * b;
+  }
+  assert_near(sa / n, 0.0, 5.0 / sqrt(n));
+  assert_near(sb / n, 0.0, 5.0 / sqrt(n));
+  assert_near(saa / n, 1.0, 5.0 * sqrt(2.0 / n));
+  assert_near(sbb / n, 1.0, 5.0 * sqrt(2.0 / n));
+  assert_near(sab / n, 0.0, 5.0 / sqrt(n));
+}
+
 static void test_uniform_histogram_passes_chi_square(void **state) {
   (void)state;
   enum { K = 100 };
@@ -231,6 +254,7 @@ int sensim_test_rng(void) {
       cmocka_unit_test(test_uniform_mean_and_variance_within_5_standard_errors),
       cmocka_unit_test(test_normal_mean_variance_kurtosis_within_bounds),
       cmocka_unit_test(test_normal_consumes_exactly_four_words),
+      cmocka_unit_test(test_normal_pairs_are_independent_standard_normals),
       cmocka_unit_test(test_uniform_histogram_passes_chi_square),
       cmocka_unit_test(test_gsl_adapter_continues_stream_and_feeds_gsl_ran_gaussian),
   };
