@@ -14,35 +14,10 @@
 #include <math.h>
 #include <string.h>
 #include "core/internal.h"
+#include "io/point_records.h"
 #include "io/scenario_internal.h"
 
 /* x y z intensity ring time return: 4 + 4 + 4 + 4 + 2 + 4 + 1 bytes. */
-#define PLY_RECORD 23
-
-static void put_le32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_f32(uint8_t *p, float f) {
-  uint32_t v;
-  memcpy(&v, &f, 4);
-  put_le32(p, v);
-}
-
-static void pack_point(const sensim_point *pt, uint8_t *r) {
-  put_f32(r + 0, pt->x);
-  put_f32(r + 4, pt->y);
-  put_f32(r + 8, pt->z);
-  put_f32(r + 12, pt->intensity);
-  r[16] = (uint8_t)pt->ring;
-  r[17] = (uint8_t)(pt->ring >> 8);
-  put_f32(r + 18, pt->time_offset);
-  r[22] = pt->return_index;
-}
-
 static void write_header(FILE *fp, const sensim_frame *f, int binary) {
   const sensim_pose *p = &f->pose;
   /* An organised frame's grid; anything else is one row of count points. */
@@ -91,20 +66,6 @@ static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
   }
 }
 
-static void write_binary(FILE *fp, const sensim_point *pts, size_t n) {
-  uint8_t buf[PLY_RECORD * 256];
-  size_t used = 0;
-  for (size_t i = 0; i < n; i++) {
-    pack_point(&pts[i], buf + used);
-    used += PLY_RECORD;
-    if (used == sizeof buf) {
-      fwrite(buf, 1, used, fp);
-      used = 0;
-    }
-  }
-  if (used) fwrite(buf, 1, used, fp);
-}
-
 sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary) {
   if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_write_ply: NULL argument");
   if (frame->type != SENSIM_PAYLOAD_POINTS)
@@ -118,7 +79,7 @@ sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int 
   if (st != SENSIM_OK) return st;
   write_header(af.fp, frame, binary);
   if (binary)
-    write_binary(af.fp, frame->data, frame->count);
+    sensim__write_point_records(af.fp, frame->data, frame->count);
   else
     write_ascii(af.fp, frame->data, frame->count);
   return sensim__afile_commit(&af);

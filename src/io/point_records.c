@@ -1,0 +1,46 @@
+/* io/point_records.c: the binary point record PCD and PLY share: 23 bytes,
+ * little-endian x y z intensity (float32), ring (uint16), time (float32),
+ * return (uint8), in that order. */
+#include <stdint.h>
+#include <string.h>
+#include "io/point_records.h"
+
+#define POINT_RECORD 23
+
+static void put_le32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_f32(uint8_t *p, float f) {
+  uint32_t v;
+  memcpy(&v, &f, 4);
+  put_le32(p, v);
+}
+
+static void pack_point(const sensim_point *pt, uint8_t *r) {
+  put_f32(r + 0, pt->x);
+  put_f32(r + 4, pt->y);
+  put_f32(r + 8, pt->z);
+  put_f32(r + 12, pt->intensity);
+  r[16] = (uint8_t)pt->ring;
+  r[17] = (uint8_t)(pt->ring >> 8);
+  put_f32(r + 18, pt->time_offset);
+  r[22] = pt->return_index;
+}
+
+void sensim__write_point_records(FILE *fp, const sensim_point *pts, size_t n) {
+  uint8_t buf[POINT_RECORD * 256];
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    pack_point(&pts[i], buf + used);
+    used += POINT_RECORD;
+    if (used == sizeof buf) {
+      fwrite(buf, 1, used, fp);
+      used = 0;
+    }
+  }
+  if (used) fwrite(buf, 1, used, fp);
+}
