@@ -57,6 +57,15 @@ void sensim_rng_normal2(sensim_rng *r, double *a, double *b) {
   *b = m * sin(ph);
 }
 
+void sensim_rng_normal2f(sensim_rng *r, float *a, float *b) {
+  /* (w >> 8 + 1) / 2^24 lies in (0, 1], so the log is finite. */
+  float u1 = (float)((sensim_rng_u32(r) >> 8) + 1u) * (1.0f / 16777216.0f);
+  float u2 = (float)(sensim_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
+  float m = sqrtf(-2.0f * logf(u1)), ph = 6.2831853f * u2;
+  *a = m * cosf(ph);
+  *b = m * sinf(ph);
+}
+
 /* ---- GSL adapter ---- */
 
 static void gsl_set(void *state, unsigned long seed) {

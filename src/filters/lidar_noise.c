@@ -93,13 +93,13 @@ static sensim_status lidar_noise_apply(void *user, sensim_frame *f, sensim_filte
     int any = 0;
     for (size_t r = 0; r < R; r++) any |= b[i + r].range > 0;
     if (!any) continue;
-    double na, ne;
-    sensim_rng_normal2(&ctx->rng, &na, &ne);
+    float na, ne;
+    sensim_rng_normal2f(&ctx->rng, &na, &ne);
     for (size_t r = 0; r < R; r++) {
       sensim_beam *x = &b[i + r];
       if (!(x->range > 0)) continue;
-      double nr, ni;
-      sensim_rng_normal2(&ctx->rng, &nr, &ni);
+      float nr, ni;
+      sensim_rng_normal2f(&ctx->rng, &nr, &ni);
       double range = x->range + g->sigma_range * nr;
       double in = x->intensity + g->sigma_intensity * ni;
       x->range = (float)(range > MIN_RANGE ? range : MIN_RANGE);

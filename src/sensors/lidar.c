@@ -48,11 +48,12 @@ static double column_azimuth(const sensim_lidar *l, int j) {
   return l->p.start_azimuth + (l->p.clockwise ? -step : step);
 }
 
-/* Wrap to (-pi, pi]. */
+/* Wrap to (-pi, pi]; column azimuths and offsets stay within a few turns,
+ * so a loop is cheaper than fmod. */
 static double wrap_pi(double a) {
-  a = fmod(a + M_PI, 2.0 * M_PI);
-  if (a <= 0) a += 2.0 * M_PI;
-  return a - M_PI;
+  while (a > M_PI) a -= 2.0 * M_PI;
+  while (a <= -M_PI) a += 2.0 * M_PI;
+  return a;
 }
 
 static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
@@ -60,7 +61,7 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
   const int C = l->p.channels, N = l->p.columns, S = l->fp.n, R = l->nret;
   const sensim_snapshot *snap = cap->snap;
   const double win = s->params.window, t1 = cap->t_capture, t0 = t1 - win;
-  const double qmax = (double)((1u << l->p.intensity_bits) - 1u);
+  const double qmax = (double)((1u << l->p.intensity_bits) - 1u), inv_qmax = 1.0 / qmax;
   sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
   if (rc) return rc;
   f->returns = (uint32_t)R;
@@ -156,7 +157,7 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
         b->range = ret[r].range;
         /* Quantised to the sensor's intensity resolution. */
         double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity;
-        b->intensity = (float)(nearbyint(iq * qmax) / qmax);
+        b->intensity = (float)(nearbyint(iq * qmax) * inv_qmax);
       }
     }
   }
@@ -259,6 +260,10 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
   }
   l->p = *lp;
   l->p.elevations = l->p.azimuth_offsets = l->p.firing_offsets = NULL; /* copied below */
+  /* Into [-pi, pi): every beam azimuth then lies within a few turns of 0. */
+  l->p.start_azimuth = fmod(lp->start_azimuth, 2.0 * M_PI);
+  if (l->p.start_azimuth >= M_PI) l->p.start_azimuth -= 2.0 * M_PI;
+  if (l->p.start_azimuth < -M_PI) l->p.start_azimuth += 2.0 * M_PI;
   const int C = lp->channels;
   for (int c = 0; c < C; c++) {
     l->elev[c] = lp->elevations ? lp->elevations[c]

@@ -186,6 +186,32 @@ static void test_normal_pairs_are_independent_standard_normals(void **state) {
   assert_near(sab / n, 0.0, 5.0 / sqrt(n));
 }
 
+/* The single-precision pair: standard normal moments (kurtosis 3 within
+ * 5 sqrt(24 / n)) and uncorrelated, from exactly two words. */
+static void test_float_normal_pairs_are_standard_normal(void **state) {
+  (void)state;
+  const int n = 500000;
+  sensim_rng r, q;
+  sensim_rng_init(&r, 5, 6, 7, 8);
+  double s1 = 0, s2 = 0, s4 = 0, sab = 0;
+  for (int i = 0; i < n; i++) {
+    float a, b;
+    sensim_rng_normal2f(&r, &a, &b);
+    s1 += a + b, s2 += (double)a * a + (double)b * b, s4 += pow(a, 4) + pow(b, 4), sab += (double)a * b;
+  }
+  assert_near(s1 / (2 * n), 0.0, 5.0 / sqrt(2.0 * n));
+  assert_near(s2 / (2 * n), 1.0, 5.0 * sqrt(2.0 / (2 * n)));
+  assert_near(s4 / (2 * n), 3.0, 5.0 * sqrt(96.0 / (2 * n))); /* var of x^4 is 105 - 9 = 96 */
+  assert_near(sab / n, 0.0, 5.0 / sqrt(n));
+  sensim_rng_init(&r, 5, 6, 7, 8);
+  sensim_rng_init(&q, 5, 6, 7, 8);
+  float a, b;
+  sensim_rng_normal2f(&r, &a, &b);
+  sensim_rng_u32(&q);
+  sensim_rng_u32(&q);
+  assert_int_equal(sensim_rng_u32(&r), sensim_rng_u32(&q));
+}
+
 static void test_uniform_histogram_passes_chi_square(void **state) {
   (void)state;
   enum { K = 100 };
@@ -255,6 +281,7 @@ int sensim_test_rng(void) {
       cmocka_unit_test(test_normal_mean_variance_kurtosis_within_bounds),
       cmocka_unit_test(test_normal_consumes_exactly_four_words),
       cmocka_unit_test(test_normal_pairs_are_independent_standard_normals),
+      cmocka_unit_test(test_float_normal_pairs_are_standard_normal),
       cmocka_unit_test(test_uniform_histogram_passes_chi_square),
       cmocka_unit_test(test_gsl_adapter_continues_stream_and_feeds_gsl_ran_gaussian),
   };
