@@ -6,6 +6,7 @@ int main(void) {
   failed += sensim_test_chain();
   failed += sensim_test_noise_filters();
   failed += sensim_test_image_sensor();
+  failed += sensim_test_isp_color();
   failed += sensim_test_isp();
   failed += sensim_test_lidar_outputs();
   return failed ? 1 : 0;

@@ -57,6 +57,7 @@ int sensim_test_imu(void);
 int sensim_test_chain(void);
 int sensim_test_noise_filters(void);
 int sensim_test_isp(void);
+int sensim_test_isp_color(void);
 int sensim_test_image_sensor(void);
 int sensim_test_writers(void);
 int sensim_test_scenario(void);
