@@ -84,3 +84,83 @@ void sensim__pool_submit(sensim_pool *p, sensim_job *job) {
 }
 
 int sensim__pool_threads(const sensim_pool *p) { return p->nthreads; }
+
+/* One fork-join: its jobs count down `left` and signal `done`. */
+typedef struct fork_join {
+  void (*fn)(void *arg);
+  pthread_mutex_t mu;
+  pthread_cond_t done;
+  size_t left;
+} fork_join;
+
+typedef struct fork_job {
+  sensim_job job;
+  fork_join *fj;
+  void *arg;
+} fork_job;
+
+static void fork_run(void *arg) {
+  fork_job *j = arg;
+  fork_join *fj = j->fj;
+  fj->fn(j->arg);
+  pthread_mutex_lock(&fj->mu);
+  if (--fj->left == 0) pthread_cond_broadcast(&fj->done);
+  pthread_mutex_unlock(&fj->mu);
+}
+
+/* Take the oldest queued job, or NULL. */
+static sensim_job *pop(sensim_pool *p) {
+  pthread_mutex_lock(&p->mu);
+  sensim_job *j = p->head;
+  if (j) {
+    p->head = j->next;
+    if (!p->head) p->tail = NULL;
+  }
+  pthread_mutex_unlock(&p->mu);
+  return j;
+}
+
+void sensim__pool_run_all(sensim_pool *p, void (*fn)(void *arg), void **args, size_t n) {
+  if (p->nthreads == 0 || n <= 1) {
+    for (size_t i = 0; i < n; i++) fn(args[i]);
+    return;
+  }
+  fork_join fj;
+  fj.fn = fn;
+  fj.left = n;
+  pthread_mutex_init(&fj.mu, NULL);
+  pthread_cond_init(&fj.done, NULL);
+  fork_job *jobs = malloc(n * sizeof *jobs);
+  if (!jobs) {
+    /* Out of memory for the bookkeeping: the work still gets done, inline. */
+    for (size_t i = 0; i < n; i++) fn(args[i]);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      jobs[i].fj = &fj;
+      jobs[i].arg = args[i];
+      jobs[i].job.fn = fork_run;
+      jobs[i].job.arg = &jobs[i];
+      sensim__pool_submit(p, &jobs[i].job);
+    }
+    /* Help until our jobs are all taken, then wait for the ones in flight. */
+    for (;;) {
+      pthread_mutex_lock(&fj.mu);
+      size_t left = fj.left;
+      pthread_mutex_unlock(&fj.mu);
+      if (left == 0) break;
+      sensim_job *j = pop(p);
+      if (j) {
+        j->next = NULL;
+        j->fn(j->arg);
+        continue;
+      }
+      pthread_mutex_lock(&fj.mu);
+      while (fj.left > 0) pthread_cond_wait(&fj.done, &fj.mu);
+      pthread_mutex_unlock(&fj.mu);
+      break;
+    }
+    free(jobs);
+  }
+  pthread_cond_destroy(&fj.done);
+  pthread_mutex_destroy(&fj.mu);
+}

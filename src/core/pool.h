@@ -21,4 +21,11 @@ typedef struct sensim_job {
 void sensim__pool_submit(sensim_pool *pool, sensim_job *job);
 int sensim__pool_threads(const sensim_pool *pool);
 
+/* Run fn(args[i]) for i in [0, n) on the pool and return when all have
+ * finished. The calling thread (a worker itself, or the host) runs queued
+ * jobs while it waits, so a job may fork-join without ever blocking the
+ * pool; the forked jobs must not wait on anything themselves. With 0
+ * threads they run inline, in order. */
+void sensim__pool_run_all(sensim_pool *pool, void (*fn)(void *arg), void **args, size_t n);
+
 #endif

@@ -6,6 +6,7 @@
  * to, so lateral chromatic aberration (one ray per channel), vignetting,
  * fog and Fresnel-weighted reflections are all just weights. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -280,49 +281,95 @@ static sensim_status render_row(render *r, uint32_t y, sensim_frame *f) {
   return SENSIM_OK;
 }
 
+/* A band of rows rendered by one pool job, with its own scratch buffers;
+ * the view and the pose table are shared read-only. */
+typedef struct band {
+  render r;
+  sensim_frame *f;
+  uint32_t y0, y1;
+  sensim_status rc;
+  char error[256];
+} band;
+
+static void scratch_free(render *r) {
+  wave_free(&r->cur);
+  wave_free(&r->next);
+  wave_free(&r->shadow);
+  free(r->hits);
+  free(r->occ);
+  free(r->col);
+  free(r->uvoff);
+  free(r->rot);
+  free(r->axial);
+  free(r->hit_t);
+  free(r->hit_n);
+  free(r->hit_body);
+}
+
+static void band_run(void *arg) {
+  band *b = arg;
+  render *r = &b->r;
+  r->nsamples = (size_t)r->cam->p.width * r->cam->p.samples;
+  r->col = malloc(r->nsamples * sizeof *r->col);
+  r->uvoff = malloc(r->nsamples * sizeof *r->uvoff);
+  r->rot = malloc(r->nsamples * sizeof *r->rot);
+  r->axial = malloc(r->nsamples * sizeof *r->axial);
+  r->hit_t = malloc(r->nsamples * sizeof *r->hit_t);
+  r->hit_n = malloc(r->nsamples * sizeof *r->hit_n);
+  r->hit_body = malloc(r->nsamples * sizeof *r->hit_body);
+  if (!r->col || !r->uvoff || !r->rot || !r->axial || !r->hit_t || !r->hit_n || !r->hit_body)
+    b->rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering rows %u..%u", b->y0, b->y1);
+  for (uint32_t y = b->y0; y < b->y1 && !b->rc; y++) b->rc = render_row(r, y, b->f);
+  /* The message is per thread: keep it for the capture's thread. */
+  if (b->rc) snprintf(b->error, sizeof b->error, "%s", sensim_last_error());
+  scratch_free(r);
+}
+
 sensim_status sensim__camera_render(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
   const sensim_camera *cam = s->impl;
-  render r;
-  memset(&r, 0, sizeof r);
-  r.s = s;
-  r.cam = cam;
-  r.snap = cap->snap;
-  r.nsamples = (size_t)cam->p.width * cam->p.samples;
-  r.col = malloc(r.nsamples * sizeof *r.col);
-  r.uvoff = malloc(r.nsamples * sizeof *r.uvoff);
-  r.rot = malloc(r.nsamples * sizeof *r.rot);
-  r.axial = malloc(r.nsamples * sizeof *r.axial);
-  r.hit_t = malloc(r.nsamples * sizeof *r.hit_t);
-  r.hit_n = malloc(r.nsamples * sizeof *r.hit_n);
-  r.hit_body = malloc(r.nsamples * sizeof *r.hit_body);
-  sensim_status rc = SENSIM_OK;
-  if (!r.col || !r.uvoff || !r.rot || !r.axial || !r.hit_t || !r.hit_n || !r.hit_body) {
-    rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering a %ux%u image", cam->p.width, cam->p.height);
-    goto done;
-  }
-  if ((rc = sensim__traced_view(cap, &r.view))) goto done;
+  sensim_rt_view *view = NULL;
+  sensim_pose_table poses = {0, 0, 0, NULL};
+  band *bands = NULL;
+  void **args = NULL;
+  sensim_status rc = sensim__traced_view(cap, &view);
+  if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
    * to the world or to a static body, or if the readout is instantaneous. */
   double span = cam->p.exposure_time + cam->readout;
   int fixed = span <= 0 || !s->params.body || s->params.body->is_static;
   int entries = fixed ? 1 : 65 + (int)(cam->p.line_time > 0 ? cam->p.height / 4 : 0);
-  if ((rc = sensim__pose_table_init(&r.poses, s, r.snap, cap->t_capture - span, cap->t_capture, entries)))
+  if ((rc = sensim__pose_table_init(&poses, s, cap->snap, cap->t_capture - span, cap->t_capture, entries)))
     goto done;
-  for (uint32_t y = 0; y < cam->p.height && !rc; y++) rc = render_row(&r, y, f);
+  /* Bands of rows on the world's pool: rows draw from their own random
+   * streams and write disjoint pixels, so the image is the same however it
+   * is banded. A few bands per thread balance uneven rows. */
+  int threads = sensim__pool_threads(s->world->pool);
+  uint32_t nb = threads > 0 ? (uint32_t)(4 * (threads + 1)) : 1;
+  if (nb > cam->p.height) nb = cam->p.height;
+  bands = calloc(nb, sizeof *bands);
+  args = calloc(nb, sizeof *args);
+  if (!bands || !args) {
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %u render bands", nb);
+    goto done;
+  }
+  for (uint32_t i = 0; i < nb; i++) {
+    bands[i].r.s = s;
+    bands[i].r.cam = cam;
+    bands[i].r.snap = cap->snap;
+    bands[i].r.view = view;
+    bands[i].r.poses = poses;
+    bands[i].f = f;
+    bands[i].y0 = (uint32_t)((uint64_t)cam->p.height * i / nb);
+    bands[i].y1 = (uint32_t)((uint64_t)cam->p.height * (i + 1) / nb);
+    args[i] = &bands[i];
+  }
+  sensim__pool_run_all(s->world->pool, band_run, args, nb);
+  for (uint32_t i = 0; i < nb && !rc; i++)
+    if (bands[i].rc) rc = sensim__fail(bands[i].rc, "%s", bands[i].error);
 done:
-  sensim__pose_table_free(&r.poses);
-  sensim__rt_view_destroy(r.view);
-  wave_free(&r.cur);
-  wave_free(&r.next);
-  wave_free(&r.shadow);
-  free(r.hits);
-  free(r.occ);
-  free(r.col);
-  free(r.uvoff);
-  free(r.rot);
-  free(r.axial);
-  free(r.hit_t);
-  free(r.hit_n);
-  free(r.hit_body);
+  free(bands);
+  free(args);
+  sensim__pose_table_free(&poses);
+  sensim__rt_view_destroy(view);
   return rc;
 }

@@ -3,6 +3,7 @@
  * destroy that drains the queue. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 #include "support/testutil.h"
@@ -114,6 +115,60 @@ static void test_pool_destroy_drains_the_queue(void **state) {
   assert_true(done_before < N); /* the queue was really non-empty */
 }
 
+/* ---- fork-join ---- */
+
+static atomic_int fj_hits[64];
+
+static void fj_leaf(void *arg) { atomic_fetch_add(&fj_hits[(size_t)(intptr_t)arg], 1); }
+
+static void run_leaves(sensim_pool *p, int base, int n) {
+  void *args[16];
+  for (int i = 0; i < n; i++) args[i] = (void *)(intptr_t)(base + i);
+  sensim__pool_run_all(p, fj_leaf, args, (size_t)n);
+}
+
+typedef struct outer_arg {
+  sensim_pool *pool;
+  int base;
+  sensim_job job;
+  atomic_int *done;
+} outer_arg;
+
+/* A queued job that itself forks 8 leaves and joins them, as a camera
+ * capture does with its row bands. */
+static void fj_outer(void *arg) {
+  outer_arg *o = arg;
+  run_leaves(o->pool, o->base, 8);
+  for (int i = 0; i < 8; i++) assert_int_equal(atomic_load(&fj_hits[o->base + i]), 1);
+  atomic_fetch_add(o->done, 1);
+}
+
+static void test_pool_run_all_runs_each_job_once_and_nests_without_deadlock(void **state) {
+  (void)state;
+  for (int threads = 0; threads <= 2; threads += 2) {
+    for (int i = 0; i < 64; i++) atomic_store(&fj_hits[i], 0);
+    sensim_pool *p = NULL;
+    SENSIM_OK_OR_FAIL(sensim__pool_create(threads, &p));
+    run_leaves(p, 0, 16); /* from the host thread */
+    for (int i = 0; i < 16; i++) assert_int_equal(atomic_load(&fj_hits[i]), 1);
+    /* Four jobs on the pool at once, each forking and joining: with two
+     * workers both block in joins unless joining threads help. */
+    atomic_int done = 0;
+    outer_arg o[4];
+    for (int k = 0; k < 4; k++) {
+      o[k] = (outer_arg){p, 16 + 8 * k, {fj_outer, &o[k], NULL}, &done};
+      sensim__pool_submit(p, &o[k].job);
+    }
+    for (int spins = 0; atomic_load(&done) < 4 && spins < 20000; spins++) {
+      struct timespec ts = {0, 1000000};
+      nanosleep(&ts, NULL);
+    }
+    assert_int_equal(atomic_load(&done), 4);
+    for (int i = 16; i < 48; i++) assert_int_equal(atomic_load(&fj_hits[i]), 1);
+    sensim__pool_destroy(p);
+  }
+}
+
 static void test_pool_create_rejects_bad_thread_counts(void **state) {
   (void)state;
   sensim_pool *p = (sensim_pool *)(uintptr_t)0x1;
@@ -130,6 +185,7 @@ int sensim_test_pool(void) {
       cmocka_unit_test(test_pool_with_two_threads_runs_1000_jobs_exactly_once),
       cmocka_unit_test(test_pool_single_worker_runs_jobs_in_fifo_order),
       cmocka_unit_test(test_pool_destroy_drains_the_queue),
+      cmocka_unit_test(test_pool_run_all_runs_each_job_once_and_nests_without_deadlock),
       cmocka_unit_test(test_pool_create_rejects_bad_thread_counts),
   };
   return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
