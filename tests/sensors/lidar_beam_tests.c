@@ -15,7 +15,6 @@
 #include "sensors/lidar_internal.h"
 #include "support/testutil.h"
 
-int sensim_test_lidar_beam(void);
 
 extern const sensim_builtin_filter sensim__filter_lidar_noise;
 

@@ -7,7 +7,6 @@
 #include "filters/chain.h"
 #include "support/testutil.h"
 
-int sensim_test_lidar_scan(void);
 
 #define DEG (M_PI / 180.0)
 
