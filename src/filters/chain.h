@@ -57,6 +57,13 @@ sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed,
 /* Calls every destroy callback and frees the chain. */
 void sensim__chain_free(sensim_chain *c);
 
+/* A beam's return in the sensor frame (X forward, Z up): azimuth
+ * counter-clockwise from +X, elevation up from the XY plane. One function
+ * for every lidar filter, so "points" and "organized" agree to the bit.
+ * Single-precision trig: the point is a float, so double trig adds nothing
+ * but time (filters/lidar_filters.c). */
+void sensim__beam_xyz(const sensim_beam *b, float xyz[3]);
+
 /* Helpers for built-in filters' create(): read an optional number or a
  * 3-vector from params, rejecting wrong types. */
 sensim_status sensim__param_number(const cJSON *params, const char *key, double *v);

@@ -4,6 +4,13 @@
 #include "core/internal.h"
 #include "filters/chain.h"
 
+void sensim__beam_xyz(const sensim_beam *b, float xyz[3]) {
+  float ce = cosf(b->elevation), r = b->range;
+  xyz[0] = r * ce * cosf(b->azimuth);
+  xyz[1] = r * ce * sinf(b->azimuth);
+  xyz[2] = r * sinf(b->elevation);
+}
+
 static sensim_status points_create(const cJSON *params, void **user) {
   static const char *const none[] = {NULL};
   *user = NULL;
@@ -23,10 +30,11 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
   size_t j = 0;
   for (size_t i = 0; i < f->count; i++) {
     if (!(b[i].range > 0)) continue;
-    double ce = cos(b[i].elevation), r = b[i].range;
-    p[j].x = (float)(r * ce * cos(b[i].azimuth));
-    p[j].y = (float)(r * ce * sin(b[i].azimuth));
-    p[j].z = (float)(r * sin(b[i].elevation));
+    float xyz[3];
+    sensim__beam_xyz(&b[i], xyz);
+    p[j].x = xyz[0];
+    p[j].y = xyz[1];
+    p[j].z = xyz[2];
     p[j].intensity = b[i].intensity;
     p[j].time_offset = b[i].time_offset;
     p[j].ring = b[i].ring;

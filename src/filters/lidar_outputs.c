@@ -79,15 +79,6 @@ static size_t row_of(const beam_layout *L, uint32_t k, uint32_t r) {
   return (size_t)(L->channels - 1 - k) * L->returns + r;
 }
 
-/* Spherical to Cartesian in the sensor frame (X forward, Z up), the same
- * arithmetic as "points" so both give bit-identical coordinates. */
-static void beam_xyz(const sensim_beam *b, float xyz[3]) {
-  double ce = cos(b->elevation), r = b->range;
-  xyz[0] = (float)(r * ce * cos(b->azimuth));
-  xyz[1] = (float)(r * ce * sin(b->azimuth));
-  xyz[2] = (float)(r * sin(b->elevation));
-}
-
 static sensim_status no_params(const cJSON *params, void **user, const char *name) {
   static const char *const none[] = {NULL};
   *user = NULL;
@@ -123,7 +114,7 @@ static sensim_status organized_apply(void *user, sensim_frame *f, sensim_filter_
     memset(q, 0, sizeof *q);
     if (b[i].range > 0) {
       float xyz[3];
-      beam_xyz(&b[i], xyz);
+      sensim__beam_xyz(&b[i], xyz);
       q->x = xyz[0];
       q->y = xyz[1];
       q->z = xyz[2];
@@ -297,7 +288,7 @@ static int bev_get(const sensim_frame *f, size_t i, bev_pt *p) {
     const sensim_beam *b = &((const sensim_beam *)f->data)[i];
     if (!(b->range > 0)) return 0;
     float xyz[3];
-    beam_xyz(b, xyz);
+    sensim__beam_xyz(b, xyz);
     p->x = xyz[0], p->y = xyz[1], p->z = xyz[2];
     p->intensity = b->intensity;
     p->ring = b->ring;
