@@ -67,20 +67,5 @@ static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
 }
 
 sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary) {
-  if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_write_ply: NULL argument");
-  if (frame->type != SENSIM_PAYLOAD_POINTS)
-    return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as PLY '%s' (needs points)",
-                        sensim_payload_name(frame->type), path);
-  if (frame->count > 0 && !frame->data)
-    return sensim__fail(SENSIM_EINVAL, "PLY '%s': frame has %zu points and no data", path,
-                        frame->count);
-  sensim__afile af;
-  sensim_status st = sensim__afile_open(path, &af);
-  if (st != SENSIM_OK) return st;
-  write_header(af.fp, frame, binary);
-  if (binary)
-    sensim__write_point_records(af.fp, frame->data, frame->count);
-  else
-    write_ascii(af.fp, frame->data, frame->count);
-  return sensim__afile_commit(&af);
+  return sensim__write_points_file(path, frame, binary, "PLY", write_header, write_ascii);
 }

@@ -3,7 +3,9 @@
  * return (uint8), in that order. */
 #include <stdint.h>
 #include <string.h>
+#include "core/internal.h"
 #include "io/point_records.h"
+#include "io/scenario_internal.h"
 
 #define POINT_RECORD 23
 
@@ -43,4 +45,25 @@ void sensim__write_point_records(FILE *fp, const sensim_point *pts, size_t n) {
     }
   }
   if (used) fwrite(buf, 1, used, fp);
+}
+
+sensim_status sensim__write_points_file(const char *path, const sensim_frame *frame, int binary,
+                                        const char *format,
+                                        void (*header)(FILE *fp, const sensim_frame *f, int binary),
+                                        void (*ascii)(FILE *fp, const sensim_point *pts, size_t n)) {
+  if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "writing %s: NULL argument", format);
+  if (frame->type != SENSIM_PAYLOAD_POINTS)
+    return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as %s '%s' (needs points)",
+                        sensim_payload_name(frame->type), format, path);
+  if (frame->count > 0 && !frame->data)
+    return sensim__fail(SENSIM_EINVAL, "%s '%s': frame has %zu points and no data", format, path, frame->count);
+  sensim__afile af;
+  sensim_status st = sensim__afile_open(path, &af);
+  if (st != SENSIM_OK) return st;
+  header(af.fp, frame, binary);
+  if (binary)
+    sensim__write_point_records(af.fp, frame->data, frame->count);
+  else
+    ascii(af.fp, frame->data, frame->count);
+  return sensim__afile_commit(&af);
 }
