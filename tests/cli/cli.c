@@ -81,11 +81,6 @@ static void remove_tree(const char *path) {
   rmdir(path);
 }
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
 /* Every file under a (relative name rel) also exists under b with the same
  * bytes; returns the number of files compared. */
 static size_t compare_trees(const char *a, const char *b, const char *rel) {
@@ -133,7 +128,7 @@ static void test_demo_output_is_identical_for_1_and_2_threads(void **state) {
   for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s%s", TMP "/demo_t1", expect[i]);
-    if (!file_exists(p)) fail_msg("demo did not write %s", p);
+    if (!test_file_exists(p)) fail_msg("demo did not write %s", p);
   }
   /* Both ways round, so neither folder has a file the other lacks. */
   size_t n1 = compare_trees(TMP "/demo_t1", TMP "/demo_t2", "");
@@ -157,9 +152,9 @@ static void test_run_writes_an_example_scenario(void **state) {
                         NULL};
   assert_int_equal(run_cli(args), 0);
   assert_log_contains("lidar");
-  assert_true(file_exists(TMP "/cart/lidar/scan_000000.pcd"));
-  assert_true(file_exists(TMP "/cart/imu/imu.csv"));
-  assert_true(file_exists(TMP "/cart/gnss/gnss.csv"));
+  assert_true(test_file_exists(TMP "/cart/lidar/scan_000000.pcd"));
+  assert_true(test_file_exists(TMP "/cart/imu/imu.csv"));
+  assert_true(test_file_exists(TMP "/cart/gnss/gnss.csv"));
 }
 
 typedef struct usage_case {
@@ -187,7 +182,7 @@ static void test_bad_usage_exits_2_with_a_message(void **state) {
     if (rc != 2) fail_msg("case %zu exited %d, expected 2", i, rc);
     assert_log_contains(cases[i].message);
   }
-  assert_false(file_exists(TMP "/x"));
+  assert_false(test_file_exists(TMP "/x"));
 }
 
 static void test_run_failures_exit_1_naming_the_problem(void **state) {

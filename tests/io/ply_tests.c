@@ -23,20 +23,6 @@ static int setup(void **state) {
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-static void assert_no_temp_files(void) {
-  DIR *d = opendir(TMP);
-  assert_non_null(d);
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strstr(e->d_name, ".tmp-")) fail_msg("temporary file left behind: %s", e->d_name);
-  closedir(d);
-}
-
 static char *slurp(const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");
   if (!fp) fail_msg("cannot open %s", path);
@@ -261,7 +247,7 @@ static void test_ply_round_trips_binary_and_ascii(void **state) {
     for (size_t i = 0; i < 11; i++) assert_same_point(&p[i], &pf.pts[i], binary, i);
     free(pf.pts);
   }
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* An organised cloud keeps its grid in obj_info and every point, the NaN
@@ -319,10 +305,10 @@ static void test_ply_refuses_wrong_payload_and_bad_path(void **state) {
   f.count = 1;
   f.data = px;
   assert_int_equal(sensim_write_ply(TMP "/img.ply", &f, 1), SENSIM_ETYPE);
-  assert_false(file_exists(TMP "/img.ply"));
+  assert_false(test_file_exists(TMP "/img.ply"));
   f.type = SENSIM_PAYLOAD_BEAMS;
   assert_int_equal(sensim_write_ply(TMP "/beams.ply", &f, 0), SENSIM_ETYPE);
-  assert_false(file_exists(TMP "/beams.ply"));
+  assert_false(test_file_exists(TMP "/beams.ply"));
   sensim_point p[2];
   sample_points(p, 2);
   f = points_frame(p, 2, 1);
@@ -341,7 +327,7 @@ static void test_ply_refuses_wrong_payload_and_bad_path(void **state) {
   assert_memory_equal(before, after, n0);
   free(before);
   free(after);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* Assimp reads both encodings as a point cloud with the same vertices, in

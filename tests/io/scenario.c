@@ -21,11 +21,6 @@ static int setup(void **state) {
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
 static char *slurp(const char *path) {
   FILE *fp = fopen(path, "rb");
   if (!fp) fail_msg("cannot open %s", path);
@@ -227,7 +222,7 @@ static void test_inline_scenario_builds_and_runs_what_it_says(void **state) {
   png_size(TMP "/inline/cam/frame_000001.png", &pw, &ph);
   assert_int_equal(pw, 32);
   assert_int_equal(ph, 24);
-  assert_false(file_exists(TMP "/inline/cam/frame_000002.png"));
+  assert_false(test_file_exists(TMP "/inline/cam/frame_000002.png"));
   char *csv = slurp(TMP "/inline/accel/accel.csv");
   assert_int_equal(count_lines(csv), 12);
   free(csv);
@@ -1157,7 +1152,7 @@ static void test_ply_outputs_write_ply_scans(void **state) {
   h = ply_header_of(TMP "/ply/grid/scan_000000.ply");
   assert_non_null(strstr(h, "\nobj_info num_cols 36\nobj_info num_rows 8\nelement vertex 288\n"));
   free(h);
-  assert_false(file_exists(TMP "/ply/bin/scan_000000.pcd"));
+  assert_false(test_file_exists(TMP "/ply/bin/scan_000000.pcd"));
 }
 
 int sensim_test_scenario(void) {

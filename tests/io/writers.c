@@ -29,21 +29,6 @@ static int setup(void **state) {
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0;
-}
-
-/* No temporary file (".tmp-") left behind in the test folder. */
-static void assert_no_temp_files(void) {
-  DIR *d = opendir(TMP);
-  assert_non_null(d);
-  struct dirent *e;
-  while ((e = readdir(d)))
-    if (strstr(e->d_name, ".tmp-")) fail_msg("temporary file left behind: %s", e->d_name);
-  closedir(d);
-}
-
 static sensim_frame image_frame(sensim_payload type, uint32_t w, uint32_t h, void *data) {
   sensim_frame f;
   memset(&f, 0, sizeof f);
@@ -107,7 +92,7 @@ static void test_png_rgba8_round_trips_through_libpng(void **state) {
   assert_int_equal(r.color, PNG_COLOR_TYPE_RGB_ALPHA);
   assert_memory_equal(r.pix, px, sizeof px);
   free(r.pix);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 static void test_png_gray8_round_trips(void **state) {
@@ -178,7 +163,7 @@ static void test_png_refuses_non_image_payloads(void **state) {
   sensim_frame f = image_frame(SENSIM_PAYLOAD_POINTS, 2, 1, p);
   assert_int_equal(sensim_write_png(tmp_path("points.png"), &f), SENSIM_ETYPE);
   assert_non_null(strstr(sensim_last_error(), "points"));
-  assert_false(file_exists(tmp_path("points.png")));
+  assert_false(test_file_exists(tmp_path("points.png")));
   float rgb[3] = {0, 0, 0};
   f = image_frame(SENSIM_PAYLOAD_RGB_F32, 1, 1, rgb);
   assert_int_equal(sensim_write_png(tmp_path("rgb.png"), &f), SENSIM_ETYPE);
@@ -187,8 +172,8 @@ static void test_png_refuses_non_image_payloads(void **state) {
   f = image_frame(SENSIM_PAYLOAD_RGBA8, 1, 1, px);
   f.width = 3;
   assert_int_equal(sensim_write_png(tmp_path("bad.png"), &f), SENSIM_EINVAL);
-  assert_false(file_exists(tmp_path("bad.png")));
-  assert_no_temp_files();
+  assert_false(test_file_exists(tmp_path("bad.png")));
+  test_assert_no_temp_files(TMP);
 }
 
 /* rgb16: 16-bit RGB, each sample big-endian, R G B in that order. */
@@ -210,7 +195,7 @@ static void test_png_rgb16_is_16bit_rgb_big_endian(void **state) {
     assert_int_equal((p[0] << 8) | p[1], px[i]);
   }
   free(r.pix);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* raw16: the mosaic's digital numbers as 16-bit grey, unchanged. */
@@ -241,9 +226,9 @@ static void test_png_refuses_float_images(void **state) {
     sensim_frame f = image_frame(types[t], t == 2 ? 2 : 6, 1, v);
     assert_int_equal(sensim_write_png(tmp_path("float.png"), &f), SENSIM_ETYPE);
     assert_non_null(strstr(sensim_last_error(), sensim_payload_name(types[t])));
-    assert_false(file_exists(tmp_path("float.png")));
+    assert_false(test_file_exists(tmp_path("float.png")));
   }
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 static void test_png_unwritable_path_is_eio(void **state) {
@@ -271,7 +256,7 @@ static void test_png_failed_write_keeps_previous_file(void **state) {
   read_png(tmp_path("keep.png"), &r);
   assert_memory_equal(r.pix, px, 4);
   free(r.pix);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* ---- PCD -------------------------------------------------------------- */
@@ -422,12 +407,12 @@ static void test_pcd_refuses_wrong_payload_and_bad_path(void **state) {
   uint8_t px[4] = {0};
   sensim_frame f = image_frame(SENSIM_PAYLOAD_RGBA8, 1, 1, px);
   assert_int_equal(sensim_write_pcd(tmp_path("img.pcd"), &f, 1), SENSIM_ETYPE);
-  assert_false(file_exists(tmp_path("img.pcd")));
+  assert_false(test_file_exists(tmp_path("img.pcd")));
   sensim_point p[1];
   sample_points(p, 1);
   f = points_frame(p, 1);
   assert_int_equal(sensim_write_pcd(TMP "/missing/dir/x.pcd", &f, 1), SENSIM_EIO);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* ---- CSV -------------------------------------------------------------- */
@@ -479,7 +464,7 @@ static void test_csv_gnss_rows_read_back_exactly(void **state) {
     SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &f));
   }
   /* All or nothing: the file appears under its name only when closed. */
-  assert_false(file_exists(path));
+  assert_false(test_file_exists(path));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
   char *s = slurp(path, NULL);
   assert_int_equal(count_lines(s), 4);
@@ -570,7 +555,7 @@ static void test_csv_refuses_wrong_types_and_stays_usable(void **state) {
   assert_int_equal(count_lines(s), 2);
   free(s);
   assert_int_equal(sensim_csv_close(NULL), SENSIM_OK);
-  assert_no_temp_files();
+  test_assert_no_temp_files(TMP);
 }
 
 /* ---- mkdirs ----------------------------------------------------------- */

@@ -1,5 +1,8 @@
 #include "support/testutil.h"
+#include <dirent.h>
 #include <math.h>
+#include <string.h>
+#include <sys/stat.h>
 
 sensim_world *test_world(int threads, uint64_t seed) {
   sensim_world_params p;
@@ -19,4 +22,18 @@ sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw) {
   s.pose.rot = sensim_quat_from_axis_angle((sensim_vec3){0, 0, 1}, yaw);
   s.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
   return s;
+}
+
+int test_file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+void test_assert_no_temp_files(const char *dir) {
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (strstr(e->d_name, ".tmp-")) fail_msg("temporary file left behind: %s", e->d_name);
+  closedir(d);
 }

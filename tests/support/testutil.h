@@ -35,6 +35,11 @@ sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
       fail_msg("%s = %.12g, expected %s = %.12g within %.3g", #a, a__, #b, b__, t__); \
   } while (0)
 
+/* Whether a file (or folder) exists at path. */
+int test_file_exists(const char *path);
+/* Fail if a writer left a temporary file (".tmp-") in folder dir. */
+void test_assert_no_temp_files(const char *dir);
+
 /* Group runners: each tests/<module>/<group>.c defines one, returning the
  * number of failed tests (cmocka_run_group_tests). */
 int sensim_test_math(void);
