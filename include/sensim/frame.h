@@ -33,6 +33,8 @@ typedef enum sensim_payload {
   SENSIM_PAYLOAD_RAW16,     /* width x height uint16 digital numbers, Bayer mosaic (frame.cfa) */
   SENSIM_PAYLOAD_RGB16,     /* width x height x 3 uint16 */
   SENSIM_PAYLOAD_GRAY_F32,  /* width x height float */
+  SENSIM_PAYLOAD_MAG,       /* count == 1 sensim_mag_sample */
+  SENSIM_PAYLOAD_DETECTION, /* count == 1 sensim_detection (cone sensor) */
   SENSIM_PAYLOAD_ANY        /* filters only: takes any payload and gives it back */
 } sensim_payload;
 
@@ -90,13 +92,40 @@ typedef struct sensim_gnss_fix {
   double vel_enu[3];      /* velocity in ENU, m/s */
   double cov_enu[9];      /* reported position covariance (row-major 3x3), m^2 */
   double origin[3];       /* the world's ENU origin: lat deg, lon deg, height m */
-  int fix_type;           /* 0 none, 1 GPS fix */
+  double speed;           /* speed over ground (horizontal), m/s */
+  double course;          /* course over ground, deg clockwise from true north, [0, 360) */
+  double hdop, vdop, pdop; /* dilution of precision reported; 0 = not reported */
+  int satellites;         /* satellites used in the fix; 0 = not reported */
+  int fix_type;           /* 0 no fix (outage: position fields are not valid),
+                             1 GPS fix (NMEA GGA quality 1) */
 } sensim_gnss_fix;
 
 typedef struct sensim_imu_sample {
   double accel[3]; /* specific force, sensor frame, m/s^2 (at rest level: +g on Z) */
   double gyro[3];  /* angular rate, sensor frame, rad/s */
 } sensim_imu_sample;
+
+typedef struct sensim_mag_sample {
+  double field[3]; /* magnetic flux density, sensor frame, T */
+} sensim_mag_sample;
+
+/* The cone sensor's answer: the nearest point of any object inside its
+ * field of view (see cone.h for the angle conventions). */
+typedef struct sensim_detection {
+  int detected;          /* 1 if any object is inside the field of view */
+  uint32_t instance_id;  /* the detected body's instance id (0: the world) */
+  uint16_t class_id;     /* the detected body's class id */
+  double range;          /* m, sensor origin to the nearest point */
+  double azimuth;        /* rad, see cone.h */
+  double elevation;      /* rad, see cone.h */
+  double point[3];       /* nearest point in the sensor frame, m */
+  double speed_diff;     /* m/s, published method: range change between consecutive
+                            detections over their time difference; NaN when unknown */
+  double radial_speed;   /* m/s, exact d(range)/dt from the bodies' velocities,
+                            > 0 receding; NaN when nothing is detected */
+  double rel_vel[3];     /* m/s, velocity of the nearest point relative to the
+                            sensor, sensor frame; NaN when nothing is detected */
+} sensim_detection;
 
 typedef struct sensim_frame {
   int sensor_id;        /* id of the sensor that made it (order of creation) */

@@ -20,6 +20,8 @@ const char *sensim_payload_name(sensim_payload type) {
     case SENSIM_PAYLOAD_RAW16: return "raw16";
     case SENSIM_PAYLOAD_RGB16: return "rgb16";
     case SENSIM_PAYLOAD_GRAY_F32: return "gray_f32";
+    case SENSIM_PAYLOAD_MAG: return "mag";
+    case SENSIM_PAYLOAD_DETECTION: return "detection";
     case SENSIM_PAYLOAD_ANY: return "any";
   }
   return "unknown";
@@ -41,6 +43,8 @@ size_t sensim_payload_elem_size(sensim_payload type) {
     case SENSIM_PAYLOAD_RAW16: return 2;
     case SENSIM_PAYLOAD_RGB16: return 6;
     case SENSIM_PAYLOAD_GRAY_F32: return sizeof(float);
+    case SENSIM_PAYLOAD_MAG: return sizeof(sensim_mag_sample);
+    case SENSIM_PAYLOAD_DETECTION: return sizeof(sensim_detection);
     case SENSIM_PAYLOAD_NONE:
     case SENSIM_PAYLOAD_ANY: return 0;
   }
