@@ -17,6 +17,13 @@ extern const sensim_builtin_filter sensim__filter_range_image;
 extern const sensim_builtin_filter sensim__filter_birdseye;
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
 extern const sensim_builtin_filter sensim__filter_imu_noise;
+/* Navigation noise models being written now (issue 5): weak until they land,
+ * then strong like the rest. A missing one is skipped. */
+extern const sensim_builtin_filter sensim__filter_gnss_random_walk __attribute__((weak));
+extern const sensim_builtin_filter sensim__filter_gnss_hdop __attribute__((weak));
+extern const sensim_builtin_filter sensim__filter_gnss_gauss_markov __attribute__((weak));
+extern const sensim_builtin_filter sensim__filter_gnss_outage __attribute__((weak));
+extern const sensim_builtin_filter sensim__filter_mag_noise __attribute__((weak));
 
 /* Camera pipeline: image sensor, noise, colour filter array, ISP. */
 extern const sensim_builtin_filter sensim__filter_image_sensor;
@@ -46,13 +53,15 @@ static const sensim_builtin_filter *const builtins[] = {
     &sensim__filter_cfa, &sensim__filter_adc, &sensim__filter_raw16, &sensim__filter_demosaic,
     &sensim__filter_white_balance, &sensim__filter_ccm, &sensim__filter_match_stats, &sensim__filter_auto_exposure,
     &sensim__filter_tone, &sensim__filter_quantize, &sensim__filter_quantize16, &sensim__filter_quantize_gray,
-    &sensim__filter_quantize_gray16, &sensim__filter_grayscale, &sensim__filter_downsample};
+    &sensim__filter_quantize_gray16, &sensim__filter_grayscale, &sensim__filter_downsample,
+    &sensim__filter_gnss_random_walk, &sensim__filter_gnss_hdop, &sensim__filter_gnss_gauss_markov,
+    &sensim__filter_gnss_outage, &sensim__filter_mag_noise};
 
 #define NBUILTINS (sizeof builtins / sizeof builtins[0])
 
 const sensim_builtin_filter *sensim__filter_find(const char *name) {
   for (size_t i = 0; i < NBUILTINS; i++)
-    if (strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
+    if (builtins[i] && strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
   return NULL;
 }
 
@@ -60,7 +69,9 @@ const char *const *sensim_filter_names(void) {
   static const char *names[NBUILTINS + 1];
   /* Filled on each call from the constant table: idempotent, so concurrent
    * callers write the same values. */
-  for (size_t i = 0; i < NBUILTINS; i++) names[i] = builtins[i]->def.name;
-  names[NBUILTINS] = NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < NBUILTINS; i++)
+    if (builtins[i]) names[n++] = builtins[i]->def.name;
+  names[n] = NULL;
   return names;
 }
