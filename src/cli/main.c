@@ -171,6 +171,24 @@ int main(int argc, char **argv) {
     if (rc < 0) fputs(usage_text, stdout);
     return rc < 0 ? 0 : rc;
   }
+  static const struct {
+    const char *name;
+    sensim__cli_fn fn;
+  } more[] = {{"allan", sensim__cli_allan},
+              {"vepd", sensim__cli_vepd},
+              {"ekf", sensim__cli_ekf},
+              {"vepd-experiment", sensim__cli_vepd_experiment},
+              {"ablate", sensim__cli_ablate},
+              {"augment", sensim__cli_augment},
+              {"image-stats", sensim__cli_image_stats}};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+    if (strcmp(cmd, more[i].name) != 0) continue;
+    if (!more[i].fn) {
+      fprintf(stderr, "sensim: command '%s' is not built into this program\n", cmd);
+      return EXIT_RUN_FAILED;
+    }
+    return more[i].fn(argc, argv);
+  }
   int demo = strcmp(cmd, "demo") == 0;
   if (!demo && strcmp(cmd, "run") != 0) return usage_error("unknown command '%s'", cmd);
   for (int i = 2; i < argc; i++)
