@@ -33,6 +33,7 @@
 #include "sensim/io.h"
 #include "sensim/scenario.h"
 #include "sensim/eval.h"
+#include "sensim/vepd.h"
 
 #define SENSIM_VERSION_MAJOR 0
 #define SENSIM_VERSION_MINOR 1
