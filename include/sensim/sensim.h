@@ -30,6 +30,7 @@
 #include "sensim/lidar.h"
 #include "sensim/gnss.h"
 #include "sensim/imu.h"
+#include "sensim/cone.h"
 #include "sensim/io.h"
 #include "sensim/scenario.h"
 #include "sensim/eval.h"

@@ -1,0 +1,182 @@
+/* sensors/cone.c: the cone sensor: parameters, validation, and the
+ * generator that finds the nearest point of the bodies' meshes inside the
+ * cone (cone_lines.c, cone_exact.c, cone_rays.c) and its speed.
+ *
+ * Speed, two ways (docs/cone.md):
+ *  - speed_diff, the published method: (R_k - R_{k-1}) / (t_k - t_{k-1}),
+ *    the ranges of this capture and of the previous one at their simulation
+ *    times. The previous range is recomputed from this capture's snapshot
+ *    at t_{k-1} = phase + (k-1)/rate (the same keyframes give the same
+ *    answer the previous capture gave), so captures stay independent and may
+ *    run concurrently. NaN for k = 0, when either range is missing, or when
+ *    the window does not reach back to t_{k-1}.
+ *  - rel_vel and radial_speed, exact: the detected point moves with its
+ *    body, v_p = v_B + w_B x (p - o_B) (rigid-body kinematics, e.g. Craig,
+ *    "Introduction to Robotics", 3rd ed., 2005, sec. 5.3); the sensor origin
+ *    moves with its carrier, v_S = v_C + w_C x (o_S - o_C). In the rotating
+ *    sensor frame the point's coordinates change at
+ *    rel_vel = R_S^T (v_p - v_S - w_C x (p - o_S)), and the range at
+ *    radial_speed = (p - o_S).(v_p - v_S) / |p - o_S| (the rotation term is
+ *    perpendicular to p - o_S), what a Doppler radar measures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "core/vecmath.h"
+#include "sensors/cone_internal.h"
+#include "sensors/traced.h"
+
+void sensim_cone_params_init(sensim_cone_params *p) {
+  if (!p) return;
+  memset(p, 0, sizeof *p);
+  p->theta = 0.5 * M_PI;
+  p->phi = 0.5 * M_PI;
+  p->length = 10.0;
+  p->method = SENSIM_CONE_EXACT;
+  p->lines = 10;
+  p->rays = 65;
+  p->published_speed = 1;
+}
+
+static double cone_default_window(const void *impl, double rate) {
+  (void)impl;
+  return 1.0 / rate; /* back to the previous capture, for speed_diff */
+}
+
+static void cone_destroy(void *impl) { free(impl); }
+
+/* Placement of body mesh frame in the cone frame at (body pose, sensor
+ * pose): p_cone = P R_S^T (R_B v + o_B - o_S), P the renaming (x, y, z) =
+ * (Y, Z, X). */
+static void make_xf(sensim_pose body, sensim_pose sensor, sensim__cone_xf *x) {
+  sensim_quat q = q_mul(q_conj(sensor.rot), body.rot);
+  sensim_vec3 t = q_rotate_inv(sensor.rot, v3_sub(body.pos, sensor.pos));
+  sensim_vec3 col[3] = {q_rotate(q, v3(1, 0, 0)), q_rotate(q, v3(0, 1, 0)), q_rotate(q, v3(0, 0, 1))};
+  for (int j = 0; j < 3; j++) {
+    x->R[0][j] = col[j].y;
+    x->R[1][j] = col[j].z;
+    x->R[2][j] = col[j].x;
+  }
+  x->t[0] = t.y;
+  x->t[1] = t.z;
+  x->t[2] = t.x;
+}
+
+/* The nearest point at time t; *pose gets the sensor pose then. */
+static sensim_status query(const sensim_sensor *s, const sensim_snapshot *snap, const sensim_rt_view *view,
+                           double t, sensim__cone_hit *hit, sensim_pose *pose) {
+  const sensim__cone *c = s->impl;
+  const int skip = s->params.body ? s->params.body->index : -1;
+  *pose = sensim__sensor_pose_at(s, snap, t);
+  hit->dist = INFINITY;
+  hit->body = -1;
+  if (c->p.method == SENSIM_CONE_RAYS) return sensim__cone_rays_query(c, view, *pose, t, skip, hit);
+  for (size_t i = 0; i < snap->nbodies; i++) {
+    const sensim_mesh *m = snap->bodies[i].mesh;
+    if (!m || (int)i == skip) continue;
+    sensim_body_state st;
+    sensim__snap_state_at(snap, i, t, &st);
+    sensim__cone_xf x;
+    make_xf(st.pose, *pose, &x);
+    if (c->p.method == SENSIM_CONE_LINES)
+      sensim__cone_lines_mesh(&c->k, c->p.lines, m, &x, (int)i, hit);
+    else
+      sensim__cone_exact_mesh(&c->k, m, &x, (int)i, hit);
+  }
+  return SENSIM_OK;
+}
+
+static void fill(const sensim_sensor *s, const sensim_snapshot *snap, double t, const sensim__cone_hit *hit,
+                 sensim_pose pose, sensim_detection *d) {
+  double ps[3];
+  sensim_cone_to_sensor(hit->p, ps);
+  const sensim_body_snap *b = &snap->bodies[hit->body];
+  d->detected = 1;
+  d->instance_id = b->instance_id;
+  d->class_id = b->class_id;
+  d->range = hit->dist;
+  d->azimuth = atan2(ps[1], ps[0]);
+  d->elevation = atan2(ps[2], hypot(ps[0], ps[1]));
+  memcpy(d->point, ps, sizeof ps);
+  sensim_body_state bs, cs;
+  sensim__snap_state_at(snap, (size_t)hit->body, t, &bs);
+  sensim__sensor_carrier_state(s, snap, t, &cs);
+  sensim_vec3 rel = v3(ps[0], ps[1], ps[2]);
+  sensim_vec3 pw = v3_add(pose.pos, q_rotate(pose.rot, rel));
+  sensim_vec3 vp = v3_add(bs.lin_vel, v3_cross(bs.ang_vel, v3_sub(pw, bs.pose.pos)));
+  sensim_vec3 vs = v3_add(cs.lin_vel, v3_cross(cs.ang_vel, v3_sub(pose.pos, cs.pose.pos)));
+  sensim_vec3 dv = v3_sub(vp, vs), rw = v3_sub(pw, pose.pos);
+  sensim_vec3 rv = q_rotate_inv(pose.rot, v3_sub(dv, v3_cross(cs.ang_vel, rw)));
+  d->rel_vel[0] = rv.x;
+  d->rel_vel[1] = rv.y;
+  d->rel_vel[2] = rv.z;
+  double rn = v3_norm(rw);
+  d->radial_speed = rn > 0.0 ? v3_dot(rw, dv) / rn : 0.0;
+}
+
+static sensim_status cone_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *frame) {
+  const sensim__cone *c = s->impl;
+  const sensim_snapshot *snap = cap->snap;
+  sensim_rt_view *view = NULL;
+  sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_DETECTION, 1, 1);
+  if (rc) return rc;
+  if (c->p.method == SENSIM_CONE_RAYS && (rc = sensim__traced_view(cap, &view))) return rc;
+  sensim_detection *d = frame->data;
+  memset(d, 0, sizeof *d);
+  d->range = d->azimuth = d->elevation = NAN;
+  d->speed_diff = d->radial_speed = NAN;
+  for (int i = 0; i < 3; i++) d->point[i] = d->rel_vel[i] = NAN;
+  sensim__cone_hit hit;
+  sensim_pose pose;
+  const double t = cap->t_capture;
+  if ((rc = query(s, snap, view, t, &hit, &pose))) goto done;
+  if (hit.body >= 0) fill(s, snap, t, &hit, pose, d);
+  double tp = s->params.phase + (double)(cap->index - 1) / s->params.rate;
+  /* The window must reach t_{k-1} (1e-9 relative slack for rounding of
+   * t_k - 1/rate against phase + (k-1)/rate). */
+  if (c->p.published_speed && hit.body >= 0 && cap->index >= 1 && tp >= snap->t0 - 1e-9 * (1.0 + fabs(t))) {
+    sensim__cone_hit prev;
+    sensim_pose pp;
+    if ((rc = query(s, snap, view, tp, &prev, &pp))) goto done;
+    if (prev.body >= 0) d->speed_diff = (hit.dist - prev.dist) / (t - tp);
+  }
+done:
+  sensim__rt_view_destroy(view);
+  return rc;
+}
+
+static const sensim_sensor_kind cone_kind = {
+    .name = "cone",
+    .raw_type = SENSIM_PAYLOAD_DETECTION,
+    .needs_geometry = 1,
+    .default_window = cone_default_window,
+    .generate = cone_generate,
+    .destroy = cone_destroy,
+};
+
+/* The rays method binds the kernel's acceleration structures. */
+static const sensim_sensor_kind cone_rays_kind = {
+    .name = "cone",
+    .raw_type = SENSIM_PAYLOAD_DETECTION,
+    .needs_geometry = 1,
+    .default_window = cone_default_window,
+    .generate = cone_generate,
+    .destroy = cone_destroy,
+    .prepare = sensim__traced_prepare,
+    .release_aux = sensim__traced_release,
+};
+
+sensim_status sensim_cone_create(sensim_world *world, const sensim_sensor_params *sp,
+                                 const sensim_cone_params *cp, sensim_sensor **out) {
+  if (!world) return sensim__fail(SENSIM_EINVAL, "cone: world is NULL");
+  if (!sp) return sensim__fail(SENSIM_EINVAL, "cone: sensor params are NULL");
+  if (!out) return sensim__fail(SENSIM_EINVAL, "cone: out is NULL");
+  sensim_cone_shape k;
+  sensim_status rc = sensim_cone_shape_init(cp, &k);
+  if (rc) return rc;
+  sensim__cone *c = malloc(sizeof *c);
+  if (!c) return sensim__fail(SENSIM_ENOMEM, "out of memory for a cone sensor");
+  c->p = *cp;
+  c->k = k;
+  return sensim__sensor_create(world, sp, cp->method == SENSIM_CONE_RAYS ? &cone_rays_kind : &cone_kind, c, out);
+}
