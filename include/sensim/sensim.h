@@ -35,6 +35,7 @@
 #include "sensim/scenario.h"
 #include "sensim/eval.h"
 #include "sensim/vepd.h"
+#include "sensim/augment.h"
 
 #define SENSIM_VERSION_MAJOR 0
 #define SENSIM_VERSION_MINOR 1
