@@ -32,6 +32,7 @@
 #include "sensim/imu.h"
 #include "sensim/cone.h"
 #include "sensim/io.h"
+#include "sensim/nmea.h"
 #include "sensim/scenario.h"
 #include "sensim/eval.h"
 #include "sensim/vepd.h"

@@ -7,13 +7,14 @@
  * DOP, taken Gaussian; VDOP usually exceeds the horizontal DOPs, hence the
  * larger default up sigma). Latitude, longitude and height are
  * recomputed from the noisy ENU position with the frame's origin, and the
- * reported covariance is the model's diag(sigma^2), m^2. The velocity is
- * left exact. Each fix's draws come from the filter context's stream, so
- * errors are white from fix to fix. */
+ * model's diag(sigma^2), m^2, is added to the reported covariance (zero from
+ * the receiver, so it is diag(sigma^2) unless another error filter ran
+ * before: independent errors add their covariances). The velocity is left
+ * exact. Each fix's draws come from the filter context's stream, so errors
+ * are white from fix to fix. A fix without a solution (fix_type 0, e.g.
+ * after "gnss_outage") is passed on unchanged. */
 #include <stdlib.h>
-#include "core/internal.h"
-#include "filters/chain.h"
-#include "sensim/geodesy.h"
+#include "filters/gnss_common.h"
 
 typedef struct gnss_noise {
   double sigma[3]; /* std dev east, north, up, m */
@@ -46,13 +47,16 @@ static sensim_status gnss_noise_create(const cJSON *params, void **user) {
 
 static sensim_status gnss_noise_apply(void *user, sensim_frame *frame, sensim_filter_ctx *ctx) {
   const gnss_noise *g = user;
-  if (frame->type != SENSIM_PAYLOAD_GNSS || frame->count < 1 || !frame->data)
-    return sensim__fail(SENSIM_ETYPE, "gnss_noise: frame holds no GNSS fix");
-  sensim_gnss_fix *fix = frame->data;
-  for (int i = 0; i < 3; i++) fix->enu[i] += g->mean[i] + g->sigma[i] * sensim_rng_normal(&ctx->rng);
-  sensim_enu_to_geodetic(fix->origin, fix->enu, &fix->lat, &fix->lon, &fix->height);
-  for (int i = 0; i < 9; i++) fix->cov_enu[i] = 0.0;
-  for (int i = 0; i < 3; i++) fix->cov_enu[4 * i] = g->sigma[i] * g->sigma[i];
+  sensim_gnss_fix *fix = sensim__gnss_fix_of(frame, "gnss_noise");
+  if (!fix) return SENSIM_ETYPE;
+  if (fix->fix_type == 0) return SENSIM_OK;
+  double var[3];
+  for (int i = 0; i < 3; i++) {
+    fix->enu[i] += g->mean[i] + g->sigma[i] * sensim_rng_normal(&ctx->rng);
+    var[i] = g->sigma[i] * g->sigma[i];
+  }
+  sensim__gnss_update_geodetic(fix);
+  sensim__gnss_add_cov_diag(fix, var);
   return SENSIM_OK;
 }
 

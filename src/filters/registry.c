@@ -17,12 +17,12 @@ extern const sensim_builtin_filter sensim__filter_range_image;
 extern const sensim_builtin_filter sensim__filter_birdseye;
 extern const sensim_builtin_filter sensim__filter_gnss_noise;
 extern const sensim_builtin_filter sensim__filter_imu_noise;
-/* Navigation noise models being written now (issue 5): weak until they land,
- * then strong like the rest. A missing one is skipped. */
-extern const sensim_builtin_filter sensim__filter_gnss_random_walk __attribute__((weak));
-extern const sensim_builtin_filter sensim__filter_gnss_hdop __attribute__((weak));
-extern const sensim_builtin_filter sensim__filter_gnss_gauss_markov __attribute__((weak));
-extern const sensim_builtin_filter sensim__filter_gnss_outage __attribute__((weak));
+/* GNSS error models (docs/gnss.md). */
+extern const sensim_builtin_filter sensim__filter_gnss_random_walk;
+extern const sensim_builtin_filter sensim__filter_gnss_hdop;
+extern const sensim_builtin_filter sensim__filter_gnss_gauss_markov;
+extern const sensim_builtin_filter sensim__filter_gnss_outage;
+/* Being written (issue 5): weak until it lands; a missing one is skipped. */
 extern const sensim_builtin_filter sensim__filter_mag_noise __attribute__((weak));
 
 /* Camera pipeline: image sensor, noise, colour filter array, ISP. */

@@ -4,7 +4,11 @@
  *
  * Columns:
  *   gnss:   t_capture,lat,lon,height,east,north,up,vel_east,vel_north,vel_up,
- *           cov_ee,cov_nn,cov_uu,fix_type  (deg, deg, m, m, m/s, m^2)
+ *           cov_ee,cov_nn,cov_uu,fix_type,speed,course,hdop,vdop,pdop,satellites
+ *           (s, deg, deg, m, m, m/s, m^2, -, m/s, deg from north, DOPs, count;
+ *           the columns after fix_type came later and are appended so that
+ *           readers by column index keep working; an outage's fix_type 0 row
+ *           holds nan for position, velocity, speed, course and covariance)
  *   imu:    t,ax,ay,az,gx,gy,gz            (s, m/s^2, rad/s; t = t_capture)
  *   points: t_capture,x,y,z,intensity,ring,time,return (one row per point)
  *
@@ -15,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "io/csv_detection.h"
 #include "io/scenario_internal.h"
 
 struct sensim_csv {
@@ -26,11 +31,13 @@ static const char *csv_header(sensim_payload type) {
   switch (type) {
   case SENSIM_PAYLOAD_GNSS:
     return "t_capture,lat,lon,height,east,north,up,vel_east,vel_north,vel_up,"
-           "cov_ee,cov_nn,cov_uu,fix_type\n";
+           "cov_ee,cov_nn,cov_uu,fix_type,speed,course,hdop,vdop,pdop,satellites\n";
   case SENSIM_PAYLOAD_IMU:
     return "t,ax,ay,az,gx,gy,gz\n";
   case SENSIM_PAYLOAD_POINTS:
     return "t_capture,x,y,z,intensity,ring,time,return\n";
+  case SENSIM_PAYLOAD_DETECTION:
+    return sensim__csv_detection_header();
   default:
     return NULL;
   }
@@ -42,7 +49,7 @@ sensim_status sensim_csv_open(const char *path, sensim_payload type, sensim_csv 
   if (!path) return sensim__fail(SENSIM_EINVAL, "sensim_csv_open: NULL path");
   const char *header = csv_header(type);
   if (!header)
-    return sensim__fail(SENSIM_ETYPE, "CSV '%s': no CSV layout for %s frames (gnss, imu, points)",
+    return sensim__fail(SENSIM_ETYPE, "CSV '%s': no CSV layout for %s frames (gnss, imu, points, detection)",
                         path, sensim_payload_name(type));
   sensim_csv *c = calloc(1, sizeof *c);
   if (!c) return sensim__fail(SENSIM_ENOMEM, "CSV '%s': out of memory", path);
@@ -74,7 +81,10 @@ static void append_gnss(FILE *fp, const sensim_frame *f) {
                         g->enu[2], g->vel_enu[0], g->vel_enu[1], g->vel_enu[2],
                         g->cov_enu[0], g->cov_enu[4], g->cov_enu[8]};
   for (int i = 0; i < 13; i++) put_double(fp, v[i], ',');
-  fprintf(fp, "%d\n", g->fix_type);
+  fprintf(fp, "%d,", g->fix_type);
+  const double w[5] = {g->speed, g->course, g->hdop, g->vdop, g->pdop};
+  for (int i = 0; i < 5; i++) put_double(fp, w[i], ',');
+  fprintf(fp, "%d\n", g->satellites);
 }
 
 static void append_imu(FILE *fp, const sensim_frame *f) {
@@ -113,6 +123,9 @@ sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame) {
     break;
   case SENSIM_PAYLOAD_IMU:
     append_imu(csv->file.fp, frame);
+    break;
+  case SENSIM_PAYLOAD_DETECTION:
+    sensim__csv_append_detection(csv->file.fp, frame);
     break;
   default:
     append_points(csv->file.fp, frame);

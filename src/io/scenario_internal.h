@@ -123,7 +123,8 @@ typedef enum sensim__out_format {
   SENSIM__OUT_PCD_ASCII,
   SENSIM__OUT_CSV,
   SENSIM__OUT_PLY,
-  SENSIM__OUT_PLY_ASCII
+  SENSIM__OUT_PLY_ASCII,
+  SENSIM__OUT_NMEA
 } sensim__out_format;
 
 typedef struct sensim__scn_body {
@@ -137,6 +138,7 @@ typedef struct sensim__scn_body {
 typedef struct sensim__scn_sensor {
   sensim_sensor *sensor;     /* owned by the world */
   sensim__out_format format;
+  double utc_start;          /* nmea: UTC of t = 0, POSIX s */
 } sensim__scn_sensor;
 
 typedef struct sensim__scn_mesh {

@@ -6,11 +6,13 @@
 #include <time.h>
 #include "core/internal.h"
 #include "io/scenario_internal.h"
+#include "sensim/nmea.h"
 
 /* Per-sensor output state during a run. */
 typedef struct run_out {
   char *dir;          /* out_dir/<sensor name>, NULL when writing nothing */
   sensim_csv *csv;    /* open for csv outputs */
+  sensim__afile nmea; /* open for nmea outputs (fp NULL otherwise) */
 } run_out;
 
 static double wall_now(void) {
@@ -43,6 +45,14 @@ static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run
       free(file);
       if (st != SENSIM_OK) return st;
     }
+    if (ss->format == SENSIM__OUT_NMEA) {
+      char *file = malloc(strlen(outs[i].dir) + strlen(name) + 8);
+      if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+      sprintf(file, "%s/%s.nmea", outs[i].dir, name);
+      st = sensim__afile_open(file, &outs[i].nmea);
+      free(file);
+      if (st != SENSIM_OK) return st;
+    }
   }
   return SENSIM_OK;
 }
@@ -55,6 +65,10 @@ static sensim_status close_outputs(sensim_scenario *scn, run_out *outs) {
   for (size_t i = 0; i < scn->nsensors; i++) {
     sensim_status st = sensim_csv_close(outs[i].csv);
     if (first == SENSIM_OK) first = st;
+    if (outs[i].nmea.fp) {
+      st = sensim__afile_commit(&outs[i].nmea);
+      if (first == SENSIM_OK) first = st;
+    }
     free(outs[i].dir);
   }
   free(outs);
@@ -77,6 +91,12 @@ static sensim_status write_frame(const sensim__scn_sensor *ss, run_out *o, const
     break;
   case SENSIM__OUT_CSV:
     return sensim_csv_append(o->csv, f);
+  case SENSIM__OUT_NMEA: {
+    sensim_nmea_params np;
+    sensim_nmea_params_init(&np);
+    np.utc_start = ss->utc_start;
+    return sensim_nmea_write(o->nmea.fp, &np, f);
+  }
   default:
     return SENSIM_OK;
   }
@@ -151,6 +171,7 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
     for (size_t i = 0; i < scn->nsensors; i++) {
       sensim__csv_abort(outs[i].csv);
       outs[i].csv = NULL;
+      sensim__afile_abort(&outs[i].nmea);
     }
     close_outputs(scn, outs);
     return st;

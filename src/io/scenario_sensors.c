@@ -5,7 +5,10 @@
 #include <string.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
+#include "io/scenario_cone.h"
+#include "io/scenario_gnss.h"
 #include "io/scenario_internal.h"
+#include "sensim/nmea.h"
 #include "sensim/sensim.h"
 
 static const char *const common_keys[] = {"name", "type",   "body",    "mount",  "rate", "phase",
@@ -218,7 +221,10 @@ static int format_takes(sensim__out_format f, sensim_payload p) {
   case SENSIM__OUT_PLY_ASCII:
     return p == SENSIM_PAYLOAD_POINTS;
   case SENSIM__OUT_CSV:
-    return p == SENSIM_PAYLOAD_GNSS || p == SENSIM_PAYLOAD_IMU || p == SENSIM_PAYLOAD_POINTS;
+    return p == SENSIM_PAYLOAD_GNSS || p == SENSIM_PAYLOAD_IMU || p == SENSIM_PAYLOAD_POINTS ||
+           p == SENSIM_PAYLOAD_DETECTION;
+  case SENSIM__OUT_NMEA:
+    return p == SENSIM_PAYLOAD_GNSS;
   }
   return 0;
 }
@@ -231,32 +237,99 @@ static sensim__out_format default_format(sensim_payload p) {
 }
 
 static sensim_status parse_output(const cJSON *obj, const char *path, sensim_payload p,
-                                  sensim__out_format *f) {
-  static const char *const keys[] = {"format", NULL};
-  static const char *const names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii"};
+                                  sensim__out_format *f, double *utc_start) {
+  static const char *const keys[] = {"format", "utc_start", NULL};
+  static const char *const names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea"};
   static const sensim__out_format formats[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
                                                SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
                                                SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
-                                               SENSIM__OUT_PLY_ASCII};
+                                               SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
   *f = default_format(p);
+  *utc_start = SENSIM_NMEA_DEFAULT_UTC_START;
   if (!obj) return SENSIM_OK;
-  const char *fmt = NULL;
+  const char *fmt = NULL, *utc = NULL;
   sensim_status st = sensim__jcheck_object(obj, path, keys);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "format", 1, &fmt);
+  if (st == SENSIM_OK) st = sensim__jstring(obj, path, "utc_start", 0, &utc);
   if (st != SENSIM_OK) return st;
   int k = -1;
-  for (int i = 0; i < 7; i++)
+  for (int i = 0; i < 8; i++)
     if (strcmp(fmt, names[i]) == 0) k = i;
   if (k < 0)
     return sensim__fail(SENSIM_EINVAL,
                         "%s.format: unknown format '%s' (png, pcd, pcd_ascii, ply, ply_ascii, "
-                        "csv, none)", path, fmt);
+                        "csv, nmea, none)", path, fmt);
   if (!format_takes(formats[k], p))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",
                         path, fmt, sensim_payload_name(p));
+  if (utc && formats[k] != SENSIM__OUT_NMEA)
+    return sensim__fail(SENSIM_EINVAL, "%s.utc_start: only the nmea format takes a UTC start", path);
+  if (utc && (st = sensim_utc_parse_iso8601(utc, utc_start)) != SENSIM_OK) {
+    sensim__error_context("%s.utc_start", path);
+    return st;
+  }
   *f = formats[k];
   return SENSIM_OK;
 }
+
+/* Each kind: its keys after the common ones, and how its own parameters are
+ * read and the sensor created. */
+typedef sensim_status (*scn_create_fn)(sensim_world *w, const cJSON *obj, const char *path,
+                                       const sensim_sensor_params *sp, sensim_sensor **s);
+
+static sensim_status create_camera(sensim_world *w, const cJSON *obj, const char *path,
+                                   const sensim_sensor_params *sp, sensim_sensor **s) {
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  sensim_status st = sensim__scenario_camera(obj, path, &cp);
+  return st != SENSIM_OK ? st : sensim_camera_create(w, sp, &cp, s);
+}
+
+static sensim_status create_lidar(sensim_world *w, const cJSON *obj, const char *path,
+                                  const sensim_sensor_params *sp, sensim_sensor **s) {
+  sensim_lidar_params lp;
+  sensim__lidar_tables tables; /* holds the arrays lp points to until creation */
+  sensim_lidar_params_init(&lp);
+  sensim_status st = sensim__scenario_lidar(obj, path, &lp, &tables);
+  return st != SENSIM_OK ? st : sensim_lidar_create(w, sp, &lp, s);
+}
+
+static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *path,
+                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+  sensim_gnss_params gp;
+  sensim_gnss_params_init(&gp);
+  sensim_status st = sensim__scenario_gnss(obj, path, &gp);
+  return st != SENSIM_OK ? st : sensim_gnss_create_ex(w, sp, &gp, s);
+}
+
+static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *path,
+                                const sensim_sensor_params *sp, sensim_sensor **s) {
+  (void)obj;
+  (void)path;
+  return sensim_imu_create(w, sp, s);
+}
+
+static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *path,
+                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+  sensim_cone_params cp;
+  sensim_cone_params_init(&cp);
+  sensim_status st = sensim__scenario_cone(obj, path, &cp);
+  return st != SENSIM_OK ? st : sensim_cone_create(w, sp, &cp, s);
+}
+
+typedef struct scn_kind {
+  const char *type;
+  const char *const *keys;
+  scn_create_fn create;
+} scn_kind;
+
+static const scn_kind kinds[] = {
+    {"camera", camera_keys, create_camera},
+    {"lidar", lidar_keys, create_lidar},
+    {"gnss", sensim__scenario_gnss_keys, create_gnss},
+    {"imu", NULL, create_imu},
+    {"cone", sensim__scenario_cone_keys, create_cone},
+};
 
 static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const char *path,
                                   const char *base_dir, sensim__scn_sensor *out) {
@@ -265,16 +338,14 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
                          ? sensim__jstring(obj, path, "type", 1, &type)
                          : sensim__fail(SENSIM_EPARSE, "%s: must be an object", path);
   if (st != SENSIM_OK) return st;
-  const char *const *kind_keys = NULL;
-  if (strcmp(type, "camera") == 0)
-    kind_keys = camera_keys;
-  else if (strcmp(type, "lidar") == 0)
-    kind_keys = lidar_keys;
-  else if (strcmp(type, "gnss") != 0 && strcmp(type, "imu") != 0)
-    return sensim__fail(SENSIM_EINVAL, "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu)",
-                        path, type);
+  const scn_kind *kind = NULL;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(type, kinds[i].type) == 0) kind = &kinds[i];
+  if (!kind)
+    return sensim__fail(SENSIM_EINVAL,
+                        "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu, cone)", path, type);
   const char *keys[48];
-  join_keys(kind_keys, keys);
+  join_keys(kind->keys, keys);
   if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
   if ((st = sensim__jstring(obj, path, "name", 1, &name)) != SENSIM_OK) return st;
   if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
@@ -288,21 +359,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = parse_schedule(scn, obj, path, &sp)) != SENSIM_OK) return st;
 
   sensim_sensor *s = NULL;
-  sensim_camera_params cp;
-  sensim_lidar_params lp;
-  sensim__lidar_tables tables;
-  sensim_camera_params_init(&cp);
-  sensim_lidar_params_init(&lp);
-  if (kind_keys == camera_keys && (st = sensim__scenario_camera(obj, path, &cp)) != SENSIM_OK) return st;
-  if (kind_keys == lidar_keys && (st = sensim__scenario_lidar(obj, path, &lp, &tables)) != SENSIM_OK) return st;
-  if (kind_keys == camera_keys)
-    st = sensim_camera_create(scn->world, &sp, &cp, &s);
-  else if (kind_keys == lidar_keys)
-    st = sensim_lidar_create(scn->world, &sp, &lp, &s);
-  else if (strcmp(type, "gnss") == 0)
-    st = sensim_gnss_create(scn->world, &sp, &s);
-  else
-    st = sensim_imu_create(scn->world, &sp, &s);
+  st = kind->create(scn->world, obj, path, &sp, &s);
   if (st != SENSIM_OK) {
     sensim__error_context("%s", path);
     return st;
@@ -320,7 +377,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   char op[128];
   sensim__jpath_key(op, sizeof op, path, "output");
   if ((st = sensim__jobject(obj, path, "output", 0, &output)) != SENSIM_OK) return st;
-  if ((st = parse_output(output, op, sensim_sensor_output_type(s), &out->format)) != SENSIM_OK)
+  if ((st = parse_output(output, op, sensim_sensor_output_type(s), &out->format, &out->utc_start)) != SENSIM_OK)
     return st;
   out->sensor = s;
   return SENSIM_OK;

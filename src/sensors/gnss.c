@@ -1,15 +1,35 @@
-/* sensors/gnss.c: the ideal GNSS receiver.
+/* sensors/gnss.c: the GNSS receiver before its error filters.
  *
- * Reports the true position of the antenna (the sensor origin) at the
- * capture time: its ENU position (world X east, Y north, Z up at the world's
- * origin), WGS84 latitude/longitude/height through core/geodesy.c and its
- * ENU velocity. Receiver errors are the "gnss_noise" filter's job, so the
- * reported covariance is zero here. */
+ * Reports the position of the antenna (the sensor origin): its ENU position
+ * (world X east, Y north, Z up at the world's origin), WGS84
+ * latitude/longitude/height through core/geodesy.c, its ENU velocity, speed
+ * over ground and course, the configured satellite count and nominal DOPs.
+ * Receiver errors are filters (filters/gnss_*.c), so the reported covariance
+ * is zero here.
+ *
+ * Collection window: with window w > 0 the fix is the time average of the
+ * antenna's position and velocity over [t - w, t], the trapezoidal rule over
+ * the carrier's keyframes inside the window plus the interpolated states at
+ * both ends (as sensors/imu.c averages its readings). Keyframe tracks
+ * interpolate position linearly between keyframes (scene/track.c), so the
+ * rule is the exact mean of the interpolated track; against a smooth true
+ * track p(t) its error is the trapezoid rule's, -h^2 p''/12 for keyframe
+ * spacing h (e.g. Press et al., "Numerical Recipes", 3rd ed., eq. 4.2.4). */
+#include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensim/gnss.h"
 #include "sensors/sensor_internal.h"
+
+static const double kRadToDeg = 180.0 / M_PI;
+
+void sensim_gnss_params_init(sensim_gnss_params *p) {
+  if (!p) return;
+  p->satellites = 10;
+  p->hdop = 0.9;
+  p->vdop = 1.5;
+}
 
 static double gnss_default_window(const void *impl, double rate) {
   (void)impl;
@@ -17,18 +37,82 @@ static double gnss_default_window(const void *impl, double rate) {
   return 0.0; /* a fix is instantaneous */
 }
 
+void sensim_gnss_fill_speed_course(sensim_gnss_fix *fix) {
+  double e = fix->vel_enu[0], n = fix->vel_enu[1];
+  fix->speed = hypot(e, n);
+  if (!(fix->speed >= SENSIM_GNSS_COURSE_MIN_SPEED)) {
+    fix->course = fix->speed == fix->speed ? 0.0 : NAN;
+    return;
+  }
+  /* Course over ground: the azimuth of the horizontal velocity, clockwise
+   * from north, hence atan2(east, north) (not the mathematical angle). */
+  double c = atan2(e, n) * kRadToDeg;
+  if (c < 0.0) c += 360.0;
+  if (c >= 360.0) c -= 360.0; /* -tiny + 360 rounds to 360 */
+  fix->course = c;
+}
+
+typedef struct antenna {
+  sensim_vec3 pos, vel; /* world frame, m and m/s */
+} antenna;
+
+/* Antenna point of a rigid carrier: p = x + R r, v_p = v + omega x (R r),
+ * all in the world frame (e.g. Craig, "Introduction to Robotics", 3rd ed.,
+ * ch. 5). A world-fixed sensor's carrier state is zero at identity. */
+static antenna antenna_of(const sensim_sensor *s, const sensim_body_state *st) {
+  sensim_vec3 lever = q_rotate(st->pose.rot, s->params.mount.pos);
+  antenna a;
+  a.pos = v3_add(st->pose.pos, lever);
+  a.vel = v3_add(st->lin_vel, v3_cross(st->ang_vel, lever));
+  return a;
+}
+
+static void add_scaled(antenna *acc, const antenna *x, double w) {
+  acc->pos = v3_add(acc->pos, v3_scale(x->pos, w));
+  acc->vel = v3_add(acc->vel, v3_scale(x->vel, w));
+}
+
+static antenna window_mean(const sensim_sensor *s, const sensim_snapshot *snap, double t1) {
+  sensim_body_state st;
+  sensim__sensor_carrier_state(s, snap, t1, &st);
+  antenna end = antenna_of(s, &st);
+  double win = s->params.window;
+  if (!(win > 0.0) || !s->params.body) return end; /* a world-fixed antenna does not move */
+  double t0 = t1 - win;
+  const sensim_keyframe *k = NULL;
+  size_t nk = 0;
+  int bi = s->params.body->index;
+  if (bi >= 0 && (size_t)bi < snap->nbodies) {
+    k = snap->bodies[bi].k;
+    nk = snap->bodies[bi].nk;
+  }
+  sensim__sensor_carrier_state(s, snap, t0, &st);
+  antenna prev = antenna_of(s, &st);
+  antenna sum = {{0, 0, 0}, {0, 0, 0}};
+  double t_prev = t0;
+  for (size_t i = 0; i < nk; i++) {
+    if (!(k[i].t > t0 && k[i].t < t1)) continue;
+    antenna cur = antenna_of(s, &k[i].s);
+    double h = k[i].t - t_prev;
+    add_scaled(&sum, &prev, 0.5 * h);
+    add_scaled(&sum, &cur, 0.5 * h);
+    prev = cur;
+    t_prev = k[i].t;
+  }
+  double h = t1 - t_prev;
+  add_scaled(&sum, &prev, 0.5 * h);
+  add_scaled(&sum, &end, 0.5 * h);
+  antenna mean;
+  mean.pos = v3_scale(sum.pos, 1.0 / win);
+  mean.vel = v3_scale(sum.vel, 1.0 / win);
+  return mean;
+}
+
 static sensim_status gnss_generate(const sensim_sensor *s, const sensim_capture *cap,
                                    sensim_frame *frame) {
+  const sensim_gnss_params *gp = s->impl;
   const sensim_snapshot *snap = cap->snap;
-  sensim_pose pose = sensim__sensor_pose_at(s, snap, cap->t_capture);
-  sensim_body_state carrier;
-  sensim__sensor_carrier_state(s, snap, cap->t_capture, &carrier);
-
-  /* Rigid-body velocity of the antenna point: v_p = v + omega x (R r_mount),
-   * all in the world frame (e.g. Craig, "Introduction to Robotics", 3rd ed.,
-   * ch. 5). A world-fixed sensor's carrier state is zero. */
-  sensim_vec3 lever = q_rotate(carrier.pose.rot, s->params.mount.pos);
-  sensim_vec3 vel = v3_add(carrier.lin_vel, v3_cross(carrier.ang_vel, lever));
+  antenna a = window_mean(s, snap, cap->t_capture);
 
   sensim_status st = sensim_frame_alloc(frame, SENSIM_PAYLOAD_GNSS, 1, 1);
   if (st != SENSIM_OK) return st;
@@ -37,13 +121,18 @@ static sensim_status gnss_generate(const sensim_sensor *s, const sensim_capture 
   fix->origin[0] = snap->params.origin_lat;
   fix->origin[1] = snap->params.origin_lon;
   fix->origin[2] = snap->params.origin_height;
-  fix->enu[0] = pose.pos.x;
-  fix->enu[1] = pose.pos.y;
-  fix->enu[2] = pose.pos.z;
-  fix->vel_enu[0] = vel.x;
-  fix->vel_enu[1] = vel.y;
-  fix->vel_enu[2] = vel.z;
+  fix->enu[0] = a.pos.x;
+  fix->enu[1] = a.pos.y;
+  fix->enu[2] = a.pos.z;
+  fix->vel_enu[0] = a.vel.x;
+  fix->vel_enu[1] = a.vel.y;
+  fix->vel_enu[2] = a.vel.z;
   sensim_enu_to_geodetic(fix->origin, fix->enu, &fix->lat, &fix->lon, &fix->height);
+  sensim_gnss_fill_speed_course(fix);
+  fix->satellites = gp->satellites;
+  fix->hdop = gp->hdop;
+  fix->vdop = gp->vdop;
+  fix->pdop = hypot(gp->hdop, gp->vdop);
   fix->fix_type = 1;
   return SENSIM_OK;
 }
@@ -54,13 +143,42 @@ static const sensim_sensor_kind gnss_kind = {
     .needs_geometry = 0,
     .default_window = gnss_default_window,
     .generate = gnss_generate,
-    .destroy = NULL, /* no configuration beyond the schedule */
+    .destroy = free,
 };
 
-sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
-                                 sensim_sensor **out) {
+static sensim_status check_gnss_params(const sensim_gnss_params *gp) {
+  if (gp->satellites < 0 || gp->satellites > 99)
+    return sensim__fail(SENSIM_EINVAL, "gnss: satellites = %d must be in [0, 99]", gp->satellites);
+  if (!(gp->hdop >= 0.0 && gp->hdop < 1000.0))
+    return sensim__fail(SENSIM_EINVAL, "gnss: hdop = %g must be in [0, 1000)", gp->hdop);
+  if (!(gp->vdop >= 0.0 && gp->vdop < 1000.0))
+    return sensim__fail(SENSIM_EINVAL, "gnss: vdop = %g must be in [0, 1000)", gp->vdop);
+  return SENSIM_OK;
+}
+
+sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_params *sp,
+                                    const sensim_gnss_params *gp, sensim_sensor **out) {
   if (!world) return sensim__fail(SENSIM_EINVAL, "gnss: world is NULL");
   if (!sp) return sensim__fail(SENSIM_EINVAL, "gnss: sensor params are NULL");
   if (!out) return sensim__fail(SENSIM_EINVAL, "gnss: out is NULL");
-  return sensim__sensor_create(world, sp, &gnss_kind, NULL, out);
+  sensim_gnss_params def;
+  sensim_gnss_params_init(&def);
+  if (!gp) gp = &def;
+  sensim_status st = check_gnss_params(gp);
+  if (st != SENSIM_OK) return st;
+  /* One solution per epoch (gnss.h); the relative slack forgives the
+   * rounding of window = 1 / rate computed by the caller. */
+  if (sp->rate > 0.0 && isfinite(sp->window) && sp->window > (1.0 + 1e-12) / sp->rate)
+    return sensim__fail(SENSIM_EINVAL,
+                        "gnss: window = %g s is longer than the update period 1 / rate = %g s",
+                        sp->window, 1.0 / sp->rate);
+  sensim_gnss_params *impl = malloc(sizeof *impl);
+  if (!impl) return sensim__fail(SENSIM_ENOMEM, "gnss: out of memory");
+  *impl = *gp;
+  return sensim__sensor_create(world, sp, &gnss_kind, impl, out);
+}
+
+sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
+                                 sensim_sensor **out) {
+  return sensim_gnss_create_ex(world, sp, NULL, out);
 }

@@ -469,12 +469,12 @@ static void test_csv_gnss_rows_read_back_exactly(void **state) {
   char *s = slurp(path, NULL);
   assert_int_equal(count_lines(s), 4);
   const char *hdr = "t_capture,lat,lon,height,east,north,up,vel_east,vel_north,vel_up,"
-                    "cov_ee,cov_nn,cov_uu,fix_type\n";
+                    "cov_ee,cov_nn,cov_uu,fix_type,speed,course,hdop,vdop,pdop,satellites\n";
   assert_memory_equal(s, hdr, strlen(hdr));
   const char *line = s + strlen(hdr);
   for (int i = 0; i < 3; i++) {
-    double v[14];
-    line = parse_row(line, v, 14);
+    double v[20];
+    line = parse_row(line, v, 20);
     assert_true(v[0] == 0.1 * i);
     assert_true(v[1] == g[i].lat && v[2] == g[i].lon && v[3] == g[i].height);
     for (int k = 0; k < 3; k++) {
@@ -482,6 +482,8 @@ static void test_csv_gnss_rows_read_back_exactly(void **state) {
       assert_true(v[7 + k] == g[i].vel_enu[k]);
     }
     assert_true(v[10] == 1 && v[11] == 2 && v[12] == 4.5 && v[13] == 1);
+    assert_true(v[14] == g[i].speed && v[15] == g[i].course && v[16] == g[i].hdop);
+    assert_true(v[17] == g[i].vdop && v[18] == g[i].pdop && v[19] == g[i].satellites);
   }
   free(s);
 }

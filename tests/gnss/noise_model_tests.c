@@ -1,0 +1,321 @@
+/* tests/gnss/noise_model_tests.c: "gnss_noise" (Gaussian),
+ * "gnss_random_walk" and "gnss_gauss_markov".
+ *
+ * The filters' apply() runs on hand-made frames with the context a chain
+ * gives (tests/gnss/gnss_util.c); the seed is fixed, so every check is
+ * deterministic. Statistical bounds are 5 standard errors of the statistic
+ * for the sample size (a correct model fails one with probability < 1e-6
+ * for a random seed); each derivation is next to its check. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gnss/gnss_groups.h"
+#include "support/testutil.h"
+
+static const double kTruth[3] = {120.0, -40.0, 7.0};
+
+typedef struct moments {
+  double n, mean, m2;
+} moments;
+
+static void mom_add(moments *m, double x) { /* Welford (1962) */
+  m->n += 1.0;
+  double d = x - m->mean;
+  m->mean += d / m->n;
+  m->m2 += d * (x - m->mean);
+}
+static double mom_var(const moments *m) { return m->m2 / (m->n - 1.0); }
+
+/* Lag-k sample autocorrelation of x[0..n). */
+static double autocorr(const double *x, int n, int k) {
+  double mean = 0.0, num = 0.0, den = 0.0;
+  for (int i = 0; i < n; i++) mean += x[i];
+  mean /= n;
+  for (int i = 0; i < n; i++) den += (x[i] - mean) * (x[i] - mean);
+  for (int i = 0; i + k < n; i++) num += (x[i] - mean) * (x[i + k] - mean);
+  return num / den;
+}
+
+/* ---- Gaussian ------------------------------------------------------------ */
+
+/* Mean within 5 sigma / sqrt(n); variance: (n - 1) s^2 / sigma^2 ~
+ * chi^2(n - 1) with standard deviation sqrt(2 (n - 1)), so s^2 within
+ * 5 sigma^2 sqrt(2 / (n - 1)); the east-north sample correlation of
+ * independent axes has standard error 1 / sqrt(n). */
+static void test_gaussian_mean_and_covariance_within_sample_tolerance(void **state) {
+  (void)state;
+  const double sigma[3] = {0.5, 1.5, 3.0}, mu[3] = {1.0, -2.0, 0.5};
+  void *u = gt_filter("gnss_noise", "{\"sigma\": [0.5, 1.5, 3.0], \"mean\": [1.0, -2.0, 0.5]}");
+  const int n = 20000;
+  moments m[3] = {{0}};
+  double cross = 0.0;
+  static double east[20000];
+  for (int k = 0; k < n; k++) {
+    sensim_frame f;
+    sensim_gnss_fix fix;
+    gt_frame(&f, &fix, (uint64_t)k, 0.1 * k, kTruth);
+    gt_apply("gnss_noise", u, &f, 1);
+    double e[3];
+    for (int i = 0; i < 3; i++) {
+      e[i] = fix.enu[i] - kTruth[i];
+      mom_add(&m[i], e[i]);
+    }
+    east[k] = e[0];
+    cross += (e[0] - mu[0]) / sigma[0] * (e[1] - mu[1]) / sigma[1];
+    for (int i = 0; i < 9; i++)
+      assert_true(fix.cov_enu[i] == (i % 4 == 0 ? sigma[i / 4] * sigma[i / 4] : 0.0));
+    double back[3];
+    sensim_geodetic_to_enu(fix.origin, fix.lat, fix.lon, fix.height, back);
+    for (int i = 0; i < 3; i++) assert_near(back[i], fix.enu[i], 1e-8);
+    assert_near(fix.speed, 5.0, 0.0); /* velocity untouched */
+  }
+  for (int i = 0; i < 3; i++) {
+    assert_near(m[i].mean, mu[i], 5.0 * sigma[i] / sqrt((double)n));
+    double s2 = sigma[i] * sigma[i];
+    assert_near(mom_var(&m[i]), s2, 5.0 * s2 * sqrt(2.0 / (n - 1.0)));
+  }
+  assert_near(cross / n, 0.0, 5.0 / sqrt((double)n));
+  /* White from fix to fix: lag-1 autocorrelation ~ N(0, 1/n). */
+  assert_near(autocorr(east, n, 1), 0.0, 5.0 / sqrt((double)n));
+  gt_filter_free("gnss_noise", u);
+}
+
+static void test_gaussian_sets_covariance_and_skips_no_fix(void **state) {
+  (void)state;
+  void *u = gt_filter("gnss_noise", "{\"sigma\": [0.25, 0.25, 0.25]}");
+  sensim_frame f;
+  sensim_gnss_fix fix;
+  gt_frame(&f, &fix, 0, 0.0, kTruth);
+  gt_apply("gnss_noise", u, &f, 1);
+  for (int i = 0; i < 3; i++) assert_near(fix.cov_enu[4 * i], 0.0625, 0.0);
+  gt_frame(&f, &fix, 1, 0.1, kTruth);
+  fix.fix_type = 0;
+  gt_apply("gnss_noise", u, &f, 1);
+  for (int i = 0; i < 3; i++) assert_true(fix.enu[i] == kTruth[i]);
+  gt_filter_free("gnss_noise", u);
+}
+
+/* ---- random walk --------------------------------------------------------- */
+
+/* Error east/north/up of a run of nfix fixes dt apart through one filter. */
+static void walk_series(void *u, int nfix, double dt, uint32_t stream, double *err3) {
+  for (int k = 0; k < nfix; k++) {
+    sensim_frame f;
+    sensim_gnss_fix fix;
+    gt_frame(&f, &fix, (uint64_t)k, dt * k, kTruth);
+    gt_apply("gnss_random_walk", u, &f, stream);
+    for (int i = 0; i < 3; i++) err3[3 * k + i] = fix.enu[i] - kTruth[i];
+  }
+}
+
+/* Closed form of the double integration: with the acceleration a_j held
+ * over step j, e_n = sum_j a_j dt^2 (n - j - 1/2), so for a ~ N(0, s^2)
+ * Var(e_n) = s^2 dt^4 sum_{k<n} (k + 1/2)^2 = s^2 dt^4 n (4 n^2 - 1) / 12
+ * (21 s^2 dt^4 for n = 4), and for a constant mean mu and s = 0,
+ * e_n = mu dt^2 n^2 / 2 exactly. Euler integration (dropping a dt^2 / 2)
+ * would give sum k^2 = 14 instead of 21, 33 % off; the 5-sigma bound on a
+ * variance from m = 20000 runs is 5 sqrt(2 / m) = 5 %. */
+static void test_random_walk_double_integration_matches_closed_form(void **state) {
+  (void)state;
+  const double s = 0.3, rate = 40.0, dt = 1.0 / rate;
+  const int m = 20000;
+  moments mom = {0};
+  for (int r = 0; r < m; r++) {
+    void *u = gt_filter("gnss_random_walk",
+                        "{\"rate\": 40, \"accel_sigma\": 0.3, \"max_error\": 1e6}");
+    double err[6];
+    walk_series(u, 2, 0.1, (uint32_t)(100 + r), err); /* 0.1 s = 4 model steps */
+    assert_true(err[0] == 0.0 && err[1] == 0.0 && err[2] == 0.0); /* starts at 0 */
+    mom_add(&mom, err[3]);
+    gt_filter_free("gnss_random_walk", u);
+  }
+  double var = s * s * pow(dt, 4) * 21.0;
+  assert_near(mom_var(&mom), var, 5.0 * var * sqrt(2.0 / (m - 1.0)));
+  assert_near(mom.mean, 0.0, 5.0 * sqrt(var / m));
+
+  void *u = gt_filter("gnss_random_walk",
+                      "{\"rate\": 40, \"accel_sigma\": 0, \"accel_mean\": [0.2, -0.1, 0.05], "
+                      "\"max_error\": 1e6}");
+  double err[3 * 11];
+  walk_series(u, 11, 0.1, 7, err);
+  const double mu[3] = {0.2, -0.1, 0.05};
+  for (int k = 0; k <= 10; k++) {
+    double nst = 4.0 * k;
+    for (int i = 0; i < 3; i++) assert_near(err[3 * k + i], mu[i] * dt * dt * nst * nst / 2.0, 1e-12);
+  }
+  gt_filter_free("gnss_random_walk", u);
+}
+
+/* Over a long run (2 h of 10 Hz fixes, 720,000 model steps at 100 Hz) with
+ * an acceleration large enough to hit the walls often and a drift pushing
+ * into one of them, every fix's error stays within the bound; for both wall
+ * rules. Its fix-to-fix lag-1 autocorrelation is near 1 (a wandering,
+ * non-white error), where white noise gives 0 +- 5 / sqrt(n) = 0.012. */
+static void check_bounded_walk(const char *params, double maxe) {
+  const int n = 72000;
+  double *err = malloc(sizeof(double) * 3 * n);
+  double *east = malloc(sizeof(double) * n);
+  assert_non_null(err);
+  assert_non_null(east);
+  void *u = gt_filter("gnss_random_walk", params);
+  walk_series(u, n, 0.1, 3, err);
+  double peak = 0.0;
+  for (int k = 0; k < n; k++) {
+    for (int i = 0; i < 3; i++) {
+      peak = fmax(peak, fabs(err[3 * k + i]));
+      /* err = (truth + e) - truth: rounding of |truth| <= 120 m adds < 1e-13 m. */
+      assert_true(fabs(err[3 * k + i]) <= maxe + 1e-13);
+    }
+    east[k] = err[3 * k];
+  }
+  /* The walk does reach its bound (the check above is not vacuous). */
+  assert_true(peak > 0.9 * maxe);
+  double r1 = autocorr(east, n, 1);
+  print_message("random walk %s: peak %.4g m, lag-1 autocorrelation %.4f\n", params, peak, r1);
+  assert_true(r1 > 0.5);
+  assert_true(r1 > 5.0 / sqrt((double)n) * 10.0);
+  gt_filter_free("gnss_random_walk", u);
+  free(err);
+  free(east);
+}
+
+static void test_random_walk_stays_within_bound_and_is_not_white(void **state) {
+  (void)state;
+  check_bounded_walk("{\"accel_sigma\": 0.05}", 0.06);
+  check_bounded_walk("{\"accel_sigma\": 0.2, \"accel_mean\": [0.01, 0, 0], \"max_error\": 0.06}",
+                     0.06);
+  check_bounded_walk("{\"accel_sigma\": 0.05, \"bound\": \"reflect\", \"max_error\": [0.06, 0.06, "
+                     "0.1]}", 0.1);
+}
+
+static void test_random_walk_reports_covariance_and_accepts_full_sigma(void **state) {
+  (void)state;
+  void *u = gt_filter("gnss_random_walk", NULL);
+  sensim_frame f;
+  sensim_gnss_fix fix;
+  gt_frame(&f, &fix, 0, 0.0, kTruth);
+  gt_apply("gnss_random_walk", u, &f, 1);
+  /* Default reported sigma max / sqrt(3): variance 0.06^2 / 3 per axis. */
+  for (int i = 0; i < 9; i++) assert_near(fix.cov_enu[i], i % 4 == 0 ? 0.0012 : 0.0, 1e-18);
+  gt_filter_free("gnss_random_walk", u);
+  u = gt_filter("gnss_random_walk", "{\"reported_sigma\": [0.1, 0.2, 0.3]}");
+  gt_frame(&f, &fix, 0, 0.0, kTruth);
+  gt_apply("gnss_random_walk", u, &f, 1);
+  assert_near(fix.cov_enu[8], 0.09, 1e-17);
+  gt_filter_free("gnss_random_walk", u);
+  /* A full (here rank-deficient: north = east) acceleration covariance:
+   * the east and north errors then move together exactly. */
+  u = gt_filter("gnss_random_walk",
+                "{\"accel_cov\": [0.01, 0.01, 0, 0.01, 0.01, 0, 0, 0, 0.04], \"max_error\": 10}");
+  double err[3 * 50];
+  walk_series(u, 50, 0.1, 9, err);
+  for (int k = 0; k < 50; k++) assert_near(err[3 * k], err[3 * k + 1], 1e-13);
+  assert_true(fabs(err[3 * 49]) > 0.0);
+  gt_filter_free("gnss_random_walk", u);
+}
+
+/* ---- Gauss-Markov -------------------------------------------------------- */
+
+/* Stationary variance sigma^2 and autocorrelation exp(-k dt / tau). For an
+ * AR(1) series with coefficient phi, the sample variance has relative
+ * standard error sqrt(2 (1 + phi^2) / ((1 - phi^2) n)) and the lag-k
+ * sample autocorrelation standard error ~ sqrt((1 + phi^2)(1 - phi^(2k)) /
+ * ((1 - phi^2) n)) (Bartlett's formula, Box & Jenkins, "Time Series
+ * Analysis", eq. 2.1.15); 5 of each. */
+static void check_gm(double tau, double sigma, double dt, int n) {
+  char json[128];
+  snprintf(json, sizeof json, "{\"tau\": %.17g, \"sigma\": %.17g}", tau, sigma);
+  void *u = gt_filter("gnss_gauss_markov", json);
+  double *x = malloc(sizeof(double) * n);
+  assert_non_null(x);
+  moments m = {0};
+  for (int k = 0; k < n; k++) {
+    sensim_frame f;
+    sensim_gnss_fix fix;
+    gt_frame(&f, &fix, (uint64_t)k, dt * k, kTruth);
+    gt_apply("gnss_gauss_markov", u, &f, 5);
+    x[k] = fix.enu[1] - kTruth[1];
+    mom_add(&m, x[k]);
+    if (k == 0) assert_near(fix.cov_enu[4], sigma * sigma, 1e-15);
+  }
+  double phi = exp(-dt / tau), p2 = phi * phi;
+  double se_var = sqrt(2.0 * (1.0 + p2) / ((1.0 - p2) * n));
+  assert_near(mom_var(&m), sigma * sigma, 5.0 * se_var * sigma * sigma);
+  for (int k = 1; k <= 3; k++) {
+    double se = sqrt((1.0 + p2) * (1.0 - pow(phi, 2 * k)) / ((1.0 - p2) * n));
+    assert_near(autocorr(x, n, k), pow(phi, k), 5.0 * se);
+  }
+  free(x);
+  gt_filter_free("gnss_gauss_markov", u);
+}
+
+static void test_gauss_markov_variance_and_autocorrelation_match_exact_discretisation(void **state) {
+  (void)state;
+  check_gm(1.0, 0.5, 0.1, 200000);  /* phi = 0.905 */
+  check_gm(0.5, 2.0, 1.0, 100000);  /* phi = 0.135: long steps, same variance */
+}
+
+/* ---- bad input ----------------------------------------------------------- */
+
+static void test_bad_noise_parameters_are_refused(void **state) {
+  (void)state;
+  const struct {
+    const char *name, *json;
+  } bad[] = {
+      {"gnss_noise", "{\"sigma\": [1, -1, 1]}"},
+      {"gnss_noise", "{\"sigma\": 0.1}"}, /* three axes, always given */
+      {"gnss_noise", "{\"sigma\": [1, 1]}"},
+      {"gnss_noise", "{\"sigma\": \"big\"}"},
+      {"gnss_noise", "{\"sigmaa\": 1}"},
+      {"gnss_random_walk", "{\"rate\": 0}"},
+      {"gnss_random_walk", "{\"rate\": -10}"},
+      {"gnss_random_walk", "{\"rate\": 1e6}"},
+      {"gnss_random_walk", "{\"accel_sigma\": -0.1}"},
+      {"gnss_random_walk", "{\"accel_sigma\": [0.1, 0.1, -0.1]}"},
+      {"gnss_random_walk", "{\"accel_cov\": [1, 0, 0, 0, -1, 0, 0, 0, 1]}"},
+      {"gnss_random_walk", "{\"accel_cov\": [1, 2, 0, 2, 1, 0, 0, 0, 1]}"},
+      {"gnss_random_walk", "{\"accel_cov\": [1, 0.5, 0, 0, 1, 0, 0, 0, 1]}"},
+      {"gnss_random_walk", "{\"accel_cov\": [1, 0, 0, 0, 1, 0, 0, 0]}"},
+      {"gnss_random_walk", "{\"accel_cov\": [1, 0, 0, 0, 1, 0, 0, 0, 1], \"accel_sigma\": 1}"},
+      {"gnss_random_walk", "{\"max_error\": -0.06}"},
+      {"gnss_random_walk", "{\"reported_sigma\": -1}"},
+      {"gnss_random_walk", "{\"bound\": \"bounce\"}"},
+      {"gnss_random_walk", "{\"bound\": 1}"},
+      {"gnss_random_walk", "{\"maximum\": 1}"},
+      {"gnss_gauss_markov", "{\"tau\": 0}"},
+      {"gnss_gauss_markov", "{\"tau\": [1, 0, 1]}"},
+      {"gnss_gauss_markov", "{\"tau\": -5}"},
+      {"gnss_gauss_markov", "{\"sigma\": -1}"},
+      {"gnss_gauss_markov", "{\"sigma\": [1, 1, -1e-9]}"},
+      {"gnss_gauss_markov", "{\"correlation_time\": 5}"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    sensim_status st = gt_filter_status(bad[i].name, bad[i].json);
+    if (st != SENSIM_EINVAL)
+      fail_msg("%s %s gave %d, not SENSIM_EINVAL", bad[i].name, bad[i].json, st);
+    assert_true(strlen(sensim_last_error()) > 0);
+  }
+  /* NaN cannot be written in JSON; a programmatic cJSON number can hold it. */
+  const char *names[] = {"gnss_noise",       "gnss_noise",       "gnss_random_walk",
+                         "gnss_random_walk", "gnss_random_walk", "gnss_random_walk",
+                         "gnss_random_walk", "gnss_gauss_markov", "gnss_gauss_markov"};
+  const char *keys[] = {"sigma",     "mean",           "accel_sigma", "rate", "max_error",
+                        "accel_mean", "reported_sigma", "tau",         "sigma"};
+  for (int i = 0; i < 9; i++) {
+    assert_int_equal(gt_filter_status_nan(names[i], keys[i]), SENSIM_EINVAL);
+    assert_true(strlen(sensim_last_error()) > 0);
+  }
+}
+
+int sensim_test_gnss_noise_models(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_gaussian_mean_and_covariance_within_sample_tolerance),
+      cmocka_unit_test(test_gaussian_sets_covariance_and_skips_no_fix),
+      cmocka_unit_test(test_random_walk_double_integration_matches_closed_form),
+      cmocka_unit_test(test_random_walk_stays_within_bound_and_is_not_white),
+      cmocka_unit_test(test_random_walk_reports_covariance_and_accepts_full_sigma),
+      cmocka_unit_test(test_gauss_markov_variance_and_autocorrelation_match_exact_discretisation),
+      cmocka_unit_test(test_bad_noise_parameters_are_refused),
+  };
+  return cmocka_run_group_tests_name("gnss_noise_models", tests, NULL, NULL);
+}

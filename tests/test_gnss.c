@@ -1,0 +1,15 @@
+/* tests/test_gnss.c: the GNSS test binary (receiver, geodesy, error
+ * filters, NMEA and CSV output); its groups live in tests/gnss/. */
+#include "gnss/gnss_groups.h"
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_gnss_geodesy();
+  failed += sensim_test_gnss_receiver();
+  failed += sensim_test_gnss_noise_models();
+  failed += sensim_test_gnss_hdop_outage();
+  failed += sensim_test_gnss_nmea();
+  failed += sensim_test_gnss_outputs();
+  return failed ? 1 : 0;
+}
