@@ -9,5 +9,6 @@ int main(void) {
   failed += sensim_test_cone_exact();
   failed += sensim_test_cone_sensor();
   failed += sensim_test_cone_io();
+  failed += sensim_test_cone_scenario();
   return failed ? 1 : 0;
 }

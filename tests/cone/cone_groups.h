@@ -9,6 +9,7 @@ int sensim_test_cone_lines(void);
 int sensim_test_cone_exact(void);
 int sensim_test_cone_sensor(void);
 int sensim_test_cone_io(void);
+int sensim_test_cone_scenario(void);
 
 /* Shared by the groups (cone_fixtures.c). */
 sensim_cone_shape cone_shape_deg(double theta_deg, double phi_deg, double length);
