@@ -8,7 +8,8 @@
  * (0, 0, +gravity). Noise is a filter ("imu_noise").
  *
  * Default window: 1 / rate (each sample averages its whole period, as an
- * IMU's decimation filter does). */
+ * IMU's decimation filter does); a window longer than 1 / rate is
+ * SENSIM_EINVAL. Noise model, units and the magnetometer: docs/imu.md. */
 #ifndef SENSIM_IMU_H
 #define SENSIM_IMU_H
 

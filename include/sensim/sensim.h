@@ -30,6 +30,7 @@
 #include "sensim/lidar.h"
 #include "sensim/gnss.h"
 #include "sensim/imu.h"
+#include "sensim/magnetometer.h"
 #include "sensim/cone.h"
 #include "sensim/io.h"
 #include "sensim/nmea.h"

@@ -1,66 +1,131 @@
 /* filters/imu_noise.c: "imu_noise", imu -> imu.
  *
- * Gaussian-drift model of IEEE Std 952-1997 (its noise terms and their
+ * The inertial error model of IEEE Std 952-1997 (its noise terms and their
  * Allan-variance signatures, Annex C) as summarised by O. Woodman, "An
- * introduction to inertial navigation", Univ. of Cambridge tech. report
- * UCAM-CL-TR-696 (2007). Per axis of each sensor:
+ * introduction to inertial navigation", UCAM-CL-TR-696 (2007), with the
+ * deterministic errors of Titterton & Weston, "Strapdown Inertial
+ * Navigation Technology", 2nd ed. (2004), sec. 4.2.3 / 4.3.3 (scale factor,
+ * misalignment, fixed bias). Per triad (accelerometer, gyroscope), with x
+ * the true reading of sensors/imu.c, in this order:
  *
- *   y_k = true_k + b_k + v_k
- *   v_k ~ N(0, N^2 / T)                  white noise averaged over T seconds
- *   b_k = b_{k-1} + K sqrt(dt_k) w_k     bias random walk, w_k ~ N(0, 1)
- *
- * N is the noise density (angle / velocity random walk coefficient,
- * unit/s/sqrt(Hz)), K the rate random walk coefficient (unit/s^2/sqrt(Hz)),
- * dt_k = t_capture,k - t_capture,k-1. Their Allan deviations are N/sqrt(tau)
- * and K sqrt(tau/3) (IEEE 952 Annex C).
+ *   1. x' = (I + S + M) x              scale factor S = diag(s), misalignment M
+ *   2. y_i = x'_i + b_on,i + b_rw,i + b_gm,i + v_i
+ *        b_on  turn-on bias, drawn once per run N(0, sigma_on^2) or given
+ *        b_rw  bias random walk: b_rw,k = b_rw,k-1 + mu_b + K sqrt(dt_k) w_k,
+ *              b_rw,0 = 0 (the issue's increment N(mu_b, (b0 sqrt(dt/t_b))^2)
+ *              with K = b0 / sqrt(t_b))
+ *        b_gm  first-order Gauss-Markov bias, exact discretisation
+ *              b_k = phi b_k-1 + sigma sqrt(1 - phi^2) w_k, phi = exp(-dt/tau),
+ *              b_0 ~ N(0, sigma^2) (stationary from the start)
+ *              (A. Gelb, "Applied Optimal Estimation", MIT Press 1974, sec. 3.8)
+ *        v     white: mu_a + sigma_a w, or mu_a + (N / sqrt(T)) w for a noise
+ *              density N averaged over T seconds
+ *   3. y_i = q round(y_i / q)          quantisation to the resolution q (mid-tread)
+ *   4. y_i = clamp(y_i, -range, range) saturation (the ADC's code range)
  *
  * Averaging time T: the frame's collection window when it is > 0 (the IMU
- * averages its signal over it, see sensors/imu.c); for an instantaneous
- * sample (window 0) the gap to the previous frame, the usual discretisation
- * of continuous white noise at the sample rate. The first frame starts with
- * b_0 = 0, and when its window is 0 no gap is known yet, so it carries no
- * white noise either.
+ * averages over it, sensors/imu.c); for an instantaneous sample (window 0)
+ * the gap to the previous frame, the usual discretisation of continuous
+ * white noise at the sample rate. The first frame then has no T and carries
+ * no density-based white noise; b_rw starts at 0.
  *
- * The bias state lives in the filter's user struct: a sensor's chain runs
- * its frames one at a time and in order (filter.h). Every call draws the
- * same 12 normals in the same order whatever branch it takes, so a frame's
- * noise depends only on (seed, sensor, frame, slot) and the bias history. */
+ * The bias states live in the filter's user struct: a sensor's chain runs
+ * its frames one at a time and in order (filter.h). Each frame draws, from
+ * its context stream, 6 white normals if any white term is on, then 6 walk
+ * normals if any walk is on, then 6 Gauss-Markov normals if any is on, so
+ * a frame's noise depends only on (seed, sensor, frame, slot), the
+ * configuration and the bias history. The turn-on bias comes from the
+ * sensor's own stream (seed, sensor, frame 2^64 - 1, element
+ * 0x494D5500 + slot), drawn at the first frame. */
+#include <stdint.h>
 #include <stdlib.h>
 #include "core/internal.h"
 #include "filters/chain.h"
+#include "filters/imu_model.h"
 
 typedef struct imu_noise {
-  double density[6]; /* N: accel x,y,z (m/s^2/sqrt(Hz)), gyro x,y,z (rad/s/sqrt(Hz)) */
-  double walk[6];    /* K: accel (m/s^3/sqrt(Hz)), gyro (rad/s^2/sqrt(Hz)) */
-  double bias[6];    /* current b_k, accel then gyro, m/s^2 and rad/s */
+  sensim__imu_model m;
+  double on[6];      /* turn-on bias, accel then gyro */
+  double rw[6];      /* random-walk bias */
+  double gm[6];      /* Gauss-Markov bias */
+  double gm_dt;      /* dt of the cached factors below, s (0: none) */
+  double gm_phi[6], gm_q[6];
   double t_prev;     /* capture time of the last frame seen, s */
   int have_prev;
 } imu_noise;
 
 static sensim_status imu_noise_create(const cJSON *params, void **user) {
-  static const char *const known[] = {"accel_noise_density", "accel_bias_walk",
-                                      "gyro_noise_density", "gyro_bias_walk", NULL};
-  /* Defaults as documented in filter.h. */
-  double v[4] = {2e-3, 3e-4, 1.7e-4, 2e-5};
-  sensim_status st = sensim__param_only(params, "imu_noise", known);
+  sensim__imu_model m;
+  sensim_status st = sensim__imu_model_parse(params, &m);
   if (st != SENSIM_OK) return st;
-  for (int i = 0; i < 4; i++) {
-    st = sensim__param_number(params, known[i], &v[i]);
-    if (st != SENSIM_OK) return st;
-    if (!isfinite(v[i]) || v[i] < 0.0)
-      return sensim__fail(SENSIM_EINVAL, "imu_noise: %s = %g must be finite and >= 0", known[i],
-                          v[i]);
-  }
   imu_noise *n = calloc(1, sizeof *n);
   if (!n) return sensim__fail(SENSIM_ENOMEM, "imu_noise: out of memory");
-  for (int i = 0; i < 3; i++) {
-    n->density[i] = v[0];
-    n->walk[i] = v[1];
-    n->density[3 + i] = v[2];
-    n->walk[3 + i] = v[3];
-  }
+  n->m = m;
   *user = n;
   return SENSIM_OK;
+}
+
+static void draw6(sensim_rng *r, double *w) {
+  sensim_rng_normal2(r, &w[0], &w[1]);
+  sensim_rng_normal2(r, &w[2], &w[3]);
+  sensim_rng_normal2(r, &w[4], &w[5]);
+}
+
+static double quantise(double y, double q) { return q > 0.0 ? q * round(y / q) : y; }
+
+static void first_frame(imu_noise *n, const sensim_filter_ctx *ctx, const double *g) {
+  const sensim__imu_triad *t = n->m.t;
+  double on[6] = {0};
+  if (t[0].any_turn_on_draw || t[1].any_turn_on_draw) {
+    sensim_rng r;
+    sensim_rng_init(&r, ctx->seed, ctx->sensor_id, UINT64_MAX, 0x494D5500u + (uint32_t)ctx->slot);
+    draw6(&r, on);
+  }
+  for (int i = 0; i < 6; i++) {
+    const sensim__imu_triad *s = &t[i / 3];
+    int a = i % 3;
+    n->on[i] = s->turn_on_sigma[a] > 0.0 ? s->turn_on_sigma[a] * on[i] : s->turn_on_bias[a];
+    n->gm[i] = s->gm_sigma[a] * g[i];
+  }
+}
+
+static void step_biases(imu_noise *n, double dt, const double *k, const double *g) {
+  const sensim__imu_triad *t = n->m.t;
+  if (t[0].any_gm || t[1].any_gm) {
+    if (dt != n->gm_dt) {
+      for (int i = 0; i < 6; i++) {
+        const sensim__imu_triad *s = &t[i / 3];
+        double phi = exp(-dt / s->gm_tau[i % 3]);
+        n->gm_phi[i] = phi;
+        n->gm_q[i] = s->gm_sigma[i % 3] * sqrt(1.0 - phi * phi);
+      }
+      n->gm_dt = dt;
+    }
+    for (int i = 0; i < 6; i++) n->gm[i] = n->gm_phi[i] * n->gm[i] + n->gm_q[i] * g[i];
+  }
+  double sdt = sqrt(dt);
+  for (int i = 0; i < 6; i++) {
+    const sensim__imu_triad *s = &t[i / 3];
+    n->rw[i] += s->walk_mean[i % 3] + s->walk[i % 3] * sdt * k[i];
+  }
+}
+
+static void apply_triad(const sensim__imu_triad *s, const imu_noise *n, int base, double avg,
+                        const double *w, double *x) {
+  double v[3] = {x[0], x[1], x[2]};
+  if (!s->identity)
+    for (int i = 0; i < 3; i++)
+      v[i] = s->matrix[3 * i] * x[0] + s->matrix[3 * i + 1] * x[1] + s->matrix[3 * i + 2] * x[2];
+  for (int i = 0; i < 3; i++) {
+    double sig = s->has_white_sigma ? s->white_sigma[i]
+                                    : avg > 0.0 ? s->density[i] / sqrt(avg) : 0.0;
+    double y = v[i] + n->on[base + i] + n->rw[base + i] + n->gm[base + i] + s->white_mean[i] +
+               sig * w[base + i];
+    y = quantise(y, s->resolution[i]);
+    double r = s->range[i];
+    if (r > 0.0) y = y > r ? r : y < -r ? -r : y;
+    x[i] = y;
+  }
 }
 
 static sensim_status imu_noise_apply(void *user, sensim_frame *frame, sensim_filter_ctx *ctx) {
@@ -75,19 +140,18 @@ static sensim_status imu_noise_apply(void *user, sensim_frame *frame, sensim_fil
                           frame->t_capture, n->t_prev);
   }
   double avg = frame->window > 0.0 ? frame->window : dt; /* T; 0 = unknown */
-
-  double white[6], walk[6];
-  for (int i = 0; i < 6; i++) white[i] = sensim_rng_normal(&ctx->rng);
-  for (int i = 0; i < 6; i++) walk[i] = sensim_rng_normal(&ctx->rng);
-
+  const sensim__imu_triad *t = n->m.t;
+  double w[6] = {0}, k[6] = {0}, g[6] = {0};
+  if (t[0].any_white || t[1].any_white) draw6(&ctx->rng, w);
+  if (t[0].any_walk || t[1].any_walk) draw6(&ctx->rng, k);
+  if (t[0].any_gm || t[1].any_gm) draw6(&ctx->rng, g);
+  if (n->have_prev)
+    step_biases(n, dt, k, g);
+  else
+    first_frame(n, ctx, g);
   sensim_imu_sample *smp = frame->data;
-  double *val[6] = {&smp->accel[0], &smp->accel[1], &smp->accel[2],
-                    &smp->gyro[0],  &smp->gyro[1],  &smp->gyro[2]};
-  for (int i = 0; i < 6; i++) {
-    if (n->have_prev) n->bias[i] += n->walk[i] * sqrt(dt) * walk[i];
-    double w = avg > 0.0 ? n->density[i] / sqrt(avg) * white[i] : 0.0;
-    *val[i] += n->bias[i] + w;
-  }
+  apply_triad(&t[0], n, 0, avg, w, smp->accel);
+  apply_triad(&t[1], n, 3, avg, w, smp->gyro);
   n->t_prev = frame->t_capture;
   n->have_prev = 1;
   return SENSIM_OK;

@@ -22,8 +22,7 @@ extern const sensim_builtin_filter sensim__filter_gnss_random_walk;
 extern const sensim_builtin_filter sensim__filter_gnss_hdop;
 extern const sensim_builtin_filter sensim__filter_gnss_gauss_markov;
 extern const sensim_builtin_filter sensim__filter_gnss_outage;
-/* Being written (issue 5): weak until it lands; a missing one is skipped. */
-extern const sensim_builtin_filter sensim__filter_mag_noise __attribute__((weak));
+extern const sensim_builtin_filter sensim__filter_mag_noise;
 
 /* Camera pipeline: image sensor, noise, colour filter array, ISP. */
 extern const sensim_builtin_filter sensim__filter_image_sensor;
@@ -61,7 +60,7 @@ static const sensim_builtin_filter *const builtins[] = {
 
 const sensim_builtin_filter *sensim__filter_find(const char *name) {
   for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i] && strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
+    if (strcmp(builtins[i]->def.name, name) == 0) return builtins[i];
   return NULL;
 }
 
@@ -69,9 +68,7 @@ const char *const *sensim_filter_names(void) {
   static const char *names[NBUILTINS + 1];
   /* Filled on each call from the constant table: idempotent, so concurrent
    * callers write the same values. */
-  size_t n = 0;
-  for (size_t i = 0; i < NBUILTINS; i++)
-    if (builtins[i]) names[n++] = builtins[i]->def.name;
-  names[n] = NULL;
+  for (size_t i = 0; i < NBUILTINS; i++) names[i] = builtins[i]->def.name;
+  names[NBUILTINS] = NULL;
   return names;
 }

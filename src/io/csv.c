@@ -10,6 +10,8 @@
  *           readers by column index keep working; an outage's fix_type 0 row
  *           holds nan for position, velocity, speed, course and covariance)
  *   imu:    t,ax,ay,az,gx,gy,gz            (s, m/s^2, rad/s; t = t_capture)
+ *   mag:    t,bx,by,bz                     (s, T, sensor frame; io/csv_mag.c)
+ *   detection: the cone sensor's record (io/csv_detection.c)
  *   points: t_capture,x,y,z,intensity,ring,time,return (one row per point)
  *
  * Each number is printed with the fewest significant digits (15 to 17 for
@@ -20,6 +22,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "io/csv_detection.h"
+#include "io/csv_mag.h"
 #include "io/scenario_internal.h"
 
 struct sensim_csv {
@@ -38,6 +41,8 @@ static const char *csv_header(sensim_payload type) {
     return "t_capture,x,y,z,intensity,ring,time,return\n";
   case SENSIM_PAYLOAD_DETECTION:
     return sensim__csv_detection_header();
+  case SENSIM_PAYLOAD_MAG:
+    return sensim__csv_mag_header;
   default:
     return NULL;
   }
@@ -49,7 +54,7 @@ sensim_status sensim_csv_open(const char *path, sensim_payload type, sensim_csv 
   if (!path) return sensim__fail(SENSIM_EINVAL, "sensim_csv_open: NULL path");
   const char *header = csv_header(type);
   if (!header)
-    return sensim__fail(SENSIM_ETYPE, "CSV '%s': no CSV layout for %s frames (gnss, imu, points, detection)",
+    return sensim__fail(SENSIM_ETYPE, "CSV '%s': no CSV layout for %s frames (gnss, imu, mag, points, detection)",
                         path, sensim_payload_name(type));
   sensim_csv *c = calloc(1, sizeof *c);
   if (!c) return sensim__fail(SENSIM_ENOMEM, "CSV '%s': out of memory", path);
@@ -126,6 +131,9 @@ sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame) {
     break;
   case SENSIM_PAYLOAD_DETECTION:
     sensim__csv_append_detection(csv->file.fp, frame);
+    break;
+  case SENSIM_PAYLOAD_MAG:
+    sensim__csv_mag_append(csv->file.fp, frame);
     break;
   default:
     append_points(csv->file.fp, frame);

@@ -8,6 +8,7 @@
 #include "io/scenario_cone.h"
 #include "io/scenario_gnss.h"
 #include "io/scenario_internal.h"
+#include "io/scenario_magnetometer.h"
 #include "sensim/nmea.h"
 #include "sensim/sensim.h"
 
@@ -222,7 +223,7 @@ static int format_takes(sensim__out_format f, sensim_payload p) {
     return p == SENSIM_PAYLOAD_POINTS;
   case SENSIM__OUT_CSV:
     return p == SENSIM_PAYLOAD_GNSS || p == SENSIM_PAYLOAD_IMU || p == SENSIM_PAYLOAD_POINTS ||
-           p == SENSIM_PAYLOAD_DETECTION;
+           p == SENSIM_PAYLOAD_DETECTION || p == SENSIM_PAYLOAD_MAG;
   case SENSIM__OUT_NMEA:
     return p == SENSIM_PAYLOAD_GNSS;
   }
@@ -317,6 +318,14 @@ static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *
   return st != SENSIM_OK ? st : sensim_cone_create(w, sp, &cp, s);
 }
 
+static sensim_status create_magnetometer(sensim_world *w, const cJSON *obj, const char *path,
+                                         const sensim_sensor_params *sp, sensim_sensor **s) {
+  sensim_magnetometer_params mp;
+  sensim_magnetometer_params_init(&mp);
+  sensim_status st = sensim__scenario_magnetometer(obj, path, &mp);
+  return st != SENSIM_OK ? st : sensim_magnetometer_create(w, sp, &mp, s);
+}
+
 typedef struct scn_kind {
   const char *type;
   const char *const *keys;
@@ -328,6 +337,7 @@ static const scn_kind kinds[] = {
     {"lidar", lidar_keys, create_lidar},
     {"gnss", sensim__scenario_gnss_keys, create_gnss},
     {"imu", NULL, create_imu},
+    {"magnetometer", sensim__scenario_magnetometer_keys, create_magnetometer},
     {"cone", sensim__scenario_cone_keys, create_cone},
 };
 
@@ -343,7 +353,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
     if (strcmp(type, kinds[i].type) == 0) kind = &kinds[i];
   if (!kind)
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu, cone)", path, type);
+                        "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu, magnetometer, cone)", path, type);
   const char *keys[48];
   join_keys(kind->keys, keys);
   if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;

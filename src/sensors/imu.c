@@ -118,5 +118,11 @@ sensim_status sensim_imu_create(sensim_world *world, const sensim_sensor_params 
   if (!world) return sensim__fail(SENSIM_EINVAL, "imu: world is NULL");
   if (!sp) return sensim__fail(SENSIM_EINVAL, "imu: sensor params are NULL");
   if (!out) return sensim__fail(SENSIM_EINVAL, "imu: out is NULL");
+  /* A window longer than the period would make consecutive samples share
+   * input, which a decimating IMU's filter does not do, and "imu_noise"
+   * draws independent white noise per sample on the window's length. */
+  if (isfinite(sp->rate) && sp->rate > 0.0 && sp->window > 1.0 / sp->rate)
+    return sensim__fail(SENSIM_EINVAL, "imu: window %g s longer than the period 1/rate = %g s",
+                        sp->window, 1.0 / sp->rate);
   return sensim__sensor_create(world, sp, &imu_kind, NULL, out);
 }

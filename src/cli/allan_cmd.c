@@ -1,0 +1,285 @@
+/* cli/allan_cmd.c: `sensim allan IMU.csv [--column NAME ...] [--out PNG]`:
+ * the overlapping Allan deviation (eval.h) of each column of a recorded IMU
+ * CSV (io/csv.c's layout: t,ax,ay,az,gx,gy,gz), the white-noise and
+ * random-walk coefficients N and K read off its fitted slope -1/2 and +1/2
+ * lines (IEEE Std 952-1997 Annex C, eval/allan_fit.c), and a log-log plot
+ * with those lines dashed. docs/imu.md, "Allan deviation".
+ * Exit codes as main.c: 0 success, 1 failure (file, data, plot), 2 bad
+ * usage (including a --column the file does not have). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "core/internal.h"
+#include "filters/imu_units.h"
+#include "io/plot.h"
+
+enum { EXIT_FAILED = 1, EXIT_USAGE = 2, MAX_COLS = 64, MAX_M = 128 };
+
+static const char help[] =
+    "usage: sensim allan IMU.csv [--column NAME ...] [--out PLOT.png]\n"
+    "  overlapping Allan deviation of each column of an IMU CSV (t,ax,ay,az,gx,gy,gz,\n"
+    "  as `sensim run` writes it; evenly spaced t), with the white-noise N\n"
+    "  (slope -1/2, value at tau = 1 s) and random-walk K (slope +1/2, value at\n"
+    "  tau = 3 s) coefficients of IEEE Std 952 Annex C\n"
+    "  --column NAME  a column to analyse (repeatable; default: all but t)\n"
+    "  --out FILE     write a log-log PNG plot with the fitted lines dashed\n"
+    "exit status: 0 success, 1 unreadable file or data, 2 bad usage\n";
+
+static int usage(const char *what, const char *arg) {
+  fprintf(stderr, "sensim allan: %s%s%s%s\nTry 'sensim allan --help'.\n", what, arg ? " '" : "",
+          arg ? arg : "", arg ? "'" : "");
+  return EXIT_USAGE;
+}
+
+typedef struct table {
+  char *names[MAX_COLS];
+  size_t ncols, nrows, cap;
+  double *v; /* nrows x ncols, row-major */
+} table;
+
+static void table_free(table *t) {
+  for (size_t i = 0; i < t->ncols; i++) free(t->names[i]);
+  free(t->v);
+}
+
+static int fail(const char *file, size_t line, const char *fmt, ...) SENSIM__PRINTF(3, 4);
+static int fail(const char *file, size_t line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "sensim allan: %s:%zu: ", file, line);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return EXIT_FAILED;
+}
+
+/* Read the header and numeric rows; EXIT_FAILED with a message on error. */
+static int read_csv(const char *path, table *t) {
+  FILE *fp = fopen(path, "r");
+  if (!fp) {
+    fprintf(stderr, "sensim allan: cannot open '%s': %s\n", path, strerror(errno));
+    return EXIT_FAILED;
+  }
+  char *line = NULL;
+  size_t lcap = 0, lineno = 0;
+  int rc = 0;
+  while (getline(&line, &lcap, fp) >= 0) {
+    lineno++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (lineno == 1) {
+      for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
+        if (t->ncols == MAX_COLS) { rc = fail(path, lineno, "more than %d columns", MAX_COLS); break; }
+        if (!(t->names[t->ncols++] = sensim__strdup(tok))) { rc = fail(path, lineno, "out of memory"); break; }
+      }
+      if (!rc && t->ncols < 2) rc = fail(path, lineno, "header names fewer than 2 columns");
+      if (rc) break;
+      continue;
+    }
+    if (line[0] == '\0') continue;
+    if (sensim__grow((void **)&t->v, &t->cap, (t->nrows + 1) * t->ncols, sizeof *t->v)) {
+      rc = fail(path, lineno, "out of memory");
+      break;
+    }
+    double *row = t->v + t->nrows * t->ncols;
+    char *p = line;
+    size_t c = 0;
+    for (; c < t->ncols; c++) {
+      char *end = NULL;
+      row[c] = strtod(p, &end);
+      if (end == p || !isfinite(row[c]) || (*end != ',' && *end != '\0') ||
+          (*end == '\0' && c + 1 < t->ncols) || (*end == ',' && c + 1 == t->ncols))
+        break;
+      p = end + (*end == ',');
+    }
+    if (c < t->ncols) {
+      rc = fail(path, lineno, "not %zu finite numbers separated by commas", t->ncols);
+      break;
+    }
+    t->nrows++;
+  }
+  free(line);
+  if (!rc && ferror(fp)) rc = fail(path, lineno, "read error");
+  if (!rc && lineno == 0) rc = fail(path, 1, "empty file");
+  fclose(fp);
+  return rc;
+}
+
+static void print_lines(const char *name, const sensim_allan_lines *l) {
+  /* Datasheet units for gyro (g*) and accel (a*) columns: imu_units.c. */
+  double fn = 1.0, fk = 1.0;
+  const char *un = "", *uk = "";
+  if (name[0] == 'g') {
+    sensim__unit_match("n_deg_per_rth", "n", SENSIM__DIM_GYRO_DENS, &fn);
+    sensim__unit_match("k_deg_per_h_per_rth", "k", SENSIM__DIM_GYRO_WALK, &fk);
+    un = "deg/sqrt(h)", uk = "deg/h/sqrt(h)";
+  } else if (name[0] == 'a') {
+    sensim__unit_match("n_mps_per_rth", "n", SENSIM__DIM_ACCEL_DENS, &fn);
+    sensim__unit_match("k_mps2_per_rth", "k", SENSIM__DIM_ACCEL_WALK, &fk);
+    un = "m/s/sqrt(h)", uk = "m/s^2/sqrt(h)";
+  }
+  if (isfinite(l->n))
+    printf("%s: N = %.6g unit*sqrt(s)%s%.6g %s (slope %.3f around tau = %.3g s)\n", name, l->n,
+           *un ? " = " : "", *un ? l->n / fn : 0.0, un, l->slope_n, l->tau_n);
+  else
+    printf("%s: N not found (no slope -1/2 region)\n", name);
+  if (isfinite(l->k))
+    printf("%s: K = %.6g unit/sqrt(s)%s%.6g %s (slope %.3f around tau = %.3g s)\n", name, l->k,
+           *uk ? " = " : "", *uk ? l->k / fk : 0.0, uk, l->slope_k, l->tau_k);
+  else
+    printf("%s: K not found (no slope +1/2 region)\n", name);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int analyse(const char *path, const table *t, const size_t *cols, size_t ncols,
+                   const char *out) {
+  size_t n = t->nrows;
+  if (n < 3) {
+    fprintf(stderr, "sensim allan: %s: %zu samples, need at least 3\n", path, n);
+    return EXIT_FAILED;
+  }
+  /* The sample period is the median time step; every step must match it
+   * (the CSV's times are printed losslessly, so 1e-6 relative is slack). */
+  double *steps = malloc((n - 1) * sizeof *steps);
+  if (!steps) {
+    fprintf(stderr, "sensim allan: out of memory for %zu samples\n", n);
+    return EXIT_FAILED;
+  }
+  for (size_t i = 1; i < n; i++) steps[i - 1] = t->v[i * t->ncols] - t->v[(i - 1) * t->ncols];
+  qsort(steps, n - 1, sizeof *steps, cmp_double);
+  double tau0 = steps[(n - 1) / 2];
+  free(steps);
+  if (!(tau0 > 0.0)) {
+    fprintf(stderr, "sensim allan: %s: time column does not increase\n", path);
+    return EXIT_FAILED;
+  }
+  for (size_t i = 1; i < n; i++) {
+    double d = t->v[i * t->ncols] - t->v[(i - 1) * t->ncols];
+    if (fabs(d - tau0) > 1e-6 * tau0) {
+      fprintf(stderr, "sensim allan: %s: samples not evenly spaced: t[%zu] - t[%zu] = %.9g s, "
+              "the median step is %.9g s (a dropped frame?)\n", path, i, i - 1, d, tau0);
+      return EXIT_FAILED;
+    }
+  }
+  size_t ms[MAX_M];
+  size_t nm = sensim_allan_log_factors(n, 10, ms, MAX_M);
+  double *y = malloc(n * sizeof *y), *ad = malloc(ncols * nm * sizeof *ad), tau[MAX_M];
+  sensim_allan_lines *lines = malloc(ncols * sizeof *lines);
+  int rc = 0;
+  if (!y || !ad || !lines) {
+    fprintf(stderr, "sensim allan: out of memory for %zu samples\n", n);
+    rc = EXIT_FAILED;
+  }
+  for (size_t j = 0; j < nm; j++) tau[j] = (double)ms[j] * tau0;
+  for (size_t c = 0; c < ncols && !rc; c++) {
+    for (size_t i = 0; i < n; i++) y[i] = t->v[i * t->ncols + cols[c]];
+    if (sensim_allan_deviation(y, n, tau0, ms, nm, ad + c * nm) != SENSIM_OK ||
+        sensim_allan_fit_lines(tau, ad + c * nm, nm, &lines[c]) != SENSIM_OK) {
+      fprintf(stderr, "sensim allan: %s: column %s: %s\n", path, t->names[cols[c]], sensim_last_error());
+      rc = EXIT_FAILED;
+    }
+  }
+  if (!rc) {
+    printf("allan deviation of %s: %zu samples, tau0 = %.9g s\n%-12s", path, n, tau0, "tau_s");
+    for (size_t c = 0; c < ncols; c++) printf(" %-13s", t->names[cols[c]]);
+    printf("\n");
+    for (size_t j = 0; j < nm; j++) {
+      printf("%-12.6g", tau[j]);
+      for (size_t c = 0; c < ncols; c++) printf(" %-13.6g", ad[c * nm + j]);
+      printf("\n");
+    }
+    for (size_t c = 0; c < ncols; c++) print_lines(t->names[cols[c]], &lines[c]);
+  }
+  if (!rc && out) {
+    static const uint8_t pal[6][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},
+                                      {214, 39, 40},  {148, 103, 189}, {140, 86, 75}};
+    sensim__plot *p = NULL;
+    sensim_status st = sensim__plot_create(800, 600, "Allan deviation (dashed: fitted N, K lines)",
+                                           "tau (s)", "ADEV (column units)", 1, 1, &p);
+    double fx[2], fy[2];
+    for (size_t c = 0; c < ncols && st == SENSIM_OK; c++) {
+      sensim__plot_style s = {{pal[c % 6][0], pal[c % 6][1], pal[c % 6][2]}, 0, 1, t->names[cols[c]]};
+      st = sensim__plot_line(p, tau, ad + c * nm, nm, &s);
+      s.dashed = 1, s.marker = 0, s.legend = NULL;
+      /* Each line is drawn over the data's tau range, but only down to a
+       * third of the column's smallest deviation, so the lines do not
+       * stretch the axis far below the data. */
+      double lo = INFINITY;
+      for (size_t j = 0; j < nm; j++)
+        if (ad[c * nm + j] > 0.0 && ad[c * nm + j] < lo) lo = ad[c * nm + j];
+      lo /= 3.0;
+      if (st == SENSIM_OK && isfinite(lines[c].n) && isfinite(lo)) {
+        double n2 = lines[c].n / lo;
+        fx[0] = tau[0], fx[1] = fmin(tau[nm - 1], n2 * n2);
+        fy[0] = lines[c].n / sqrt(fx[0]), fy[1] = lines[c].n / sqrt(fx[1]);
+        if (fx[1] > fx[0]) st = sensim__plot_line(p, fx, fy, 2, &s);
+      }
+      if (st == SENSIM_OK && isfinite(lines[c].k) && isfinite(lo)) {
+        double k2 = lo / lines[c].k;
+        fx[0] = fmax(tau[0], 3.0 * k2 * k2), fx[1] = tau[nm - 1];
+        fy[0] = lines[c].k * sqrt(fx[0] / 3.0), fy[1] = lines[c].k * sqrt(fx[1] / 3.0);
+        if (fx[1] > fx[0]) st = sensim__plot_line(p, fx, fy, 2, &s);
+      }
+    }
+    if (st == SENSIM_OK) st = sensim__plot_write_png(p, out);
+    sensim__plot_destroy(p);
+    if (st != SENSIM_OK) {
+      fprintf(stderr, "sensim allan: plot '%s': %s\n", out, sensim_last_error());
+      rc = EXIT_FAILED;
+    } else {
+      printf("plot written to %s\n", out);
+    }
+  }
+  free(y);
+  free(ad);
+  free(lines);
+  return rc;
+}
+
+int sensim__cli_allan(int argc, char **argv) {
+  const char *file = NULL, *out = NULL, *want[MAX_COLS];
+  size_t nwant = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(help, stdout);
+      return 0;
+    } else if (strcmp(a, "--column") == 0 || strcmp(a, "--out") == 0) {
+      if (i + 1 >= argc) return usage("option needs a value:", a);
+      if (a[2] == 'o') out = argv[++i];
+      else if (nwant == MAX_COLS) return usage("too many --column options", NULL);
+      else want[nwant++] = argv[++i];
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage("unknown option", a);
+    } else if (!file) {
+      file = a;
+    } else {
+      return usage("unexpected argument", a);
+    }
+  }
+  if (!file) return usage("needs an IMU CSV file", NULL);
+  table t;
+  memset(&t, 0, sizeof t);
+  int rc = read_csv(file, &t);
+  size_t cols[MAX_COLS], ncols = 0;
+  for (size_t w = 0; w < nwant && !rc; w++) {
+    size_t c = 1;
+    while (c < t.ncols && strcmp(t.names[c], want[w]) != 0) c++;
+    if (c == t.ncols) {
+      rc = usage("no such column (the first, time, cannot be analysed):", want[w]);
+      break;
+    }
+    cols[ncols++] = c;
+  }
+  if (!rc && nwant == 0)
+    for (size_t c = 1; c < t.ncols; c++) cols[ncols++] = c;
+  if (!rc) rc = analyse(file, &t, cols, ncols, out);
+  table_free(&t);
+  return rc;
+}
