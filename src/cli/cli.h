@@ -17,15 +17,14 @@ int sensim__cli_noise_calib(int argc, char **argv);
 
 /* Further commands, each in its own file: `sensim NAME ARGS...` calls
  * fn(argc, argv) with argv[1] == NAME; fn prints its own usage for --help
- * and returns an exit code (0, 1 failure, 2 bad usage). Weak while they are
- * being written: a missing one is reported as not built. */
+ * and returns an exit code (0, 1 failure, 2 bad usage). */
 typedef int (*sensim__cli_fn)(int argc, char **argv);
-int sensim__cli_allan(int argc, char **argv) __attribute__((weak));
-int sensim__cli_vepd(int argc, char **argv) __attribute__((weak));
-int sensim__cli_ekf(int argc, char **argv) __attribute__((weak));
-int sensim__cli_vepd_experiment(int argc, char **argv) __attribute__((weak));
-int sensim__cli_ablate(int argc, char **argv) __attribute__((weak));
-int sensim__cli_augment(int argc, char **argv) __attribute__((weak));
-int sensim__cli_image_stats(int argc, char **argv) __attribute__((weak));
+int sensim__cli_allan(int argc, char **argv);
+int sensim__cli_vepd(int argc, char **argv);
+int sensim__cli_ekf(int argc, char **argv);
+int sensim__cli_vepd_experiment(int argc, char **argv);
+int sensim__cli_ablate(int argc, char **argv);
+int sensim__cli_augment(int argc, char **argv);
+int sensim__cli_image_stats(int argc, char **argv);
 
 #endif
