@@ -26,13 +26,24 @@
  *                lidar's noise and outputs, documented in docs/lidar.md.
  *   "gnss_noise" gnss -> gnss: additive Gaussian ENU error
  *                {"sigma": [east, north, up] m [1, 1, 2], "mean": [0, 0, 0]};
- *                lat/lon/height are recomputed and cov_enu set to diag(sigma^2).
- *   "imu_noise"  imu -> imu: Gaussian-drift noise, white noise plus a bias
- *                random walk per axis (IEEE Std 952 terms):
- *                {"accel_noise_density": m/s^2/sqrt(Hz) [2e-3],
- *                 "accel_bias_walk": m/s^3/sqrt(Hz) [3e-4],
- *                 "gyro_noise_density": rad/s/sqrt(Hz) [1.7e-4],
- *                 "gyro_bias_walk": rad/s^2/sqrt(Hz) [2e-5]}. */
+ *                lat/lon/height are recomputed and diag(sigma^2) is added to
+ *                cov_enu.
+ *   "gnss_random_walk", "gnss_hdop", "gnss_gauss_markov", "gnss_outage"
+ *                gnss -> gnss: the receiver error models of docs/gnss.md
+ *                (random walk bounded by a maximum error, HDOP low-pass
+ *                covariance, Gauss-Markov bias, outage windows); chained,
+ *                they give the published study's five variants.
+ *   "imu_noise"  imu -> imu: the IMU error model of docs/imu.md: white noise
+ *                and bias random walk per axis (IEEE Std 952 terms; the
+ *                original keys "accel_noise_density" m/s^2/sqrt(Hz) [2e-3],
+ *                "accel_bias_walk" m/s^3/sqrt(Hz) [3e-4],
+ *                "gyro_noise_density" rad/s/sqrt(Hz) [1.7e-4],
+ *                "gyro_bias_walk" rad/s^2/sqrt(Hz) [2e-5]), turn-on bias,
+ *                scale factor and misalignment, Gauss-Markov bias
+ *                instability, quantisation and saturation, with keys in
+ *                datasheet units.
+ *   "mag_noise"  mag -> mag: magnetometer errors (soft and hard iron, white
+ *                noise, resolution, range), docs/imu.md. */
 #ifndef SENSIM_FILTER_H
 #define SENSIM_FILTER_H
 
