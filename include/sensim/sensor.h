@@ -64,6 +64,59 @@ const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *sensor
 uint64_t sensim_sensor_frames_captured(const sensim_sensor *sensor);
 uint64_t sensim_sensor_frames_delivered(const sensim_sensor *sensor);
 
+/* ---- host integration: bounded work, callbacks ------------------------- */
+
+/* What a capture does when its sensor already has max_inflight captures
+ * whose jobs have not finished (the host outruns the worker pool). */
+typedef enum sensim_overrun {
+  SENSIM_OVERRUN_WAIT = 0, /* sensim_world_advance blocks until the oldest
+                              unfinished capture of the sensor finishes:
+                              every frame is made, results do not depend on
+                              machine speed (the default) */
+  SENSIM_OVERRUN_SKIP = 1  /* the capture is not taken: its index k is never
+                              delivered and sensim_sensor_frames_skipped()
+                              counts it; the host never waits, but which
+                              frames exist depends on machine speed */
+} sensim_overrun;
+
+/* Default bound on a sensor's unfinished captures. */
+#define SENSIM_SENSOR_MAX_INFLIGHT_DEFAULT 4
+
+/* Bound the captures of this sensor whose jobs (generation and filters) have
+ * not finished to `max_inflight` (1..1024; 0 keeps the current bound) and
+ * choose what happens at the bound. Takes effect from the next capture;
+ * may be called at any time. Defaults: SENSIM_SENSOR_MAX_INFLIGHT_DEFAULT,
+ * SENSIM_OVERRUN_WAIT. Finished frames that wait for their delivery time
+ * are bounded by construction (at most floor(lag * rate) + 1 of them), and
+ * delivered frames wait only for the host (poll them, or use a callback). */
+sensim_status sensim_sensor_set_overrun(sensim_sensor *sensor, int max_inflight,
+                                        sensim_overrun policy);
+
+/* Captures not taken under SENSIM_OVERRUN_SKIP since creation or reset. */
+uint64_t sensim_sensor_frames_skipped(const sensim_sensor *sensor);
+/* Captures started whose job has not finished now (<= the bound). */
+int sensim_sensor_frames_unfinished(const sensim_sensor *sensor);
+/* Delivered frames waiting for sensim_sensor_poll. */
+size_t sensim_sensor_frames_queued(const sensim_sensor *sensor);
+
+/* A frame handed to the host as it is delivered. It runs on the host's
+ * thread, inside sensim_world_advance, once per frame, in delivery order
+ * across all the world's sensors (by t_deliver, then sensor id; each
+ * sensor's frames by index). `frame` is valid until the callback returns;
+ * copy what you keep. The callback may read the frame and the sensor, push
+ * body states, and call any sensim function on other worlds; it must not
+ * advance, reset or destroy this world, create sensors in it or change
+ * their filters (those calls fail with SENSIM_ESTATE; destroy cannot and is
+ * undefined). */
+typedef void (*sensim_frame_callback)(sensim_sensor *sensor, const sensim_frame *frame,
+                                      void *user);
+
+/* Deliver this sensor's frames to `cb` (with `user`, borrowed) instead of
+ * queuing them for sensim_sensor_poll; NULL goes back to polling. Frames
+ * already queued stay pollable. SENSIM_ESTATE inside a callback. */
+sensim_status sensim_sensor_set_callback(sensim_sensor *sensor, sensim_frame_callback cb,
+                                         void *user);
+
 /* Sensor lookup in a world: by creation order and by name. */
 size_t sensim_world_sensor_count(const sensim_world *world);
 sensim_sensor *sensim_world_sensor(sensim_world *world, size_t i);

@@ -51,6 +51,20 @@ void sensim_world_destroy(sensim_world *world);
  * `t` before calling this. */
 sensim_status sensim_world_advance(sensim_world *world, double t);
 
+/* Start the world over at time zero (reinforcement-learning episodes):
+ * waits for every capture job, drops every frame in flight, delivered or
+ * held by the last poll, empties every dynamic body's keyframe track
+ * (putting the body back at its creation pose, at rest, until the host's
+ * first push replaces it), re-creates every built-in filter from its name and parameters
+ * (so filter state such as an IMU bias walk starts over), sets frame
+ * indices and counters to zero and the clock back to -inf. Meshes, their
+ * acceleration structures, materials, lights, bodies and sensors are kept.
+ * User filters are kept as they are: their state is the host's to reset.
+ * With the same pushes and advances, the next episode's frames are
+ * bit-identical to the first one's. SENSIM_ESTATE inside a frame callback;
+ * on failure (out of memory re-creating a filter) the world is unchanged. */
+sensim_status sensim_world_reset(sensim_world *world);
+
 /* Current simulation time, s (-inf before the first advance). */
 double sensim_world_time(const sensim_world *world);
 
@@ -180,6 +194,13 @@ void sensim_body_params_init(sensim_body_params *p);
 /* Create a body (an instance of a mesh, or a bare frame to carry sensors). */
 sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *p,
                                  sensim_body **out);
+
+/* Remove a body from the world: it is no longer traced and its handle must
+ * not be used again (its slot, a few hundred bytes, is freed with the world).
+ * SENSIM_ESTATE, with the body unchanged, while a sensor is attached to it:
+ * a sensor's carrier cannot vanish under it. Captures already started keep
+ * their snapshot of the body. NULL is SENSIM_EINVAL. */
+sensim_status sensim_body_destroy(sensim_body *body);
 
 /* What a sensim_body_state carries besides the pose. */
 enum {

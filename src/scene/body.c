@@ -43,6 +43,7 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   b->track.k[0].s = s;
   b->track.k[0].given = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
   b->track.n = 1;
+  b->pose0 = p->pose;
   w->bodies[w->nbodies++] = b;
   *out = b;
   return SENSIM_OK;

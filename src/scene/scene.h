@@ -38,6 +38,7 @@ struct sensim_body {
   uint32_t instance_id;
   int is_static;
   sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
+  sensim_pose pose0;      /* creation pose, where sensim_world_reset puts it back */
 };
 
 struct sensim_texture {

@@ -27,7 +27,21 @@ typedef struct sensim_sensor_kind {
    * release_aux frees when the capture ends. */
   sensim_status (*prepare)(sensim_sensor *s, sensim_capture *cap);
   void (*release_aux)(void *aux);
+  /* Optional: called by sensim_world_reset with no capture of this sensor
+   * in flight, so a kind that carries state from frame to frame (outside
+   * its filters) starts the next episode as it started the first. NULL for
+   * kinds whose impl is immutable after create. */
+  void (*reset)(void *impl);
 } sensim_sensor_kind;
+
+/* How to re-create one link of a sensor's chain on sensim_world_reset: a
+ * built-in filter is created anew from its name and parameters (its state,
+ * an IMU bias walk, starts over); a user filter (builtin == NULL) is kept
+ * as it is: its state is the host's (sensor.h). */
+typedef struct sensim_filter_spec {
+  const sensim_builtin_filter *builtin; /* NULL: a user filter */
+  char *params_json;                    /* copy of the JSON given, or NULL */
+} sensim_filter_spec;
 
 enum { SENSIM_CAP_PENDING, SENSIM_CAP_GENERATED, SENSIM_CAP_DONE };
 
@@ -64,6 +78,17 @@ struct sensim_sensor {
   sensim_capture *ready;       /* delivered, not yet polled; oldest first */
   sensim_capture *ready_tail;
   sensim_capture *polled;      /* handed out by the last poll; freed on the next */
+  /* Host integration (sensors/schedule.c, sensor.h). */
+  int max_inflight;            /* captures not yet generated and filtered, >= 1 */
+  int overrun;                 /* sensim_overrun: what a capture does at the bound */
+  int unfinished;              /* captures whose job has not finished (guarded by mu) */
+  uint64_t skipped;            /* captures not taken under SENSIM_OVERRUN_SKIP */
+  sensim_frame_callback callback; /* NULL: frames queue for sensim_sensor_poll */
+  void *callback_user;
+  sensim_capture *due;         /* due in this advance, not yet handed over */
+  sensim_capture *due_tail;
+  sensim_filter_spec *specs;   /* one per chain link, chain.n of them */
+  size_t cap_specs;
 };
 
 /* Create a sensor of `kind` owning `impl` (destroyed through the kind on
@@ -76,6 +101,19 @@ void sensim__sensor_destroy(sensim_sensor *s);
 /* Schedule captures with t_k <= t, and deliver frames with t_deliver <= t. */
 sensim_status sensim__sensor_schedule(sensim_sensor *s, double t);
 sensim_status sensim__sensor_deliver(sensim_sensor *s, double t);
+
+/* Wait for every capture job of the sensor to finish (host thread). */
+void sensim__sensor_wait_idle(sensim_sensor *s);
+/* sensim_world_reset for one sensor, in two steps so a failure leaves the
+ * world unchanged: prepare creates the new built-in filter states (into
+ * *fresh, one per chain link, NULL for user filters) without touching the
+ * sensor; commit drops every capture, swaps the fresh states in and sets
+ * the counters back to zero; discard frees an unused *fresh. */
+sensim_status sensim__sensor_reset_prepare(sensim_sensor *s, void ***fresh);
+void sensim__sensor_reset_commit(sensim_sensor *s, void **fresh);
+void sensim__sensor_reset_discard(sensim_sensor *s, void **fresh);
+/* Nonzero while a frame callback of world w runs on this thread. */
+int sensim__world_in_callback(const sensim_world *w);
 
 /* Pose of the sensor frame in the world at time t, from the capture's
  * snapshot (carrier state composed with the mount). */

@@ -1,0 +1,163 @@
+/* sensim_world_reset: episodes after a reset are bit-identical to the
+ * first, static geometry is kept, and 100 episodes do not grow memory. */
+#include <stdlib.h>
+#include <string.h>
+#include "host/host_groups.h"
+#include "rt/rt_internal.h"
+#include "scene/scene.h"
+#include "support/testutil.h"
+
+/* One short episode: 0.3 s at 1 ms, every frame hashed. Returns the hash;
+ * *frames counts the frames seen. */
+static uint64_t episode(host_rig *r, int *frames) {
+  sensim_sensor *all[4] = {r->cam, r->lidar, r->gnss, r->imu};
+  uint64_t h = 1469598103934665603ull;
+  *frames = 0;
+  for (int i = 0; i <= 300; i++) {
+    double t = i * 1e-3;
+    sensim_body_state st = host_car_state(t);
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(r->car, t, &st));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(r->world, t));
+    for (int k = 0; k < 4; k++) {
+      const sensim_frame *f;
+      while (sensim_sensor_poll(all[k], &f) == SENSIM_OK && f) {
+        h = host_hash_frame(h, f);
+        (*frames)++;
+      }
+    }
+  }
+  return h;
+}
+
+/* The noise filters carry state from frame to frame (the IMU's bias random
+ * walk, the lidar's and GNSS's streams keyed by frame index): a reset that
+ * kept any of it, or any frame or keyframe, would change the hash. The
+ * episode ends with frames still in flight (lags), which reset drops. */
+static void test_host_episode_after_reset_is_bit_identical_to_the_first(void **state) {
+  (void)state;
+  host_rig r;
+  host_rig_build(&r, 2, 5, NULL, 1);
+  int n0, n1, n2;
+  uint64_t h0 = episode(&r, &n0);
+  assert_true(n0 > 60);
+  assert_true(sensim_sensor_frames_captured(r.cam) > sensim_sensor_frames_delivered(r.cam)); /* in flight */
+  SENSIM_OK_OR_FAIL(sensim_world_reset(r.world));
+  assert_true(isinf(sensim_world_time(r.world)) && sensim_world_time(r.world) < 0);
+  assert_int_equal(sensim_sensor_frames_captured(r.imu), 0);
+  assert_int_equal(sensim_sensor_frames_delivered(r.imu), 0);
+  assert_int_equal(sensim_body_keyframe_count(r.car), 1);
+  uint64_t h1 = episode(&r, &n1);
+  assert_int_equal(n0, n1);
+  assert_true(h0 == h1);
+  /* Reset with frames waiting to be polled, and mid-way through. */
+  SENSIM_OK_OR_FAIL(sensim_world_advance(r.world, 0.35));
+  SENSIM_OK_OR_FAIL(sensim_world_reset(r.world));
+  uint64_t h2 = episode(&r, &n2);
+  assert_true(h0 == h2);
+  sensim_world_destroy(r.world);
+}
+
+/* The acceleration structures built for the meshes survive a reset: the
+ * same BLAS handles, none rebuilt. */
+static void test_host_reset_keeps_static_geometry(void **state) {
+  (void)state;
+  host_rig r;
+  host_rig_build(&r, 1, 5, NULL, 0);
+  int n;
+  episode(&r, &n);
+  sensim_rt *rt = r.world->rt;
+  assert_non_null(rt);
+  size_t nblas = rt->nblas;
+  assert_true(nblas == r.world->nmeshes);
+  RTCScene first = rt->blas[0];
+  SENSIM_OK_OR_FAIL(sensim_world_reset(r.world));
+  episode(&r, &n);
+  assert_true(r.world->rt == rt);
+  assert_int_equal(rt->nblas, nblas);
+  assert_true(rt->blas[0] == first);
+  sensim_world_destroy(r.world);
+}
+
+typedef struct counted {
+  int applied, destroyed;
+} counted;
+
+static sensim_status count_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)f;
+  (void)ctx;
+  ((counted *)user)->applied++;
+  return SENSIM_OK;
+}
+
+static void count_destroy(void *user) { ((counted *)user)->destroyed++; }
+
+/* A user filter is kept across a reset (its state is the host's), and is
+ * destroyed once, with the world. */
+static void test_host_reset_keeps_user_filters_and_destroys_them_once(void **state) {
+  (void)state;
+  counted c = {0, 0};
+  const sensim_filter_def def = {"count", SENSIM_PAYLOAD_IMU, SENSIM_PAYLOAD_IMU, NULL, count_apply, count_destroy};
+  host_rig r;
+  host_rig_build(&r, 2, 5, NULL, 1);
+  SENSIM_OK_OR_FAIL(sensim_sensor_add_user_filter(r.imu, &def, &c));
+  int n;
+  episode(&r, &n);
+  int a = c.applied;
+  assert_true(a > 50);
+  SENSIM_OK_OR_FAIL(sensim_world_reset(r.world));
+  assert_int_equal(c.destroyed, 0);
+  episode(&r, &n);
+  assert_int_equal(c.applied, 2 * a);
+  sensim_world_destroy(r.world);
+  assert_int_equal(c.destroyed, 1);
+}
+
+/* 100 episodes of the full rig. Method: the live heap in bytes (glibc
+ * mallinfo2 in-use arena bytes plus mmapped blocks; under AddressSanitizer
+ * its allocator's exact count of live bytes) after episode 50 and after
+ * episode 100. The first episodes fill caches that then stay put (Embree's
+ * and the thread library's per-thread blocks, the ray tracer's cached
+ * top-level scene, arrays at their working capacity): measured, the count
+ * settles by episode 45 and then moves by under 400 B. One leaked capture
+ * per episode (a 32 x 24 float image is 9 KiB) would add 450 KiB over the
+ * last 50 episodes, one leaked 100-byte block 5 KiB: the bound is 4 KiB.
+ * Every episode must also hash like the first. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HEAP_TEST_THREADS 2
+#else
+/* glibc's count includes chunks parked in each thread's cache (tcache) and
+ * worker threads park different ones each episode; with every job on the
+ * host thread the count is exact. The sanitizer build counts live blocks
+ * exactly and runs the workers. */
+#define HEAP_TEST_THREADS 0
+#endif
+
+static void test_host_hundred_episodes_do_not_grow_memory(void **state) {
+  (void)state;
+  host_rig r;
+  host_rig_build(&r, HEAP_TEST_THREADS, 5, NULL, 1);
+  int n;
+  uint64_t h0 = episode(&r, &n);
+  size_t warm = 0;
+  for (int e = 1; e < 100; e++) {
+    SENSIM_OK_OR_FAIL(sensim_world_reset(r.world));
+    uint64_t h = episode(&r, &n);
+    if (h != h0) fail_msg("episode %d differs from the first", e);
+    if (e == 49) warm = host_heap_bytes();
+    if (getenv("HOST_HEAP")) print_message("episode %d heap %zu\n", e, host_heap_bytes());
+  }
+  size_t end = host_heap_bytes();
+  print_message("heap after episode 50: %zu B, after 100: %zu B\n", warm, end);
+  assert_true(end <= warm + 4096);
+  sensim_world_destroy(r.world);
+}
+
+int sensim_test_host_reset(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_host_episode_after_reset_is_bit_identical_to_the_first),
+      cmocka_unit_test(test_host_reset_keeps_static_geometry),
+      cmocka_unit_test(test_host_reset_keeps_user_filters_and_destroys_them_once),
+      cmocka_unit_test(test_host_hundred_episodes_do_not_grow_memory),
+  };
+  return cmocka_run_group_tests_name("host_reset", tests, NULL, NULL);
+}
