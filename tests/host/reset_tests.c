@@ -152,12 +152,56 @@ static void test_host_hundred_episodes_do_not_grow_memory(void **state) {
   sensim_world_destroy(r.world);
 }
 
+/* After a reset a dynamic body stands at its creation pose, at rest, until
+ * the first push: a GNSS receiver on it reports that position, not where
+ * the last episode left it. */
+static void test_host_reset_puts_bodies_back_at_their_creation_pose(void **state) {
+  (void)state;
+  sensim_world_params wp;
+  sensim_world_params_init(&wp);
+  wp.threads = 0;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.pose.pos = (sensim_vec3){3.0, -2.0, 0.5};
+  sensim_body *car = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &car));
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.body = car;
+  sp.rate = 10.0;
+  sensim_sensor *gnss = NULL;
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+
+  sensim_body_state st;
+  memset(&st, 0, sizeof st);
+  st.pose = bp.pose;
+  st.pose.pos = (sensim_vec3){40.0, 7.0, 0.5};
+  SENSIM_OK_OR_FAIL(sensim_body_push_state(car, 0.0, &st));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+  const sensim_frame *f = NULL;
+  SENSIM_OK_OR_FAIL(sensim_sensor_poll(gnss, &f));
+  assert_non_null(f);
+  assert_true(((const sensim_gnss_fix *)f->data)->enu[0] == 40.0);
+
+  SENSIM_OK_OR_FAIL(sensim_world_reset(w));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0)); /* no push yet */
+  SENSIM_OK_OR_FAIL(sensim_sensor_poll(gnss, &f));
+  assert_non_null(f);
+  const sensim_gnss_fix *fix = f->data;
+  assert_true(fix->enu[0] == 3.0 && fix->enu[1] == -2.0 && fix->enu[2] == 0.5);
+  assert_true(fix->vel_enu[0] == 0.0 && fix->vel_enu[1] == 0.0 && fix->vel_enu[2] == 0.0);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_host_reset(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_host_episode_after_reset_is_bit_identical_to_the_first),
       cmocka_unit_test(test_host_reset_keeps_static_geometry),
       cmocka_unit_test(test_host_reset_keeps_user_filters_and_destroys_them_once),
       cmocka_unit_test(test_host_hundred_episodes_do_not_grow_memory),
+      cmocka_unit_test(test_host_reset_puts_bodies_back_at_their_creation_pose),
   };
   return cmocka_run_group_tests_name("host_reset", tests, NULL, NULL);
 }
