@@ -7,6 +7,7 @@
 #ifndef SENSIM_RNG_H
 #define SENSIM_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -38,6 +39,19 @@ void sensim_rng_normal2(sensim_rng *r, double *a, double *b);
  * twice as fast, for per-point sensor noise where float precision is all
  * the data has. Its tails end at sqrt(-2 ln 2^-24) = 5.77 sigma. */
 void sensim_rng_normal2f(sensim_rng *r, float *a, float *b);
+
+/* n words: exactly what n calls of sensim_rng_u32 return, computed several
+ * Philox blocks at a time (faster for long runs). */
+void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n);
+/* npairs pairs of standard normals into out[0 .. 2 npairs): pair i is the
+ * pair the i-th of npairs calls of sensim_rng_normal2f would return (same
+ * two words, same uniforms, same Box-Muller transform), computed with
+ * branch-free float approximations of ln, sin and cos, so each value is
+ * within a few float ulps of normal2f's (under 4e-6 even at 5.8 sigma)
+ * but not bit-identical to it. The values do not depend on how a run is
+ * split into calls, nor on the CPU's SIMD width. Several times faster per
+ * value for long runs. Consumes 2 npairs words. */
+void sensim_rng_normal2f_n(sensim_rng *r, float *out, size_t npairs);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,189 @@
 /* filters/lidar_filters.c: lidar beams to points, and range noise. */
 #include <math.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* An AVX2 version of the conversion, chosen at run time, where the compiler
+ * can target it (GCC and Clang on x86-64). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
+#define SENSIM_XYZ_AVX2 1
+#include <immintrin.h>
+#include <stdatomic.h>
+static int have_avx2(void) {
+  static atomic_int known = -1; /* every thread that looks computes the same value */
+  int k = atomic_load_explicit(&known, memory_order_relaxed);
+  if (k < 0) {
+    k = __builtin_cpu_supports("avx2") ? 1 : 0;
+    atomic_store_explicit(&known, k, memory_order_relaxed);
+  }
+  return k;
+}
+#endif
 #include "core/internal.h"
 #include "filters/chain.h"
 
+/* Spherical to Cartesian in float without library calls, so "points" can
+ * convert four beams per SSE2 step; sensim__beam_xyz (one beam, used by
+ * "organized" and the image outputs) performs exactly the same float
+ * operations in the same order, so all outputs agree bit for bit.
+ *
+ * sin and cos of x (beam azimuths and elevations, any |x| < 1e4 rad):
+ * x = q pi/2 + th with q = round(2 x / pi) and |th| <= pi/4 (to rounding),
+ * th = (x - q P1) - q P2 with P1 = 1.5703125 (8 significant bits) and
+ * P2 = pi/2 - P1 (Cody & Waite, "Software Manual for the Elementary
+ * Functions", 1980): q P1 is exact for |q| < 2^16 and so is x - q P1
+ * (Sterbenz: both within a factor 2 for q != 0), so th is off by q times
+ * P2's rounding, under 1e-10 rad for any angle a beam carries; then the
+ * Taylor series to th^9 (sin) and th^8 (cos), whose truncation (next term
+ * of an alternating series) is below 2e-9 and 3e-8, and the quadrant's
+ * swap and signs. The points are within 2 float ulps of the library's
+ * sinf/cosf products. */
+#define P1 1.5703125f      /* 201 / 128 */
+#define P2 4.83826794897e-4f /* pi / 2 - P1 */
+
+static inline void sincos_small(float x, float *sn, float *cs) {
+  float qf = x * 0.636619772f;
+  int32_t q = (int32_t)(qf + (qf >= 0.0f ? 0.5f : -0.5f));
+  float th = (x - (float)q * P1) - (float)q * P2, t2 = th * th;
+  float s = th * (1.0f + t2 * (-1.0f / 6 + t2 * (1.0f / 120 + t2 * (-1.0f / 5040 + t2 * (1.0f / 362880)))));
+  float c = 1.0f + t2 * (-0.5f + t2 * (1.0f / 24 + t2 * (-1.0f / 720 + t2 * (1.0f / 40320))));
+  float a = (q & 1) ? c : s, b = (q & 1) ? s : c;
+  *sn = (q & 2) ? -a : a;
+  *cs = ((q + 1) & 2) ? -b : b;
+}
+
 void sensim__beam_xyz(const sensim_beam *b, float xyz[3]) {
-  float ce = cosf(b->elevation), r = b->range;
-  xyz[0] = r * ce * cosf(b->azimuth);
-  xyz[1] = r * ce * sinf(b->azimuth);
-  xyz[2] = r * sinf(b->elevation);
+  float sa, ca, se, ce;
+  sincos_small(b->azimuth, &sa, &ca);
+  sincos_small(b->elevation, &se, &ce);
+  float r = b->range, rc = r * ce;
+  xyz[0] = rc * ca;
+  xyz[1] = rc * sa;
+  xyz[2] = r * se;
+}
+
+#if defined(__SSE2__)
+static inline __m128 blend(__m128 mask, __m128 a, __m128 b) { /* mask ? a : b */
+  return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+
+/* sincos_small on four lanes. */
+static inline void sincos4(__m128 x, __m128 *sn, __m128 *cs) {
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  __m128 qf = _mm_mul_ps(x, _mm_set1_ps(0.636619772f));
+  __m128 h = blend(_mm_cmpge_ps(qf, zero), _mm_set1_ps(0.5f), _mm_set1_ps(-0.5f));
+  __m128i q = _mm_cvttps_epi32(_mm_add_ps(qf, h));
+  __m128 fq = _mm_cvtepi32_ps(q);
+  __m128 th = _mm_sub_ps(_mm_sub_ps(x, _mm_mul_ps(fq, _mm_set1_ps(P1))), _mm_mul_ps(fq, _mm_set1_ps(P2)));
+  __m128 t2 = _mm_mul_ps(th, th);
+  __m128 ps = _mm_add_ps(_mm_set1_ps(-1.0f / 5040), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 362880)));
+  ps = _mm_add_ps(_mm_set1_ps(1.0f / 120), _mm_mul_ps(t2, ps));
+  ps = _mm_add_ps(_mm_set1_ps(-1.0f / 6), _mm_mul_ps(t2, ps));
+  __m128 s = _mm_mul_ps(th, _mm_add_ps(one, _mm_mul_ps(t2, ps)));
+  __m128 pc = _mm_add_ps(_mm_set1_ps(-1.0f / 720), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 40320)));
+  pc = _mm_add_ps(_mm_set1_ps(1.0f / 24), _mm_mul_ps(t2, pc));
+  pc = _mm_add_ps(_mm_set1_ps(-0.5f), _mm_mul_ps(t2, pc));
+  __m128 c = _mm_add_ps(one, _mm_mul_ps(t2, pc));
+  const __m128i one_i = _mm_set1_epi32(1), two_i = _mm_set1_epi32(2);
+  __m128 swap = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(q, one_i), one_i));
+  __m128 a = blend(swap, c, s), b = blend(swap, s, c);
+  *sn = _mm_xor_ps(a, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(q, two_i), 30)));
+  *cs = _mm_xor_ps(b, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(_mm_add_epi32(q, one_i), two_i), 30)));
+}
+#endif
+
+#if defined(SENSIM_XYZ_AVX2)
+__attribute__((target("avx2"))) static inline __m256 blend8(__m256 mask, __m256 a, __m256 b) {
+  return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
+}
+
+/* sincos_small on eight lanes. */
+__attribute__((target("avx2"))) static inline void sincos8(__m256 x, __m256 *sn, __m256 *cs) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  __m256 qf = _mm256_mul_ps(x, _mm256_set1_ps(0.636619772f));
+  __m256 h = blend8(_mm256_cmp_ps(qf, zero, _CMP_GE_OQ), _mm256_set1_ps(0.5f), _mm256_set1_ps(-0.5f));
+  __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(qf, h));
+  __m256 fq = _mm256_cvtepi32_ps(q);
+  __m256 th = _mm256_sub_ps(_mm256_sub_ps(x, _mm256_mul_ps(fq, _mm256_set1_ps(P1))),
+                            _mm256_mul_ps(fq, _mm256_set1_ps(P2)));
+  __m256 t2 = _mm256_mul_ps(th, th);
+  __m256 ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 5040), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 362880)));
+  ps = _mm256_add_ps(_mm256_set1_ps(1.0f / 120), _mm256_mul_ps(t2, ps));
+  ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 6), _mm256_mul_ps(t2, ps));
+  __m256 s = _mm256_mul_ps(th, _mm256_add_ps(one, _mm256_mul_ps(t2, ps)));
+  __m256 pc = _mm256_add_ps(_mm256_set1_ps(-1.0f / 720), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 40320)));
+  pc = _mm256_add_ps(_mm256_set1_ps(1.0f / 24), _mm256_mul_ps(t2, pc));
+  pc = _mm256_add_ps(_mm256_set1_ps(-0.5f), _mm256_mul_ps(t2, pc));
+  __m256 c = _mm256_add_ps(one, _mm256_mul_ps(t2, pc));
+  const __m256i one_i = _mm256_set1_epi32(1), two_i = _mm256_set1_epi32(2);
+  __m256 swap = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one_i), one_i));
+  __m256 a = blend8(swap, c, s), b = blend8(swap, s, c);
+  *sn = _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(q, two_i), 30)));
+  const __m256i qc = _mm256_and_si256(_mm256_add_epi32(q, one_i), two_i);
+  *cs = _mm256_xor_ps(b, _mm256_castsi256_ps(_mm256_slli_epi32(qc, 30)));
+}
+
+/* xyz of beams b[ix[0 .. n)] eight at a time; returns how many it
+ * converted (a multiple of 8). */
+__attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, const uint16_t *ix, size_t n,
+                                                         float *xyz) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const sensim_beam *e[8] = {&b[ix[i]],     &b[ix[i + 1]], &b[ix[i + 2]], &b[ix[i + 3]],
+                               &b[ix[i + 4]], &b[ix[i + 5]], &b[ix[i + 6]], &b[ix[i + 7]]};
+    __m256 r = _mm256_set_ps(e[7]->range, e[6]->range, e[5]->range, e[4]->range, e[3]->range, e[2]->range, e[1]->range,
+                             e[0]->range);
+    __m256 az = _mm256_set_ps(e[7]->azimuth, e[6]->azimuth, e[5]->azimuth, e[4]->azimuth, e[3]->azimuth, e[2]->azimuth,
+                              e[1]->azimuth, e[0]->azimuth);
+    __m256 el = _mm256_set_ps(e[7]->elevation, e[6]->elevation, e[5]->elevation, e[4]->elevation, e[3]->elevation,
+                              e[2]->elevation, e[1]->elevation, e[0]->elevation);
+    __m256 sa, ca, se, ce;
+    sincos8(az, &sa, &ca);
+    sincos8(el, &se, &ce);
+    __m256 rc = _mm256_mul_ps(r, ce);
+    float x[8], y[8], z[8];
+    _mm256_storeu_ps(x, _mm256_mul_ps(rc, ca));
+    _mm256_storeu_ps(y, _mm256_mul_ps(rc, sa));
+    _mm256_storeu_ps(z, _mm256_mul_ps(r, se));
+    for (int k = 0; k < 8; k++) {
+      xyz[3 * (i + k)] = x[k];
+      xyz[3 * (i + k) + 1] = y[k];
+      xyz[3 * (i + k) + 2] = z[k];
+    }
+  }
+  return i;
+}
+#endif
+
+/* xyz of beams b[ix[0 .. n)], three floats each. */
+static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float *xyz) {
+  size_t i = 0;
+#if defined(SENSIM_XYZ_AVX2)
+  if (have_avx2()) i = beams_xyz8(b, ix, n, xyz);
+#endif
+#if defined(__SSE2__)
+  for (; i + 4 <= n; i += 4) {
+    const sensim_beam *e[4] = {&b[ix[i]], &b[ix[i + 1]], &b[ix[i + 2]], &b[ix[i + 3]]};
+    __m128 r = _mm_set_ps(e[3]->range, e[2]->range, e[1]->range, e[0]->range);
+    __m128 az = _mm_set_ps(e[3]->azimuth, e[2]->azimuth, e[1]->azimuth, e[0]->azimuth);
+    __m128 el = _mm_set_ps(e[3]->elevation, e[2]->elevation, e[1]->elevation, e[0]->elevation);
+    __m128 sa, ca, se, ce;
+    sincos4(az, &sa, &ca);
+    sincos4(el, &se, &ce);
+    __m128 rc = _mm_mul_ps(r, ce);
+    float x[4], y[4], z[4];
+    _mm_storeu_ps(x, _mm_mul_ps(rc, ca));
+    _mm_storeu_ps(y, _mm_mul_ps(rc, sa));
+    _mm_storeu_ps(z, _mm_mul_ps(r, se));
+    for (int k = 0; k < 4; k++) {
+      xyz[3 * (i + k)] = x[k];
+      xyz[3 * (i + k) + 1] = y[k];
+      xyz[3 * (i + k) + 2] = z[k];
+    }
+  }
+#endif
+  for (; i < n; i++) sensim__beam_xyz(&b[ix[i]], xyz + 3 * i);
 }
 
 static sensim_status points_create(const cJSON *params, void **user) {
@@ -19,33 +194,48 @@ static sensim_status points_create(const cJSON *params, void **user) {
 
 /* Spherical to Cartesian in the sensor frame (X forward, Z up): azimuth
  * counter-clockwise from +X, elevation up from the XY plane. */
+/* In place: a point is the size of a beam (both 24 bytes, asserted), and
+ * point j is written only after beam j <= i has been read, so the frame's
+ * buffer is reused and a capture allocates nothing here. */
+_Static_assert(sizeof(sensim_point) == sizeof(sensim_beam), "points overwrite beams in place");
 static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)user;
   (void)ctx;
-  const sensim_beam *b = f->data;
-  size_t n = 0;
-  for (size_t i = 0; i < f->count; i++) n += b[i].range > 0;
-  sensim_point *p = calloc(n ? n : 1, sizeof *p);
-  if (!p) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu points", n);
+  if (f->type != SENSIM_PAYLOAD_BEAMS || (f->count && !f->data))
+    return sensim__fail(SENSIM_ETYPE, "points: frame holds no beams");
+  sensim_beam *b = f->data;
+  sensim_point *p = f->data;
+  enum { BLOCK = 256 }; /* beams per pass: their returns are listed, converted, then written */
+  float xyz[3 * BLOCK];
+  uint16_t ix[BLOCK];
   size_t j = 0;
-  for (size_t i = 0; i < f->count; i++) {
-    if (!(b[i].range > 0)) continue;
-    float xyz[3];
-    sensim__beam_xyz(&b[i], xyz);
-    p[j].x = xyz[0];
-    p[j].y = xyz[1];
-    p[j].z = xyz[2];
-    p[j].intensity = b[i].intensity;
-    p[j].time_offset = b[i].time_offset;
-    p[j].ring = b[i].ring;
-    p[j].return_index = b[i].return_index;
-    j++;
+  for (size_t i0 = 0; i0 < f->count; i0 += BLOCK) {
+    size_t m = f->count - i0 < BLOCK ? f->count - i0 : BLOCK, nh = 0;
+    const sensim_beam *blk = b + i0;
+    for (size_t k = 0; k < m; k++) {
+      ix[nh] = (uint16_t)k;
+      nh += blk[k].range > 0;
+    }
+    beams_xyz(blk, ix, nh, xyz);
+    /* Point j lands on beam slot j <= i0 + ix[k]: a beam still to be read
+     * lies beyond every slot written so far. */
+    for (size_t k = 0; k < nh; k++) {
+      const sensim_beam e = blk[ix[k]];
+      sensim_point q;
+      q.x = xyz[3 * k];
+      q.y = xyz[3 * k + 1];
+      q.z = xyz[3 * k + 2];
+      q.intensity = e.intensity;
+      q.time_offset = e.time_offset;
+      q.ring = e.ring;
+      q.return_index = e.return_index;
+      q.pad = 0;
+      p[j++] = q;
+    }
   }
-  free(f->data);
-  f->data = p;
   f->type = SENSIM_PAYLOAD_POINTS;
-  f->count = n;
-  f->width = (uint32_t)n;
+  f->count = j;
+  f->width = (uint32_t)j;
   f->height = 1;
   return SENSIM_OK;
 }

@@ -10,6 +10,8 @@
 static void release(void *p) {
   sensim_rt *rt = p;
   if (!rt) return;
+  sensim__rt_cache_release(rt);
+  pthread_mutex_destroy(&rt->lock);
   for (size_t i = 0; i < rt->nblas; i++)
     if (rt->blas[i]) rtcReleaseScene(rt->blas[i]);
   free(rt->blas);
@@ -58,6 +60,10 @@ sensim_status sensim__rt_sync(sensim_world *w) {
   if (!rt) {
     rt = calloc(1, sizeof *rt);
     if (!rt) return sensim__fail(SENSIM_ENOMEM, "out of memory for the ray tracer");
+    if (pthread_mutex_init(&rt->lock, NULL)) {
+      free(rt);
+      return sensim__fail(SENSIM_ENOMEM, "could not create the ray tracer's lock");
+    }
     /* Embree's own builder threads follow the world's thread budget, so a
      * world asked to use N threads (many worlds side by side in RL) does not
      * fan out over the whole machine when it builds acceleration structures. */
@@ -65,6 +71,7 @@ sensim_status sensim__rt_sync(sensim_world *w) {
     snprintf(config, sizeof config, "threads=%d", w->params.threads > 0 ? w->params.threads : 1);
     rt->device = rtcNewDevice(config);
     if (!rt->device) {
+      pthread_mutex_destroy(&rt->lock);
       free(rt);
       return sensim__fail(SENSIM_EBACKEND, "Embree: could not create a device (error %d)",
                           (int)rtcGetDeviceError(NULL));
@@ -88,19 +95,28 @@ sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sens
   if (rc) return rc;
   sensim_rt *rt = w->rt;
   sensim_rt_binding *b = calloc(1, sizeof *b);
-  if (b) b->blas = calloc(snap->nbodies ? snap->nbodies : 1, sizeof *b->blas);
-  if (!b || !b->blas) {
+  if (b) {
+    b->blas = calloc(snap->nbodies ? snap->nbodies : 1, sizeof *b->blas);
+    b->held = malloc((rt->nblas ? rt->nblas : 1) * sizeof *b->held);
+  }
+  if (!b || !b->blas || !b->held) {
+    if (b) free(b->blas), free(b->held);
     free(b);
     return sensim__fail(SENSIM_ENOMEM, "out of memory binding a view");
   }
   b->device = rt->device;
+  b->rt = rt;
   rtcRetainDevice(rt->device);
+  /* Each mesh's BLAS is retained once, however many bodies instance it. */
+  b->nheld = rt->nblas;
+  for (size_t i = 0; i < rt->nblas; i++) {
+    b->held[i] = rt->blas[i];
+    rtcRetainScene(b->held[i]);
+  }
   b->nbodies = snap->nbodies;
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (!m) continue;
-    b->blas[i] = rt->blas[m->index];
-    rtcRetainScene(b->blas[i]);
+    if (m) b->blas[i] = rt->blas[m->index];
   }
   *out = b;
   return SENSIM_OK;
@@ -109,8 +125,8 @@ sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sens
 void sensim__rt_binding_free(void *p) {
   sensim_rt_binding *b = p;
   if (!b) return;
-  for (size_t i = 0; i < b->nbodies; i++)
-    if (b->blas[i]) rtcReleaseScene(b->blas[i]);
+  for (size_t i = 0; i < b->nheld; i++) rtcReleaseScene(b->held[i]);
+  free(b->held);
   free(b->blas);
   rtcReleaseDevice(b->device);
   free(b);

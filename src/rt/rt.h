@@ -19,13 +19,19 @@ sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sens
 void sensim__rt_binding_free(void *binding);
 
 typedef struct sensim_rt_view sensim_rt_view;
-/* Build the view of a snapshot (worker thread). Bodies without a mesh are
+/* Build the view of a snapshot (worker thread), or reuse the world's last
+ * top-level scene if its instances are the same. Bodies without a mesh are
  * left out. Motion over [t0, t1] is sampled at up to 64 evenly spaced steps
  * (one per keyframe in the window); Embree interpolates between steps,
  * translation linearly and rotation by slerp. */
 sensim_status sensim__rt_view_create(const sensim_rt_binding *b, const sensim_snapshot *snap,
                                      sensim_rt_view **out);
 void sensim__rt_view_destroy(sensim_rt_view *v);
+/* Top-level scenes built so far by w's views: a view whose instances
+ * (BLAS, step count, every step's pose, bit for bit) equal those of the
+ * last scene built traces that scene instead of building its own. For
+ * tests of the cache. */
+unsigned long sensim__rt_scene_builds(const sensim_world *w);
 
 typedef struct sensim_rt_ray {
   float org[3];   /* world, m */
@@ -46,6 +52,41 @@ typedef struct sensim_rt_hit {
  * lidar column) and are traced in packets of 8. */
 void sensim__rt_intersect(const sensim_rt_view *v, const sensim_rt_ray *rays, sensim_rt_hit *hits,
                           size_t n, int coherent);
+/* Up to 8 rays and their hits in structure-of-arrays form, laid out as
+ * Embree's RTCRayHit8 (asserted in rt/trace.c), for callers that make rays
+ * a packet at a time (the lidar): they write the ray fields and read the
+ * hit fields with no per-ray copy. */
+typedef struct sensim_rt_packet8 {
+  _Alignas(32) float org_x[8]; /* in: world, m */
+  float org_y[8], org_z[8];
+  float tnear[8];              /* in */
+  float dir_x[8], dir_y[8], dir_z[8]; /* in: world, need not be unit */
+  float time[8];               /* in: the view's ray time, sensim__rt_ray_time */
+  float tfar[8];               /* in: ray extent; out: hit distance where hit */
+  unsigned mask[8], id[8], flags[8]; /* set by sensim__rt_intersect8 */
+  float ng_x[8], ng_y[8], ng_z[8];   /* out: unnormalised normal in the mesh frame (sensim__rt_packet_normal) */
+  float u[8], v[8];                  /* out: barycentric coordinates */
+  unsigned prim[8];                  /* out: triangle index in the body's mesh */
+  unsigned geom[8];                  /* out: ~0u on a miss */
+  unsigned body[8];                  /* out: snapshot body index, ~0u on a miss */
+} sensim_rt_packet8;
+
+/* Absolute time t (s) as the view's ray time: [t0, t1] mapped to [0, 1],
+ * clamped (what sensim_rt_ray.time becomes). */
+float sensim__rt_ray_time(const sensim_rt_view *v, double t);
+/* Closest hits of lanes 0 .. n-1 (n <= 8) of a coherent packet: the same
+ * query as sensim__rt_intersect(..., coherent = 1) on those rays. */
+void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n);
+/* World-space unit normals of the hits among lanes 0 .. n-1, as
+ * sensim_rt_hit.n (the other lanes get arbitrary values). */
+void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8],
+                               float ny[8], float nz[8]);
+/* Nonzero if no instance of the view moves over its window: ray times then
+ * change nothing and need not be computed. */
+int sensim__rt_view_is_static(const sensim_rt_view *v);
+/* sensim__rt_ray_time of n times. */
+void sensim__rt_ray_times(const sensim_rt_view *v, const double *t, float *out, size_t n);
+
 /* Any-hit occlusion: occluded[i] = 1 if something lies in (tnear, tfar). */
 void sensim__rt_occluded(const sensim_rt_view *v, const sensim_rt_ray *rays, unsigned char *occluded,
                          size_t n, int coherent);

@@ -3,31 +3,74 @@
 #define SENSIM_RT_RT_INTERNAL_H
 
 #include <embree3/rtcore.h>
+#include <pthread.h>
 #include "rt/rt.h"
+
+#define SENSIM_RT_MAX_STEPS 64
+
+/* One body's instance in a top-level scene: which BLAS, and its pose at
+ * each time step (steps[first .. first + nsteps)). What Embree is given is
+ * a function of these alone, so two scenes with equal instance lists trace
+ * alike. */
+typedef struct sensim_rt_step {
+  sensim_vec3 pos; /* world, m */
+  sensim_quat rot; /* mesh frame to world */
+} sensim_rt_step;
+
+/* A body's rotation as a row-major float matrix, valid if `one_step`. */
+typedef struct sensim_rt_body_rot {
+  float m[9];
+  int one_step;
+} sensim_rt_body_rot;
+
+/* A committed top-level scene and what finish_hit needs of it; shared by
+ * the views that trace it and by the world's one-entry cache
+ * (sensim__rt_scene_release drops a reference). Immutable once built. */
+typedef struct sensim_rt_scene {
+  RTCScene scene;
+  int refs;                   /* guarded by the owning sensim_rt's lock */
+  size_t nbodies;             /* snapshot bodies the lists below index */
+  RTCScene *blas;             /* per body: its BLAS, NULL for bodies without a mesh (borrowed: the world
+                                 keeps every BLAS until its kernel, cache first, is released) */
+  int *nsteps;                /* per body; 0 for bodies without a mesh */
+  size_t *first;              /* per body: index of its first step */
+  size_t total;               /* steps over all bodies */
+  sensim_rt_step *step;       /* total */
+  float (*mat)[9];            /* per step: row-major rotation of step[i].rot, for float normals */
+  sensim_rt_body_rot *fixed;  /* per body: its rotation if it has one step (one load per hit) */
+  int is_static;              /* every body with a mesh has one step */
+} sensim_rt_scene;
 
 typedef struct sensim_rt {
   RTCDevice device;
   RTCScene *blas;     /* indexed by mesh index */
   size_t nblas, cap;
+  /* The last top-level scene built: reused by the next capture whose
+   * instance list is equal (a static scene, or one where nothing moved),
+   * which skips rebuilding the instance BVH. */
+  pthread_mutex_t lock;
+  sensim_rt_scene *cached;
+  unsigned long builds;       /* top-level scenes built, for tests */
 } sensim_rt;
 
 struct sensim_rt_binding {
   RTCDevice device;
-  RTCScene *blas;     /* per snapshot body; NULL for bodies without a mesh */
+  RTCScene *blas;     /* per snapshot body; NULL for bodies without a mesh (borrowed from held) */
+  RTCScene *held;     /* every BLAS of the world at binding time, retained */
+  size_t nheld;
   size_t nbodies;
+  sensim_rt *rt;      /* the world's kernel: outlives every capture job (the pool stops first) */
 };
-
-#define SENSIM_RT_MAX_STEPS 64
 
 struct sensim_rt_view {
-  RTCScene scene;
+  sensim_rt_scene *sh;          /* referenced */
+  sensim_rt *rt;                /* whose lock guards sh->refs */
+  RTCScene scene;               /* sh->scene */
   double t0, t1;                /* window mapped to ray time [0, 1] */
   const sensim_snapshot *snap;  /* borrowed: the capture owns it */
-  /* The rotation of each body at each of its time steps, so hit normals
-   * can be turned into the world exactly as Embree moved the instance. */
-  int *nsteps;                  /* per snapshot body; 0 for bodies without mesh */
-  size_t *first;                /* per body: index of its first step in rot */
-  sensim_quat *rot;
 };
+
+/* Drop the world's cached top-level scene (rt/view.c); world teardown. */
+void sensim__rt_cache_release(sensim_rt *rt);
 
 #endif

@@ -1,9 +1,19 @@
 /* rt/trace.c: closest-hit and occlusion queries on a view, singly or in
  * coherent packets of 8. */
 #include <math.h>
+#include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <string.h>
 #include "core/vecmath.h"
 #include "rt/rt_internal.h"
+
+_Static_assert(sizeof(sensim_rt_packet8) == sizeof(struct RTCRayHit8), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet8, tfar) == offsetof(struct RTCRayHit8, ray.tfar), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet8, ng_x) == offsetof(struct RTCRayHit8, hit.Ng_x), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet8, geom) == offsetof(struct RTCRayHit8, hit.geomID), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet8, body) == offsetof(struct RTCRayHit8, hit.instID), "packet layout");
 
 static float ray_time(const sensim_rt_view *v, double t) {
   if (!(v->t1 > v->t0)) return 0.0f;
@@ -13,26 +23,39 @@ static float ray_time(const sensim_rt_view *v, double t) {
 
 /* The body's rotation at ray time s, interpolated between its steps as
  * Embree does (slerp of the quaternion decomposition). */
-static sensim_quat body_rot(const sensim_rt_view *v, int body, float s) {
-  int ns = v->nsteps[body];
-  const sensim_quat *r = v->rot + v->first[body];
-  if (ns == 1) return r[0];
+static sensim_quat body_rot(const sensim_rt_scene *sh, int body, float s) {
+  int ns = sh->nsteps[body];
+  const sensim_rt_step *r = sh->step + sh->first[body];
   double x = s * (ns - 1);
   int k = (int)floor(x);
-  if (k >= ns - 1) return r[ns - 1];
-  return sensim_quat_slerp(r[k], r[k + 1], x - k);
+  if (k >= ns - 1) return r[ns - 1].rot;
+  return sensim_quat_slerp(r[k].rot, r[k + 1].rot, x - k);
 }
 
 /* World-space unit normal of the hit: Embree gives the instanced mesh's
  * unnormalised geometric normal (front = counter-clockwise winding) in the
- * mesh frame; the body's rotation at the ray's time takes it to the world. */
+ * mesh frame; the body's rotation at the ray's time takes it to the world.
+ * A body with one step (static over the window) has its rotation as a
+ * float matrix: the normal then carries float rounding, a few 1e-7 of its
+ * unit length, as the float hit data it is computed from does. */
 static void finish_hit(const sensim_rt_view *v, int body, unsigned prim, float time, float ngx, float ngy,
                        float ngz, sensim_rt_hit *h) {
-  sensim_vec3 n = v3(ngx, ngy, ngz);
-  n = q_rotate(body_rot(v, body, time), v3_scale(n, 1.0 / v3_norm(n)));
-  h->n[0] = (float)n.x;
-  h->n[1] = (float)n.y;
-  h->n[2] = (float)n.z;
+  const sensim_rt_scene *sh = v->sh;
+  if (sh->fixed[body].one_step) {
+    const float *m = sh->fixed[body].m;
+    float x = m[0] * ngx + m[1] * ngy + m[2] * ngz, y = m[3] * ngx + m[4] * ngy + m[5] * ngz,
+          z = m[6] * ngx + m[7] * ngy + m[8] * ngz;
+    float inv = 1.0f / sqrtf(x * x + y * y + z * z);
+    h->n[0] = x * inv;
+    h->n[1] = y * inv;
+    h->n[2] = z * inv;
+  } else {
+    sensim_vec3 n = v3(ngx, ngy, ngz);
+    n = q_rotate(body_rot(sh, body, time), v3_scale(n, 1.0 / v3_norm(n)));
+    h->n[0] = (float)n.x;
+    h->n[1] = (float)n.y;
+    h->n[2] = (float)n.z;
+  }
   h->body = body;
   h->prim = prim;
 }
@@ -81,7 +104,8 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
                        sensim_rt_hit *h, int n) {
   RTC_ALIGN(32) int valid[8];
   RTC_ALIGN(32) struct RTCRayHit8 rh;
-  memset(&rh, 0, sizeof rh);
+  /* Every field Embree reads is set below (ray, mask, id, flags, geomID,
+   * instID[0]); the rest of the hit is written by Embree on a hit. */
   for (int i = 0; i < 8; i++) {
     valid[i] = i < n ? -1 : 0;
     const sensim_rt_ray *ri = &r[i < n ? i : 0];
@@ -95,6 +119,8 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
     rh.ray.tfar[i] = ri->tfar;
     rh.ray.time[i] = ray_time(v, ri->time);
     rh.ray.mask[i] = 0xFFFFFFFFu;
+    rh.ray.id[i] = 0;
+    rh.ray.flags[i] = 0;
     rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0][i] = RTC_INVALID_GEOMETRY_ID;
   }
@@ -110,6 +136,75 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
     finish_hit(v, (int)rh.hit.instID[0][i], rh.hit.primID[i], rh.ray.time[i], rh.hit.Ng_x[i], rh.hit.Ng_y[i],
                rh.hit.Ng_z[i], &h[i]);
   }
+}
+
+float sensim__rt_ray_time(const sensim_rt_view *v, double t) { return ray_time(v, t); }
+
+void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n) {
+  RTC_ALIGN(32) int valid[8];
+  struct RTCIntersectContext ctx;
+  init_ctx(&ctx, 1);
+  for (int i = 0; i < 8; i++) {
+    valid[i] = i < n ? -1 : 0;
+    pk->mask[i] = 0xFFFFFFFFu; /* Debian's Embree is built with ray masks on */
+    pk->id[i] = 0;
+    pk->flags[i] = 0;
+    pk->geom[i] = RTC_INVALID_GEOMETRY_ID;
+    pk->body[i] = RTC_INVALID_GEOMETRY_ID;
+  }
+  rtcIntersect8(valid, v->scene, &ctx, (struct RTCRayHit8 *)pk);
+}
+
+/* The hits of one-step (static) bodies are rotated lane by lane, then
+ * normalised eight at a time (SSE2 sqrt and division: the same correctly
+ * rounded float operations finish_hit does one by one, so the same bits);
+ * moving bodies take finish_hit's interpolated path. */
+void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8],
+                               float ny[8], float nz[8]) {
+  const sensim_rt_scene *sh = v->sh;
+  _Alignas(16) float x[8], y[8], z[8];
+  int moving = 0;
+  for (int i = 0; i < 8; i++) {
+    x[i] = 1.0f, y[i] = z[i] = 0.0f; /* lanes without a static hit: a harmless unit vector */
+    if (i >= n || pk->geom[i] == RTC_INVALID_GEOMETRY_ID) continue;
+    const sensim_rt_body_rot *br = &sh->fixed[pk->body[i]];
+    if (!br->one_step) {
+      moving |= 1 << i;
+      continue;
+    }
+    const float *m = br->m;
+    const float gx = pk->ng_x[i], gy = pk->ng_y[i], gz = pk->ng_z[i];
+    x[i] = m[0] * gx + m[1] * gy + m[2] * gz;
+    y[i] = m[3] * gx + m[4] * gy + m[5] * gz;
+    z[i] = m[6] * gx + m[7] * gy + m[8] * gz;
+  }
+#if defined(__SSE2__)
+  for (int i = 0; i < 8; i += 4) {
+    __m128 X = _mm_load_ps(x + i), Y = _mm_load_ps(y + i), Z = _mm_load_ps(z + i);
+    __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(X, X), _mm_mul_ps(Y, Y)), _mm_mul_ps(Z, Z));
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
+    _mm_storeu_ps(nx + i, _mm_mul_ps(X, inv));
+    _mm_storeu_ps(ny + i, _mm_mul_ps(Y, inv));
+    _mm_storeu_ps(nz + i, _mm_mul_ps(Z, inv));
+  }
+#else
+  for (int i = 0; i < 8; i++) {
+    float inv = 1.0f / sqrtf(x[i] * x[i] + y[i] * y[i] + z[i] * z[i]);
+    nx[i] = x[i] * inv, ny[i] = y[i] * inv, nz[i] = z[i] * inv;
+  }
+#endif
+  for (int i = 0; moving; i++, moving >>= 1) {
+    if (!(moving & 1)) continue;
+    sensim_rt_hit h;
+    finish_hit(v, (int)pk->body[i], pk->prim[i], pk->time[i], pk->ng_x[i], pk->ng_y[i], pk->ng_z[i], &h);
+    nx[i] = h.n[0];
+    ny[i] = h.n[1];
+    nz[i] = h.n[2];
+  }
+}
+
+void sensim__rt_ray_times(const sensim_rt_view *v, const double *t, float *out, size_t n) {
+  for (size_t i = 0; i < n; i++) out[i] = ray_time(v, t[i]);
 }
 
 void sensim__rt_intersect(const sensim_rt_view *v, const sensim_rt_ray *rays, sensim_rt_hit *hits, size_t n,

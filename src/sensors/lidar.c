@@ -33,6 +33,8 @@ static void lidar_destroy(void *impl) {
   if (!l) return;
   sensim__lidar_footprint_free(&l->fp);
   free(l->dir0);
+  free(l->col_az);
+  free(l->dsoa);
   free(l);
 }
 
@@ -56,23 +58,158 @@ static double wrap_pi(double a) {
   return a;
 }
 
+/* Row-major rotation matrix of the sensor's attitude q composed with the
+ * column's turn about the sensor's +Z: R(q) Rz(az), az given by its cosine
+ * and sine (Hamilton quaternion to matrix, Shoemake, SIGGRAPH 1985). Equal
+ * to q_rotate(q, Rz(az) v) up to double rounding (1e-16), far below the
+ * float the rays are traced in. */
+static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
+  double w = q.w, x = q.x, y = q.y, z = q.z;
+  double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  for (int i = 0; i < 3; i++) {
+    m[3 * i] = r[3 * i] * ca + r[3 * i + 1] * sa;
+    m[3 * i + 1] = r[3 * i + 1] * ca - r[3 * i] * sa;
+    m[3 * i + 2] = r[3 * i + 2];
+  }
+}
+
+/* nearbyint(x) for x in [0, 2^52): adding 2^52 leaves no fraction bits,
+ * so the sum is rounded at the units place in the default mode (to
+ * nearest, ties to even) as nearbyint rounds; without a library call. */
+static inline double round_units(double x) {
+  const double big = 4503599627370496.0; /* 2^52 */
+  return (x + big) - big;
+}
+
+/* A body's lidar reflectance: per triangle, or its material's. */
+typedef struct body_refl {
+  const float *tri; /* the mesh's tri_reflectance, or NULL */
+  double rho;       /* the material's reflectance */
+} body_refl;
+
+/* One sub-ray's hit (lane i of a traced packet, n its world normal) as the
+ * lidar equation sees it: P ~ w rho cos(theta) exp(-2 beta R) / R^2 for a
+ * Lambertian target filling the sub-ray's footprint. Returns the
+ * numerator w rho cos(theta) exp(-2 beta R) (0 for no hit); the caller
+ * divides. */
+
+static inline double measure(const sensim_lidar *l, const body_refl *refl, const sensim_rt_packet8 *pk, int i,
+                             const float n[3], float w, sensim_lidar_hit *b) {
+  b->range = b->power = b->intensity = 0.0f;
+  if (pk->body[i] == ~0u || !(pk->tfar[i] >= l->p.min_range)) return 0.0;
+  const body_refl *br = &refl[pk->body[i]];
+  double rho = br->tri ? br->tri[pk->prim[i]] : br->rho;
+  double cosi = fabs(n[0] * pk->dir_x[i] + n[1] * pk->dir_y[i] + n[2] * pk->dir_z[i]);
+  if (cosi > 1.0) cosi = 1.0;
+  double rr = pk->tfar[i];
+  b->range = (float)rr;
+  b->intensity = (float)(rho * cosi);
+  double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
+  return w * rho * cosi * atm;
+}
+
+/* The beams of one packet of one-sub-ray channels (lane e is channel
+ * c0 + e, its beam(s) at ob[e R ..]), written straight from the packet:
+ * measure() and the detection test in three passes over the lanes (lookups, the
+ * lidar equation, the beams) rather than one call per lane; one hit is
+ * one return in every mode, if detected. */
+static inline void one_subray_beams(const sensim_lidar *l, const body_refl *refl, const sensim_rt_packet8 *pk,
+                                    int n, const float nx[8], const float ny[8], const float nz[8], sensim_beam *ob,
+                                    double azj, const double *tf, double win, double qmax, double inv_qmax, int c0) {
+  const int R = l->nret;
+  const double w = l->fp.w[0], pmin = l->p_min, minr = l->p.min_range;
+  double rho[8], atm[8], num[8];
+  float rng[8], inten[8];
+  int det[8], ok[8];
+  for (int e = 0; e < 8; e++) {
+    rho[e] = 0.0;
+    atm[e] = 1.0;
+    ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr;
+    if (!ok[e]) continue;
+    const body_refl *br = &refl[pk->body[e]];
+    rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
+    if (l->beta > 0) atm[e] = exp(-2.0 * l->beta * pk->tfar[e]);
+  }
+  for (int e = 0; e < 8; e++) {
+    /* measure(): the same operations in the same order. */
+    double cosi = fabs(nx[e] * pk->dir_x[e] + ny[e] * pk->dir_y[e] + nz[e] * pk->dir_z[e]);
+    cosi = cosi > 1.0 ? 1.0 : cosi;
+    const double rr = pk->tfar[e];
+    rng[e] = ok[e] ? (float)rr : 0.0f;
+    inten[e] = (float)(rho[e] * cosi);
+    num[e] = w * rho[e] * cosi * atm[e];
+    /* Detection, (float)(num / rr^2) >= p_min, decided by multiplication
+     * where the margin allows: the division and the float rounding move
+     * the quotient by under 1e-7 relative, so outside a 1e-6 band around
+     * the threshold the product comparison gives the same answer (1 above,
+     * 0 below); inside it (-1) the division is made below. */
+    const double lim = pmin * (rr * rr);
+    const int hi = num[e] > lim * (1.0 + 1e-6), lo = num[e] < lim * (1.0 - 1e-6);
+    det[e] = hi - (1 - hi - lo);
+  }
+  for (int e = 0; e < n; e++) {
+    const int c = c0 + e;
+    int nr = rng[e] > 0;
+    if (nr && det[e] < 0) nr = (float)(num[e] / ((double)rng[e] * rng[e])) >= pmin;
+    else if (nr) nr = det[e];
+    const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
+    const float toff = (float)(tf[e] - win);
+    for (int r = 0; r < R; r++) {
+      /* Built whole and stored at once; a missing return is range 0. */
+      sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
+      if (r < nr) {
+        v.range = rng[e];
+        /* Quantised to the sensor's intensity resolution. */
+        double iq = inten[e] > 1.0f ? 1.0 : inten[e]; /* rho |cos| >= 0 */
+        v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
+      }
+      ob[(size_t)e * R + r] = v;
+    }
+  }
+}
+
+/* Where channel c fires from in one column: origin and the rotation taking
+ * its table directions to the world (sensor attitude times the column's
+ * turn). */
+typedef struct firing {
+  float org[3];
+  double m[9];
+} firing;
+
+/* With an AVX2 clone where the compiler can make one (chosen at load time):
+ * the column's direction loop then runs four doubles per instruction. The
+ * clone does the same IEEE operations (no FMA contraction in ISO C mode),
+ * so both give the same beams. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
   const sensim_lidar *l = s->impl;
   const int C = l->p.channels, N = l->p.columns, S = l->fp.n, R = l->nret;
+  const size_t CS = (size_t)C * S;
   const sensim_snapshot *snap = cap->snap;
   const double win = s->params.window, t1 = cap->t_capture, t0 = t1 - win;
   const double qmax = (double)((1u << l->p.intensity_bits) - 1u), inv_qmax = 1.0 / qmax;
+  const float tfar = (float)l->p.max_range;
   sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
   if (rc) return rc;
   f->returns = (uint32_t)R;
-  sensim_rt_ray *rays = malloc((size_t)C * S * sizeof *rays);
-  sensim_rt_hit *hits = malloc((size_t)C * S * sizeof *hits);
-  sensim_lidar_hit *bh = malloc((size_t)S * sizeof *bh);
+  /* One column's sub-ray measurements and firings. */
+  sensim_lidar_hit *bh = malloc(CS * sizeof *bh);
+  firing *fr = malloc((size_t)C * sizeof *fr);
+  body_refl *refl = malloc((snap->nbodies ? snap->nbodies : 1) * sizeof *refl);
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
-  if (!rays || !hits || !bh) {
+  if (!bh || !fr || !refl) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column");
     goto done;
+  }
+  for (size_t i = 0; i < snap->nbodies; i++) { /* one load per hit instead of three */
+    const sensim_mesh *m = snap->bodies[i].mesh;
+    refl[i].tri = m ? m->tri_reflectance : NULL;
+    refl[i].rho = m ? m->material.reflectance : 0.0;
   }
   if ((rc = sensim__traced_view(cap, &view))) goto done;
   int fixed = win <= 0 || !s->params.body || s->params.body->is_static;
@@ -86,87 +223,127 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
   }
   memcpy(f->trajectory, poses.pose, (size_t)poses.n * sizeof *f->trajectory);
   f->ntraj = (uint32_t)poses.n;
+  sensim_rt_packet8 pk;
+  for (int i = 0; i < 8; i++) {
+    pk.tnear[i] = 0.0f; /* traced from the sensor: a surface inside the blanking range still blocks the light
+                           (it returns nothing the detector keeps) */
+  }
   sensim_beam *out = f->data;
+  const int still = sensim__rt_view_is_static(view); /* no instance moves: ray times are irrelevant */
+  double tf[SENSIM_LIDAR_MAX_CHANNELS]; /* this column's firing times after the window's start, s */
   for (int j = 0; j < N; j++) {
-    double azj = column_azimuth(l, j), ca = cos(azj), sa = sin(azj);
-    double last_t = NAN;
-    sensim_pose pose = poses.pose[0];
+    const double azj = l->col_az[j], ca = l->col_cs[2 * j], sa = l->col_cs[2 * j + 1];
+    if (l->p.pattern == SENSIM_LIDAR_GRID) {
+      for (int c = 0; c < C; c++) tf[c] = fire_time(l, win, j, c);
+    } else { /* fire_time's spinning case with the column's part shared */
+      const double tj = win * j / N;
+      for (int c = 0; c < C; c++) tf[c] = tj + l->fire_off[c];
+    }
+    /* The column's firings; channels that fire at one instant (a flash
+     * column, or a sensor that does not move) share one pose: src[c] is
+     * the firing whose pose channel c uses. */
+    double last_t = NAN, tabs[SENSIM_LIDAR_MAX_CHANNELS];
+    float rtime[SENSIM_LIDAR_MAX_CHANNELS];
+    int src[SENSIM_LIDAR_MAX_CHANNELS];
+    for (int c = 0; c < C; c++) tabs[c] = t0 + tf[c];
+    if (still) memset(rtime, 0, (size_t)C * sizeof *rtime);
+    else sensim__rt_ray_times(view, tabs, rtime, (size_t)C);
     for (int c = 0; c < C; c++) {
-      double t = t0 + fire_time(l, win, j, c);
-      /* Channels that fire together (a flash column) share one pose. */
-      if (t != last_t) pose = sensim__pose_table_at(&poses, t);
+      const double t = tabs[c];
+      if (c > 0 && poses.n == 1) break; /* one firing serves the column */
+      if (c > 0 && t == last_t) {
+        src[c] = src[c - 1];
+        continue;
+      }
+      src[c] = c;
       last_t = t;
-      for (int k = 0; k < S; k++) {
-        /* The channel's sub-ray direction turned by the column's azimuth. */
-        const float *d0 = l->dir0[(size_t)c * S + k];
-        sensim_vec3 d = q_rotate(pose.rot, v3(ca * d0[0] - sa * d0[1], sa * d0[0] + ca * d0[1], d0[2]));
-        sensim_rt_ray *r = &rays[(size_t)c * S + k];
-        r->org[0] = (float)pose.pos.x;
-        r->org[1] = (float)pose.pos.y;
-        r->org[2] = (float)pose.pos.z;
-        r->dir[0] = (float)d.x;
-        r->dir[1] = (float)d.y;
-        r->dir[2] = (float)d.z;
-        /* Traced from the sensor: a surface inside the blanking range still
-         * blocks the light (it returns nothing the detector keeps). */
-        r->tnear = 0.0f;
-        r->tfar = (float)l->p.max_range;
-        r->time = t;
+      sensim_pose pose = poses.n == 1 ? poses.pose[0] : sensim__pose_table_at(&poses, t);
+      fr[c].org[0] = (float)pose.pos.x;
+      fr[c].org[1] = (float)pose.pos.y;
+      fr[c].org[2] = (float)pose.pos.z;
+      column_matrix(pose.rot, ca, sa, fr[c].m);
+    }
+    /* Sub-ray i = c S + k of the column, traced in coherent packets of 8. */
+    int c = 0, k = 0;
+    for (size_t i0 = 0; i0 < CS; i0 += 8) {
+      const int n = CS - i0 < 8 ? (int)(CS - i0) : 8;
+      if (poses.n == 1) { /* one pose for the column: a loop the compiler vectorises */
+        const double *m = fr[0].m;
+        const float *dx = l->dsoa + i0, *dy = dx + CS, *dz = dy + CS;
+        for (int e = 0; e < 8; e++) {
+          pk.dir_x[e] = (float)(m[0] * dx[e] + m[1] * dy[e] + m[2] * dz[e]);
+          pk.dir_y[e] = (float)(m[3] * dx[e] + m[4] * dy[e] + m[5] * dz[e]);
+          pk.dir_z[e] = (float)(m[6] * dx[e] + m[7] * dy[e] + m[8] * dz[e]);
+          pk.org_x[e] = fr[0].org[0];
+          pk.org_y[e] = fr[0].org[1];
+          pk.org_z[e] = fr[0].org[2];
+          pk.tfar[e] = tfar;
+        }
+        for (int e = 0; e < n; e++) {
+          pk.time[e] = rtime[c];
+          if (++k == S) k = 0, c++;
+        }
+      } else {
+        for (int e = 0; e < n; e++) {
+          const firing *q = &fr[src[c]];
+          const float *d0 = l->dir0[i0 + (size_t)e];
+          pk.org_x[e] = q->org[0];
+          pk.org_y[e] = q->org[1];
+          pk.org_z[e] = q->org[2];
+          pk.dir_x[e] = (float)(q->m[0] * d0[0] + q->m[1] * d0[1] + q->m[2] * d0[2]);
+          pk.dir_y[e] = (float)(q->m[3] * d0[0] + q->m[4] * d0[1] + q->m[5] * d0[2]);
+          pk.dir_z[e] = (float)(q->m[6] * d0[0] + q->m[7] * d0[1] + q->m[8] * d0[2]);
+          pk.time[e] = rtime[c];
+          pk.tfar[e] = tfar;
+          if (++k == S) k = 0, c++;
+        }
+      }
+      sensim__rt_intersect8(view, &pk, n);
+      float nx[8], ny[8], nz[8];
+      sensim__rt_packet_normals(view, &pk, n, nx, ny, nz);
+      if (S == 1) { /* lane e is channel i0 + e: its beam is written here */
+        one_subray_beams(l, refl, &pk, n, nx, ny, nz, &out[((size_t)j * C + i0) * R], azj, tf + i0, win, qmax,
+                         inv_qmax, (int)i0);
+        continue;
+      }
+      int kk = (int)(i0 % (size_t)S);
+      for (int e = 0; e < n; e++) {
+        const float nrm[3] = {nx[e], ny[e], nz[e]};
+        sensim_lidar_hit *b = &bh[i0 + (size_t)e];
+        double num = measure(l, refl, &pk, e, nrm, l->fp.w[kk], b);
+        if (b->range > 0) {
+          double rr = b->range;
+          b->power = (float)(num / (rr * rr));
+        }
+        if (++kk == S) kk = 0;
       }
     }
-    sensim__rt_intersect(view, rays, hits, (size_t)C * S, 1);
-    for (int c = 0; c < C; c++) {
-      for (int k = 0; k < S; k++) {
-        const sensim_rt_hit *h = &hits[(size_t)c * S + k];
-        sensim_lidar_hit *b = &bh[k];
-        b->range = b->power = b->intensity = 0.0f;
-        if (h->body < 0 || !(h->t >= l->p.min_range)) continue;
-        const sensim_mesh *m = snap->bodies[h->body].mesh;
-        double rho = m->tri_reflectance ? m->tri_reflectance[h->prim] : m->material.reflectance;
-        const float *dir = rays[(size_t)c * S + k].dir;
-        double cosi = fabs(h->n[0] * dir[0] + h->n[1] * dir[1] + h->n[2] * dir[2]);
-        if (cosi > 1.0) cosi = 1.0;
-        double rr = h->t;
-        /* Lidar equation for a Lambertian target filling the sub-ray's
-         * footprint: P ~ w rho cos(theta) exp(-2 beta R) / R^2. */
-        b->range = (float)rr;
-        b->intensity = (float)(rho * cosi);
-        double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
-        b->power = (float)(l->fp.w[k] * rho * cosi * atm / (rr * rr));
-      }
+    if (S == 1) continue;
+    sensim_beam *ob = &out[(size_t)j * C * R];
+    for (c = 0; c < C; c++, ob += R) {
       sensim_lidar_return ret[2];
-      int nr;
-      if (S == 1) {
-        /* One sub-ray: one hit is one return in every mode, if detected. */
-        nr = bh[0].range > 0 && bh[0].power >= l->p_min;
-        ret[0].range = bh[0].range;
-        ret[0].intensity = bh[0].intensity;
-        ret[0].power = bh[0].power;
-      } else {
-        nr = sensim__lidar_returns(l, bh, S, ret);
-      }
-      double t = fire_time(l, win, j, c) - win;
+      int nr = sensim__lidar_returns(l, &bh[(size_t)c * S], S, ret);
+      const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
+      const float toff = (float)(tf[c] - win);
       for (int r = 0; r < R; r++) {
-        sensim_beam *b = &out[((size_t)j * C + c) * R + r];
-        b->azimuth = (float)wrap_pi(azj + l->az_off[c]);
-        b->elevation = (float)l->elev[c];
-        b->time_offset = (float)t;
-        b->ring = l->ring[c];
-        b->return_index = (uint8_t)r;
-        if (r >= nr) continue;
-        b->range = ret[r].range;
-        /* Quantised to the sensor's intensity resolution. */
-        double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity;
-        b->intensity = (float)(nearbyint(iq * qmax) * inv_qmax);
+        /* Built whole and stored at once; a missing return is range 0. */
+        sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
+        if (r < nr) {
+          v.range = ret[r].range;
+          /* Quantised to the sensor's intensity resolution. */
+          double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity; /* rho |cos| >= 0 */
+          v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
+        }
+        ob[r] = v;
       }
     }
   }
 done:
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
-  free(rays);
-  free(hits);
   free(bh);
+  free(fr);
+  free(refl);
   return rc;
 }
 
@@ -288,7 +465,10 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
   }
   const int S = l->fp.n;
   l->dir0 = malloc((size_t)C * S * sizeof *l->dir0);
-  if (!l->dir0) {
+  l->col_az = malloc((size_t)lp->columns * 3 * sizeof *l->col_az);
+  /* Padded by 8 so a column's last packet reads whole lanes. */
+  l->dsoa = calloc((size_t)C * S * 3 + 8, sizeof *l->dsoa);
+  if (!l->dir0 || !l->col_az || !l->dsoa) {
     lidar_destroy(l);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar's beam table");
   }
@@ -306,7 +486,15 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
       o[0] = (float)d.x;
       o[1] = (float)d.y;
       o[2] = (float)d.z;
+      for (int a3 = 0; a3 < 3; a3++) l->dsoa[(size_t)a3 * C * S + (size_t)c * S + k] = o[a3];
     }
+  }
+  l->col_cs = l->col_az + lp->columns;
+  for (int j = 0; j < lp->columns; j++) {
+    double a = column_azimuth(l, j);
+    l->col_az[j] = a;
+    l->col_cs[2 * j] = cos(a);
+    l->col_cs[2 * j + 1] = sin(a);
   }
   l->nret = lp->returns == SENSIM_RETURN_DUAL ? 2 : 1;
   l->beta = lp->extinction + sensim__fog_beta(lp->fog_visibility);

@@ -45,6 +45,9 @@ typedef struct sensim_lidar {
   double p_min;                               /* detection threshold on received power */
   sensim_lidar_footprint fp;
   float (*dir0)[3];  /* per (channel, sub-ray): unit direction at column azimuth 0 */
+  float *dsoa;       /* dir0 as three arrays (x of every sub-ray, then y, then z), padded by 8 */
+  double *col_az;    /* per column: azimuth, rad (one allocation with col_cs) */
+  double *col_cs;    /* per column: cos and sin of col_az */
 } sensim_lidar;
 
 /* Group one beam's sub-ray hits into returns: hits within

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rt/rt.h"
 #include "support/testutil.h"
 
 typedef struct plane_scene {
@@ -356,6 +357,164 @@ static void test_lidar_rejects_bad_params(void **state) {
   sensim_world_destroy(w);
 }
 
+/* ---- speed paths: the scene cache and the batched random streams -------- */
+
+/* A view of the snapshot at time t: [t, t], so every body has one step. */
+static void view_at(sensim_world *w, double t, sensim_snapshot **snap, sensim_rt_binding **bind,
+                    sensim_rt_view **view) {
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, t, t, 1, -1, snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(w, *snap, bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(*bind, *snap, view));
+}
+
+static float range_along_x(const sensim_rt_view *v) {
+  sensim_rt_ray r = {{0, 0, 0}, {1, 0, 0}, 0.0f, INFINITY, 0.0};
+  sensim_rt_hit h;
+  sensim__rt_intersect(v, &r, &h, 1, 0);
+  return h.t;
+}
+
+/* A capture whose instances equal the last scene built traces that scene
+ * (no rebuild); one where a body moved builds its own and sees the body
+ * where it now is; a view made before the cache moved on still traces its
+ * own scene. */
+static void test_lidar_scene_cache_reuses_only_unchanged_scenes(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  sensim_material mat;
+  sensim_material_init(&mat);
+  sensim_mesh *m = NULL;
+  sensim_shape sh = {SENSIM_SHAPE_BOX, {0.2, 4, 4}, 0};
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &mat, &m));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = m;
+  sensim_body *box = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &box));
+  sensim_body_state st = test_state_xyzyaw(5.0, 0, 0, 0);
+  SENSIM_OK_OR_FAIL(sensim_body_push_state(box, 0.0, &st));
+  sensim_snapshot *s1, *s2, *s3;
+  sensim_rt_binding *b1, *b2, *b3;
+  sensim_rt_view *v1, *v2, *v3;
+  view_at(w, 0.0, &s1, &b1, &v1);
+  unsigned long built = sensim__rt_scene_builds(w);
+  assert_true(built >= 1);
+  assert_near(range_along_x(v1), 4.9, 1e-5); /* front face at x = 5 - 0.1 */
+  /* Pushed again at the same pose: the same instances, the cached scene. */
+  SENSIM_OK_OR_FAIL(sensim_body_push_state(box, 0.5, &st));
+  view_at(w, 0.5, &s2, &b2, &v2);
+  assert_int_equal(sensim__rt_scene_builds(w), built);
+  assert_near(range_along_x(v2), 4.9, 1e-5);
+  /* Moved by 2 m: a new scene, and the box where it now is. */
+  st = test_state_xyzyaw(7.0, 0, 0, 0);
+  SENSIM_OK_OR_FAIL(sensim_body_push_state(box, 1.0, &st));
+  view_at(w, 1.0, &s3, &b3, &v3);
+  assert_int_equal(sensim__rt_scene_builds(w), built + 1);
+  assert_near(range_along_x(v3), 6.9, 1e-5);
+  /* The views made before still trace the scene of their snapshot. */
+  assert_near(range_along_x(v1), 4.9, 1e-5);
+  assert_near(range_along_x(v2), 4.9, 1e-5);
+  sensim__rt_view_destroy(v1);
+  sensim__rt_view_destroy(v3);
+  assert_near(range_along_x(v2), 4.9, 1e-5);
+  sensim__rt_view_destroy(v2);
+  sensim_rt_binding *bs[3] = {b1, b2, b3};
+  sensim_snapshot *ss[3] = {s1, s2, s3};
+  for (int i = 0; i < 3; i++) {
+    sensim__rt_binding_free(bs[i]);
+    sensim__snapshot_free(ss[i]);
+  }
+  sensim_world_destroy(w);
+}
+
+/* Through the sensor: a static scene is built once for any number of
+ * captures and every capture sees it alike. */
+static void test_lidar_static_scene_is_built_once(void **state) {
+  (void)state;
+  plane_scene ps = make_plane(10.0, 0.3);
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.rate = 10.0;
+  sensim_lidar_params lp;
+  sensim_lidar_params_init(&lp);
+  lp.channels = 8;
+  lp.columns = 90;
+  sensim_sensor *lid = NULL;
+  SENSIM_OK_OR_FAIL(sensim_lidar_create(ps.w, &sp, &lp, &lid));
+  sensim_beam first[8 * 90];
+  unsigned long built = 0;
+  for (int k = 0; k < 4; k++) {
+    SENSIM_OK_OR_FAIL(sensim_world_advance(ps.w, 0.1 * k + 1e-9));
+    const sensim_frame *f = NULL;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(lid, &f));
+    assert_non_null(f);
+    assert_int_equal(f->count, 8 * 90);
+    const sensim_beam *b = f->data;
+    if (k == 0) {
+      memcpy(first, b, sizeof first);
+      built = sensim__rt_scene_builds(ps.w);
+      assert_int_equal(built, 1);
+      continue;
+    }
+    for (int i = 0; i < 8 * 90; i++) assert_true(b[i].range == first[i].range);
+  }
+  assert_int_equal(sensim__rt_scene_builds(ps.w), built);
+  sensim_world_destroy(ps.w);
+}
+
+/* sensim_rng_fill_u32 is n calls of sensim_rng_u32, from any position in
+ * the stream and for any n (its SIMD paths cover 4, 8 and 16 blocks). */
+static void test_lidar_rng_batch_equals_the_stream(void **state) {
+  (void)state;
+  uint32_t w[700];
+  for (int skip = 0; skip < 6; skip++)
+    for (size_t n = 0; n <= 700; n += 23) {
+      sensim_rng a, b;
+      sensim_rng_init(&a, 0x123456789ull, 7, 11, 3);
+      sensim_rng_init(&b, 0x123456789ull, 7, 11, 3);
+      for (int i = 0; i < skip; i++) (void)sensim_rng_u32(&a), (void)sensim_rng_u32(&b);
+      sensim_rng_fill_u32(&a, w, n);
+      for (size_t i = 0; i < n; i++) assert_int_equal(w[i], sensim_rng_u32(&b));
+      assert_int_equal(sensim_rng_u32(&a), sensim_rng_u32(&b));
+    }
+}
+
+/* sensim_rng_normal2f_n gives normal2f's pairs to a few float ulps (its ln,
+ * sin and cos approximations are good to 3e-8; the worst pair, out at
+ * 5.8 sigma, moves by under 4e-6), the same bits whatever the batch size
+ * (the scalar, SSE2 and AVX2 paths do the same float operations), and
+ * consumes the same words. */
+static void test_lidar_rng_batched_normals_match_normal2f(void **state) {
+  (void)state;
+  enum { P = 20000 };
+  float *one = malloc(2 * P * sizeof *one), *all = malloc(2 * P * sizeof *all);
+  assert_non_null(one);
+  assert_non_null(all);
+  sensim_rng a, b, c;
+  sensim_rng_init(&a, 42, 1, 2, 3);
+  sensim_rng_init(&b, 42, 1, 2, 3);
+  sensim_rng_init(&c, 42, 1, 2, 3);
+  sensim_rng_normal2f_n(&a, all, P);
+  for (size_t i = 0; i < P;) { /* batches of 1, 2, ..., 37 pairs */
+    size_t n = 1 + i % 37;
+    if (n > P - i) n = P - i;
+    sensim_rng_normal2f_n(&b, one + 2 * i, n);
+    i += n;
+  }
+  assert_memory_equal(one, all, 2 * P * sizeof *one);
+  double worst = 0.0;
+  for (size_t i = 0; i < P; i++) {
+    float x, y;
+    sensim_rng_normal2f(&c, &x, &y);
+    double d = fmax(fabs(x - all[2 * i]), fabs(y - all[2 * i + 1]));
+    worst = d > worst ? d : worst;
+  }
+  assert_true(worst < 4e-6);
+  assert_int_equal(sensim_rng_u32(&a), sensim_rng_u32(&c));
+  free(one);
+  free(all);
+}
+
 int sensim_test_lidar(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lidar_range_to_tilted_plane_matches_closed_form),
@@ -366,6 +525,10 @@ int sensim_test_lidar(void) {
       cmocka_unit_test(test_lidar_clockwise_firing_offsets_and_blanking),
       cmocka_unit_test(test_lidar_grid_reads_row_by_row),
       cmocka_unit_test(test_lidar_rejects_bad_params),
+      cmocka_unit_test(test_lidar_scene_cache_reuses_only_unchanged_scenes),
+      cmocka_unit_test(test_lidar_static_scene_is_built_once),
+      cmocka_unit_test(test_lidar_rng_batch_equals_the_stream),
+      cmocka_unit_test(test_lidar_rng_batched_normals_match_normal2f),
   };
   return cmocka_run_group_tests_name("lidar", tests, NULL, NULL);
 }
