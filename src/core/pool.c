@@ -85,6 +85,24 @@ void sensim__pool_submit(sensim_pool *p, sensim_job *job) {
 
 int sensim__pool_threads(const sensim_pool *p) { return p->nthreads; }
 
+int sensim__pool_take(sensim_pool *p, sensim_job *job) {
+  if (p->nthreads == 0) return 0; /* it ran inside submit */
+  pthread_mutex_lock(&p->mu);
+  sensim_job *prev = NULL, *j = p->head;
+  while (j && j != job) {
+    prev = j;
+    j = j->next;
+  }
+  if (j) {
+    if (prev) prev->next = j->next;
+    else p->head = j->next;
+    if (p->tail == j) p->tail = prev;
+    j->next = NULL;
+  }
+  pthread_mutex_unlock(&p->mu);
+  return j != NULL;
+}
+
 /* One fork-join: its jobs count down `left` and signal `done`. */
 typedef struct fork_join {
   void (*fn)(void *arg);

@@ -20,6 +20,11 @@ typedef struct sensim_job {
 } sensim_job;
 void sensim__pool_submit(sensim_pool *pool, sensim_job *job);
 int sensim__pool_threads(const sensim_pool *pool);
+/* Remove `job` from the queue if no worker has taken it yet: 1 when it was
+ * removed (the caller now runs it), 0 when it is running or has run. For a
+ * host that must wait for one job: running it itself beats waiting for
+ * every job queued before it. */
+int sensim__pool_take(sensim_pool *pool, sensim_job *job);
 
 /* Run fn(args[i]) for i in [0, n) on the pool and return when all have
  * finished. The calling thread (a worker itself, or the host) runs queued

@@ -140,7 +140,19 @@ static void collect_due(sensim_sensor *s, double t) {
   pthread_mutex_lock(&s->mu);
   while (s->inflight && s->inflight->t_deliver <= t) {
     sensim_capture *c = s->inflight;
-    while (c->state != SENSIM_CAP_DONE) pthread_cond_wait(&s->cv, &s->mu);
+    while (c->state != SENSIM_CAP_DONE) {
+      /* A job still queued behind other sensors' work (a 200 Hz IMU behind
+       * a camera frame) would make the host wait for all of that work:
+       * take it back and run it here. Who runs a job does not change its
+       * frame (filters still run in frame order, filter_ready). */
+      if (c->state == SENSIM_CAP_PENDING && sensim__pool_take(s->world->pool, &c->job)) {
+        pthread_mutex_unlock(&s->mu);
+        capture_run(c);
+        pthread_mutex_lock(&s->mu);
+        continue;
+      }
+      pthread_cond_wait(&s->cv, &s->mu);
+    }
     s->inflight = c->next;
     if (!s->inflight) s->inflight_tail = NULL;
     c->next = NULL;
