@@ -115,6 +115,61 @@ static void test_pool_destroy_drains_the_queue(void **state) {
   assert_true(done_before < N); /* the queue was really non-empty */
 }
 
+/* A job still queued can be taken back (the host then runs it: the
+ * schedule does this for a capture it must wait for); a job a worker has
+ * started cannot, and neither can one that is not queued at all. The one
+ * worker is kept busy by a gate job until the takes are done, so the
+ * queue's state is known. */
+static atomic_int gate_open;
+static void gate_job(void *arg) {
+  atomic_store((atomic_int *)arg, 1); /* started */
+  while (!atomic_load(&gate_open)) {
+    struct timespec ts = {0, 1000000L};
+    nanosleep(&ts, NULL);
+  }
+}
+
+static void test_pool_take_removes_only_queued_jobs(void **state) {
+  (void)state;
+  sensim_pool *p = NULL;
+  SENSIM_OK_OR_FAIL(sensim__pool_create(1, &p));
+  atomic_int started;
+  atomic_init(&started, 0);
+  atomic_store(&gate_open, 0);
+  sensim_job gate = {gate_job, &started, NULL};
+  sensim__pool_submit(p, &gate);
+  while (!atomic_load(&started)) {
+    struct timespec ts = {0, 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  counted c[3];
+  sensim_job j[3];
+  for (int i = 0; i < 3; i++) {
+    atomic_init(&c[i].runs, 0);
+    c[i].order_slot = NULL;
+    c[i].sleep_ms = 0;
+    j[i].fn = count_job;
+    j[i].arg = &c[i];
+    sensim__pool_submit(p, &j[i]);
+  }
+  assert_int_equal(sensim__pool_take(p, &gate), 0);  /* running */
+  assert_int_equal(sensim__pool_take(p, &j[1]), 1);  /* middle of the queue */
+  assert_int_equal(sensim__pool_take(p, &j[1]), 0);  /* already taken */
+  assert_int_equal(sensim__pool_take(p, &j[2]), 1);  /* the tail */
+  j[1].fn(j[1].arg); /* the taker runs it */
+  atomic_store(&gate_open, 1);
+  sensim__pool_destroy(p); /* drains j[0] */
+  assert_int_equal(atomic_load(&c[0].runs), 1);
+  assert_int_equal(atomic_load(&c[1].runs), 1);
+  assert_int_equal(atomic_load(&c[2].runs), 0); /* taken and never run */
+
+  /* With no worker threads every job ran inside submit: nothing to take. */
+  SENSIM_OK_OR_FAIL(sensim__pool_create(0, &p));
+  sensim__pool_submit(p, &j[0]);
+  assert_int_equal(sensim__pool_take(p, &j[0]), 0);
+  sensim__pool_destroy(p);
+}
+
 /* ---- fork-join ---- */
 
 static atomic_int fj_hits[64];
@@ -185,6 +240,7 @@ int sensim_test_pool(void) {
       cmocka_unit_test(test_pool_with_two_threads_runs_1000_jobs_exactly_once),
       cmocka_unit_test(test_pool_single_worker_runs_jobs_in_fifo_order),
       cmocka_unit_test(test_pool_destroy_drains_the_queue),
+      cmocka_unit_test(test_pool_take_removes_only_queued_jobs),
       cmocka_unit_test(test_pool_run_all_runs_each_job_once_and_nests_without_deadlock),
       cmocka_unit_test(test_pool_create_rejects_bad_thread_counts),
   };
