@@ -8,22 +8,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-/* AVX2 versions of the batch kernels, chosen at run time, where the
- * compiler can target them (GCC and Clang on x86-64). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
-#define SENSIM_RNG_AVX2 1
-#include <immintrin.h>
-#include <stdatomic.h>
-static int have_avx2(void) {
-  static atomic_int known = -1; /* every thread that looks computes the same value */
-  int k = atomic_load_explicit(&known, memory_order_relaxed);
-  if (k < 0) {
-    k = __builtin_cpu_supports("avx2") ? 1 : 0;
-    atomic_store_explicit(&known, k, memory_order_relaxed);
-  }
-  return k;
-}
-#endif
+#include "core/cpu.h"
 #include "core/rng_gsl.h"
 #include "sensim/rng.h"
 
@@ -165,7 +150,7 @@ static void philox_blocks(const uint32_t key[2], const uint32_t ctr[4], uint32_t
 #else
 #define philox_blocks philox_scalar
 #endif
-#if defined(SENSIM_RNG_AVX2)
+#if defined(SENSIM_HAVE_AVX2_PATHS)
 /* The same on eight lanes per register (AVX2, chosen at run time). */
 __attribute__((target("avx2"))) static inline void mulhilo8(__m256i a, __m256i m, __m256i *hi, __m256i *lo) {
   const __m256i lo_mask = _mm256_set_epi32(0, -1, 0, -1, 0, -1, 0, -1);
@@ -223,8 +208,8 @@ void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n) {
   size_t i = 0;
   while (i < n && r->used < 4) out[i++] = r->buf[r->used++];
   size_t blocks = (n - i) / 4;
-#if defined(SENSIM_RNG_AVX2)
-  if (blocks >= 16 && have_avx2()) {
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (blocks >= 16 && sensim__cpu_has_avx2()) {
     for (; blocks >= 16; blocks -= 16, i += 64) {
       philox16_avx2(r->key, r->ctr, r->ctr[0], out + i);
       r->ctr[0] += 16u;
@@ -340,7 +325,7 @@ static void normal_pairs4(const uint32_t *w, float *out) {
 }
 #endif
 
-#if defined(SENSIM_RNG_AVX2)
+#if defined(SENSIM_HAVE_AVX2_PATHS)
 __attribute__((target("avx2"))) static inline __m256 blend8(__m256 mask, __m256 a, __m256 b) {
   return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
 }
@@ -407,8 +392,8 @@ void sensim_rng_normal2f_n(sensim_rng *r, float *out, size_t npairs) {
   while (npairs > 0) {
     size_t n = npairs < NORMAL_CHUNK ? npairs : NORMAL_CHUNK, i = 0;
     sensim_rng_fill_u32(r, w, 2 * n);
-#if defined(SENSIM_RNG_AVX2)
-    if (have_avx2())
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+    if (sensim__cpu_has_avx2())
       for (; i + 8 <= n; i += 8) normal_pairs8(w + 2 * i, out + 2 * i);
 #endif
 #if defined(__SSE2__)

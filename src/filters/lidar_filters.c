@@ -4,22 +4,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-/* An AVX2 version of the conversion, chosen at run time, where the compiler
- * can target it (GCC and Clang on x86-64). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
-#define SENSIM_XYZ_AVX2 1
-#include <immintrin.h>
-#include <stdatomic.h>
-static int have_avx2(void) {
-  static atomic_int known = -1; /* every thread that looks computes the same value */
-  int k = atomic_load_explicit(&known, memory_order_relaxed);
-  if (k < 0) {
-    k = __builtin_cpu_supports("avx2") ? 1 : 0;
-    atomic_store_explicit(&known, k, memory_order_relaxed);
-  }
-  return k;
-}
-#endif
+#include "core/cpu.h"
 #include "core/internal.h"
 #include "filters/chain.h"
 
@@ -93,7 +78,7 @@ static inline void sincos4(__m128 x, __m128 *sn, __m128 *cs) {
 }
 #endif
 
-#if defined(SENSIM_XYZ_AVX2)
+#if defined(SENSIM_HAVE_AVX2_PATHS)
 __attribute__((target("avx2"))) static inline __m256 blend8(__m256 mask, __m256 a, __m256 b) {
   return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
 }
@@ -159,8 +144,8 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
 /* xyz of beams b[ix[0 .. n)], three floats each. */
 static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float *xyz) {
   size_t i = 0;
-#if defined(SENSIM_XYZ_AVX2)
-  if (have_avx2()) i = beams_xyz8(b, ix, n, xyz);
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) i = beams_xyz8(b, ix, n, xyz);
 #endif
 #if defined(__SSE2__)
   for (; i + 4 <= n; i += 4) {
