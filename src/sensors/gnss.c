@@ -67,52 +67,21 @@ static antenna antenna_of(const sensim_sensor *s, const sensim_body_state *st) {
   return a;
 }
 
-static void add_scaled(antenna *acc, const antenna *x, double w) {
-  acc->pos = v3_add(acc->pos, v3_scale(x->pos, w));
-  acc->vel = v3_add(acc->vel, v3_scale(x->vel, w));
-}
-
-static antenna window_mean(const sensim_sensor *s, const sensim_snapshot *snap, double t1) {
-  sensim_body_state st;
-  sensim__sensor_carrier_state(s, snap, t1, &st);
-  antenna end = antenna_of(s, &st);
-  double win = s->params.window;
-  if (!(win > 0.0) || !s->params.body) return end; /* a world-fixed antenna does not move */
-  double t0 = t1 - win;
-  const sensim_keyframe *k = NULL;
-  size_t nk = 0;
-  int bi = s->params.body->index;
-  if (bi >= 0 && (size_t)bi < snap->nbodies) {
-    k = snap->bodies[bi].k;
-    nk = snap->bodies[bi].nk;
-  }
-  sensim__sensor_carrier_state(s, snap, t0, &st);
-  antenna prev = antenna_of(s, &st);
-  antenna sum = {{0, 0, 0}, {0, 0, 0}};
-  double t_prev = t0;
-  for (size_t i = 0; i < nk; i++) {
-    if (!(k[i].t > t0 && k[i].t < t1)) continue;
-    antenna cur = antenna_of(s, &k[i].s);
-    double h = k[i].t - t_prev;
-    add_scaled(&sum, &prev, 0.5 * h);
-    add_scaled(&sum, &cur, 0.5 * h);
-    prev = cur;
-    t_prev = k[i].t;
-  }
-  double h = t1 - t_prev;
-  add_scaled(&sum, &prev, 0.5 * h);
-  add_scaled(&sum, &end, 0.5 * h);
-  antenna mean;
-  mean.pos = v3_scale(sum.pos, 1.0 / win);
-  mean.vel = v3_scale(sum.vel, 1.0 / win);
-  return mean;
+/* antenna_of as a window reading: position then velocity. */
+static void antenna_reading(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+                            double *out) {
+  (void)user;
+  antenna a = antenna_of(s, st);
+  out[0] = a.pos.x, out[1] = a.pos.y, out[2] = a.pos.z;
+  out[3] = a.vel.x, out[4] = a.vel.y, out[5] = a.vel.z;
 }
 
 static sensim_status gnss_generate(const sensim_sensor *s, const sensim_capture *cap,
                                    sensim_frame *frame) {
   const sensim_gnss_params *gp = s->impl;
   const sensim_snapshot *snap = cap->snap;
-  antenna a = window_mean(s, snap, cap->t_capture);
+  double a[6];
+  sensim__sensor_window_mean(s, snap, cap->t_capture, antenna_reading, NULL, 6, a);
 
   sensim_status st = sensim_frame_alloc(frame, SENSIM_PAYLOAD_GNSS, 1, 1);
   if (st != SENSIM_OK) return st;
@@ -121,12 +90,10 @@ static sensim_status gnss_generate(const sensim_sensor *s, const sensim_capture 
   fix->origin[0] = snap->params.origin_lat;
   fix->origin[1] = snap->params.origin_lon;
   fix->origin[2] = snap->params.origin_height;
-  fix->enu[0] = a.pos.x;
-  fix->enu[1] = a.pos.y;
-  fix->enu[2] = a.pos.z;
-  fix->vel_enu[0] = a.vel.x;
-  fix->vel_enu[1] = a.vel.y;
-  fix->vel_enu[2] = a.vel.z;
+  for (int i = 0; i < 3; i++) {
+    fix->enu[i] = a[i];
+    fix->vel_enu[i] = a[3 + i];
+  }
   sensim_enu_to_geodetic(fix->origin, fix->enu, &fix->lat, &fix->lon, &fix->height);
   sensim_gnss_fill_speed_course(fix);
   fix->satellites = gp->satellites;

@@ -40,67 +40,30 @@ static imu_reading imu_read(const sensim_sensor *s, const sensim_body_state *st,
   return out;
 }
 
-static void add_scaled(imu_reading *acc, const imu_reading *x, double wgt) {
-  acc->accel = v3_add(acc->accel, v3_scale(x->accel, wgt));
-  acc->gyro = v3_add(acc->gyro, v3_scale(x->gyro, wgt));
+/* imu_read as a window reading: accel then gyro. */
+static void imu_reading_of(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+                           double *out) {
+  imu_reading r = imu_read(s, st, *(const double *)user);
+  out[0] = r.accel.x, out[1] = r.accel.y, out[2] = r.accel.z;
+  out[3] = r.gyro.x, out[4] = r.gyro.y, out[5] = r.gyro.z;
 }
 
 static sensim_status imu_generate(const sensim_sensor *s, const sensim_capture *cap,
                                   sensim_frame *frame) {
-  const sensim_snapshot *snap = cap->snap;
-  double g = snap->params.gravity;
-  double t1 = cap->t_capture;
-  double win = s->params.window;
-  double t0 = t1 - win;
-  int bi = s->params.body ? s->params.body->index : -1;
-
-  sensim_body_state st;
-  sensim__sensor_carrier_state(s, snap, t1, &st);
-  imu_reading end = imu_read(s, &st, g);
-  imu_reading mean = end;
-
-  if (win > 0.0) {
-    /* The sample is the time average over [t0, t1] of the sensor-frame
-     * readings: a real IMU integrates (decimates) the readings it has
-     * already rotated into its own frame, so the average is taken after
-     * the rotation, not on world-frame quantities. Trapezoidal rule over the
-     * carrier's keyframes inside the window plus the interpolated states at
-     * both ends; for a world-fixed sensor the reading is constant. */
-    const sensim_keyframe *k = NULL;
-    size_t nk = 0;
-    if (bi >= 0 && (size_t)bi < snap->nbodies) {
-      k = snap->bodies[bi].k;
-      nk = snap->bodies[bi].nk;
-    }
-    sensim__sensor_carrier_state(s, snap, t0, &st);
-    imu_reading prev = imu_read(s, &st, g);
-    double t_prev = t0;
-    imu_reading sum = {{0, 0, 0}, {0, 0, 0}};
-    for (size_t i = 0; i < nk; i++) {
-      if (!(k[i].t > t0 && k[i].t < t1)) continue;
-      imu_reading cur = imu_read(s, &k[i].s, g);
-      double h = k[i].t - t_prev;
-      add_scaled(&sum, &prev, 0.5 * h);
-      add_scaled(&sum, &cur, 0.5 * h);
-      prev = cur;
-      t_prev = k[i].t;
-    }
-    double h = t1 - t_prev;
-    add_scaled(&sum, &prev, 0.5 * h);
-    add_scaled(&sum, &end, 0.5 * h);
-    mean.accel = v3_scale(sum.accel, 1.0 / win);
-    mean.gyro = v3_scale(sum.gyro, 1.0 / win);
-  }
+  /* The sample is the time average over the window of the sensor-frame
+   * readings: a real IMU integrates (decimates) the readings it has already
+   * rotated into its own frame, so the average is taken after the
+   * rotation, not on world-frame quantities. */
+  double g = cap->snap->params.gravity, m[6];
+  sensim__sensor_window_mean(s, cap->snap, cap->t_capture, imu_reading_of, &g, 6, m);
 
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_IMU, 1, 1);
   if (rc != SENSIM_OK) return rc;
   sensim_imu_sample *out = (sensim_imu_sample *)frame->data;
-  out->accel[0] = mean.accel.x;
-  out->accel[1] = mean.accel.y;
-  out->accel[2] = mean.accel.z;
-  out->gyro[0] = mean.gyro.x;
-  out->gyro[1] = mean.gyro.y;
-  out->gyro[2] = mean.gyro.z;
+  for (int i = 0; i < 3; i++) {
+    out->accel[i] = m[i];
+    out->gyro[i] = m[3 + i];
+  }
   return SENSIM_OK;
 }
 

@@ -148,6 +148,19 @@ static sensim_vec3 mag_read(const sensim_sensor *s, const sensim_body_state *st,
   return q_rotate_inv(rs, world_field(&m->p, f, pos));
 }
 
+typedef struct mag_ctx {
+  const mag_impl *m;
+  const enu_frame *f;
+} mag_ctx;
+
+/* mag_read as a window reading. */
+static void mag_reading(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+                        double *out) {
+  const mag_ctx *c = user;
+  sensim_vec3 b = mag_read(s, st, c->m, c->f);
+  out[0] = b.x, out[1] = b.y, out[2] = b.z;
+}
+
 static sensim_status mag_generate(const sensim_sensor *s, const sensim_capture *cap,
                                   sensim_frame *frame) {
   const sensim_snapshot *snap = cap->snap;
@@ -155,39 +168,14 @@ static sensim_status mag_generate(const sensim_sensor *s, const sensim_capture *
   const double origin[3] = {snap->params.origin_lat, snap->params.origin_lon,
                             snap->params.origin_height};
   enu_frame f = enu_at(origin);
-  double t1 = cap->t_capture, win = s->params.window, t0 = t1 - win;
-  sensim_body_state st;
-  sensim__sensor_carrier_state(s, snap, t1, &st);
-  sensim_vec3 end = mag_read(s, &st, m, &f), mean = end;
-  if (win > 0.0) {
-    /* Trapezoidal time average of the sensor-frame reading over the
-     * carrier's keyframes inside [t0, t1], as sensors/imu.c does. */
-    int bi = s->params.body ? s->params.body->index : -1;
-    const sensim_keyframe *k = NULL;
-    size_t nk = 0;
-    if (bi >= 0 && (size_t)bi < snap->nbodies) {
-      k = snap->bodies[bi].k;
-      nk = snap->bodies[bi].nk;
-    }
-    sensim__sensor_carrier_state(s, snap, t0, &st);
-    sensim_vec3 prev = mag_read(s, &st, m, &f), sum = v3(0, 0, 0);
-    double tp = t0;
-    for (size_t i = 0; i < nk; i++) {
-      if (!(k[i].t > t0 && k[i].t < t1)) continue;
-      sensim_vec3 cur = mag_read(s, &k[i].s, m, &f);
-      sum = v3_add(sum, v3_scale(v3_add(prev, cur), 0.5 * (k[i].t - tp)));
-      prev = cur;
-      tp = k[i].t;
-    }
-    sum = v3_add(sum, v3_scale(v3_add(prev, end), 0.5 * (t1 - tp)));
-    mean = v3_scale(sum, 1.0 / win);
-  }
+  /* Time average of the sensor-frame reading over the window, as the IMU. */
+  mag_ctx c = {m, &f};
+  double mean[3];
+  sensim__sensor_window_mean(s, snap, cap->t_capture, mag_reading, &c, 3, mean);
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_MAG, 1, 1);
   if (rc != SENSIM_OK) return rc;
   sensim_mag_sample *out = frame->data;
-  out->field[0] = mean.x;
-  out->field[1] = mean.y;
-  out->field[2] = mean.z;
+  for (int i = 0; i < 3; i++) out->field[i] = mean[i];
   return SENSIM_OK;
 }
 

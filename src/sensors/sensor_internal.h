@@ -122,6 +122,20 @@ sensim_pose sensim__sensor_pose_at(const sensim_sensor *s, const sensim_snapshot
 void sensim__sensor_carrier_state(const sensim_sensor *s, const sensim_snapshot *snap, double t,
                                   sensim_body_state *out);
 
+/* A reading of the carrier's state: n doubles into out (sensor-frame
+ * specific force and rate, antenna position and velocity, field ...). */
+enum { SENSIM_READING_MAX = 8 };
+typedef void (*sensim__reading_fn)(const sensim_sensor *s, const sensim_body_state *st,
+                                   const void *user, double *out);
+/* The time average of a reading over the sensor's collection window
+ * [t1 - window, t1] (sensors/window_mean.c): trapezoidal rule over the
+ * carrier's keyframes inside the window plus its interpolated states at
+ * both ends, as a sensor that integrates its signal over the window
+ * reports it. With window 0, or a world-fixed sensor (whose reading cannot
+ * change), the reading at t1. n <= SENSIM_READING_MAX. */
+void sensim__sensor_window_mean(const sensim_sensor *s, const sensim_snapshot *snap, double t1,
+                                sensim__reading_fn read, const void *user, int n, double *mean);
+
 /* The sensor's pose sampled at n evenly spaced times over [t0, t1], for
  * generators that need a pose per ray: between entries position is
  * interpolated linearly and rotation by normalised lerp, whose deviation
