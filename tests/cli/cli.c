@@ -11,37 +11,15 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "support/run_cli.h"
 #include "support/testutil.h"
 
 #define TMP SENSIM_TEST_TMP "/cli"
 #define EXAMPLES SENSIM_TEST_DATA "/../../examples"
 #define LOG TMP "/log.txt"
 
-/* Run SENSIM_CLI_PATH with argv (NULL-terminated, without argv[0]); stdout
- * and stderr go to LOG. Returns the exit status, or -1 if it did not exit. */
-static int run_cli(const char *const *args) {
-  const char *argv[32];
-  size_t n = 0;
-  argv[n++] = SENSIM_CLI_PATH;
-  for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-  argv[n] = NULL;
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execv(SENSIM_CLI_PATH, (char *const *)argv);
-    _exit(127);
-  }
-  assert_true(pid > 0);
-  int status = 0;
-  assert_int_equal(waitpid(pid, &status, 0), pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* The program with args, its output in LOG (support/run_cli.h). */
+static int run_cli(const char *const *args) { return test_run_cli(LOG, args); }
 
 static char *slurp(const char *path, size_t *len) {
   FILE *fp = fopen(path, "rb");

@@ -8,36 +8,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sensim/vepd.h"
+#include "support/run_cli.h"
 #include "support/testutil.h"
 #include "vepd/vepd_groups.h"
 
 #define TMP SENSIM_TEST_TMP "/vepd_cli"
 #define LOG TMP "/log.txt"
 
-/* Run the program with args (NULL-terminated); output to LOG. */
-static int run_cli(const char *const *args) {
-  const char *argv[32];
-  size_t n = 0;
-  argv[n++] = SENSIM_CLI_PATH;
-  for (; args[n - 1] && n < 31; n++) argv[n] = args[n - 1];
-  argv[n] = NULL;
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int fd = open(LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execv(SENSIM_CLI_PATH, (char *const *)argv);
-    _exit(127);
-  }
-  assert_true(pid > 0);
-  int status = 0;
-  assert_int_equal(waitpid(pid, &status, 0), pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* The program with args, its output in LOG (support/run_cli.h). */
+static int run_cli(const char *const *args) { return test_run_cli(LOG, args); }
 
 static void log_contains(const char *what) {
   FILE *fp = fopen(LOG, "rb");

@@ -1,0 +1,11 @@
+/* tests/support/run_cli.h: run the built `sensim` program as a child
+ * process, for the tests of its commands. */
+#ifndef SENSIM_TESTS_SUPPORT_RUN_CLI_H
+#define SENSIM_TESTS_SUPPORT_RUN_CLI_H
+
+/* Run SENSIM_CLI_PATH with args (NULL-terminated, without argv[0], at most
+ * 38 of them); its stdout and stderr go to the file log_path (truncated).
+ * Returns the exit status, or -1 if the program did not exit normally. */
+int test_run_cli(const char *log_path, const char *const *args);
+
+#endif
