@@ -53,6 +53,9 @@ sensim_status sensim_sensor_add_user_filter(sensim_sensor *sensor,
  * is none. The frame is valid until the next poll of this sensor. */
 sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_frame **frame);
 
+/* Accessors. A NULL sensor gives a neutral answer (SENSIM_PAYLOAD_NONE,
+ * id -1, NULL name and params, 0 frames) instead of a crash. */
+
 /* The payload type frames will have after the whole chain. */
 sensim_payload sensim_sensor_output_type(const sensim_sensor *sensor);
 

@@ -231,12 +231,17 @@ sensim_status sensim_sensor_poll(sensim_sensor *s, const sensim_frame **frame) {
   return SENSIM_OK;
 }
 
-sensim_payload sensim_sensor_output_type(const sensim_sensor *s) { return sensim__chain_output(&s->chain); }
-int sensim_sensor_id(const sensim_sensor *s) { return s->id; }
-const char *sensim_sensor_name(const sensim_sensor *s) { return s->name; }
-const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *s) { return &s->params; }
-uint64_t sensim_sensor_frames_captured(const sensim_sensor *s) { return s->captured; }
-uint64_t sensim_sensor_frames_delivered(const sensim_sensor *s) { return s->delivered; }
+/* The accessors answer a NULL sensor with a neutral value (NONE, -1, NULL,
+ * 0) rather than crashing: a host that failed to create a sensor may still
+ * report on it. */
+sensim_payload sensim_sensor_output_type(const sensim_sensor *s) {
+  return s ? sensim__chain_output(&s->chain) : SENSIM_PAYLOAD_NONE;
+}
+int sensim_sensor_id(const sensim_sensor *s) { return s ? s->id : -1; }
+const char *sensim_sensor_name(const sensim_sensor *s) { return s ? s->name : NULL; }
+const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *s) { return s ? &s->params : NULL; }
+uint64_t sensim_sensor_frames_captured(const sensim_sensor *s) { return s ? s->captured : 0; }
+uint64_t sensim_sensor_frames_delivered(const sensim_sensor *s) { return s ? s->delivered : 0; }
 
 sensim_status sensim_sensor_set_overrun(sensim_sensor *s, int max_inflight, sensim_overrun policy) {
   if (!s) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_set_overrun: sensor is NULL");

@@ -106,11 +106,27 @@ static void test_host_destroying_a_carrier_body_is_estate_then_other_bodies_go(v
   sensim_world_destroy(w);
 }
 
+/* A host that failed to create a sensor may still report on it: every
+ * accessor answers NULL with a neutral value, and poll with EINVAL. */
+static void test_host_sensor_accessors_take_null(void **state) {
+  (void)state;
+  assert_int_equal(sensim_sensor_output_type(NULL), SENSIM_PAYLOAD_NONE);
+  assert_int_equal(sensim_sensor_id(NULL), -1);
+  assert_null(sensim_sensor_name(NULL));
+  assert_null(sensim_sensor_params_get(NULL));
+  assert_true(sensim_sensor_frames_captured(NULL) == 0);
+  assert_true(sensim_sensor_frames_delivered(NULL) == 0);
+  assert_true(sensim_sensor_frames_skipped(NULL) == 0);
+  const sensim_frame *f = (const sensim_frame *)1;
+  assert_int_equal(sensim_sensor_poll(NULL, &f), SENSIM_EINVAL);
+}
+
 int sensim_test_host_bad_input(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_host_push_state_back_in_time_is_estate_and_changes_nothing),
       cmocka_unit_test(test_host_advance_to_an_earlier_time_is_estate_and_keeps_the_clock),
       cmocka_unit_test(test_host_destroying_a_carrier_body_is_estate_then_other_bodies_go),
+      cmocka_unit_test(test_host_sensor_accessors_take_null),
   };
   return cmocka_run_group_tests_name("host_bad_input", tests, NULL, NULL);
 }
