@@ -4,5 +4,6 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_rt();
+  failed += sensim_test_rt_steps();
   return failed ? 1 : 0;
 }

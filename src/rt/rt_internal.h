@@ -7,6 +7,12 @@
 #include "rt/rt.h"
 
 #define SENSIM_RT_MAX_STEPS 64
+/* How closely a moving body's motion steps must reproduce its keyframes
+ * (rt/view.c): 1 mm and 1 mrad. A lidar's range noise is 15-30 mm (OS1,
+ * VLP-16 datasheets); 1 mrad turns a point 2.5 m from a body's origin by
+ * 2.5 mm, a quarter of a 1280-pixel, 90-degree camera's pixel at 10 m. */
+#define SENSIM_RT_STEP_POS_TOL 1e-3
+#define SENSIM_RT_STEP_ROT_TOL 1e-3
 
 /* One body's instance in a top-level scene: which BLAS, and its pose at
  * each time step (steps[first .. first + nsteps)). What Embree is given is
@@ -69,6 +75,10 @@ struct sensim_rt_view {
   double t0, t1;                /* window mapped to ray time [0, 1] */
   const sensim_snapshot *snap;  /* borrowed: the capture owns it */
 };
+
+/* Motion steps of snapshot body b over [t0, t1] (rt/view.c): 1 for a body
+ * that cannot move, else the fewest that meet the tolerances above. */
+int sensim__rt_step_count(const sensim_body_snap *b, double t0, double t1);
 
 /* Drop the world's cached top-level scene (rt/view.c); world teardown. */
 void sensim__rt_cache_release(sensim_rt *rt);

@@ -51,6 +51,7 @@ int sensim_test_world(void);
 int sensim_test_mesh_import(void);
 int sensim_test_schedule(void);
 int sensim_test_rt(void);
+int sensim_test_rt_steps(void);
 int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_optics(void);
