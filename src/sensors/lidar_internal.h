@@ -58,4 +58,36 @@ typedef struct sensim_lidar {
  * once if they coincide), and returns how many. */
 int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int n, sensim_lidar_return out[2]);
 
+/* A body's lidar reflectance: per triangle, or its material's. */
+typedef struct sensim_lidar_refl {
+  const float *tri; /* the mesh's tri_reflectance, or NULL */
+  double rho;       /* the material's reflectance */
+} sensim_lidar_refl;
+
+/* What every band of columns of one capture shares, read-only. */
+typedef struct sensim_lidar_scan {
+  const sensim_lidar *l;
+  const sensim_lidar_refl *refl;
+  sensim_rt_view *view;
+  const sensim_pose_table *poses;
+  sensim_beam *out;
+  double win, t0, qmax, inv_qmax;
+  float tfar;
+  int still; /* no instance moves: ray times are irrelevant */
+} sensim_lidar_scan;
+
+/* A band of columns [j0, j1) traced by one pool job, with its own scratch
+ * buffers; columns are independent, so the beams are the same however
+ * the scan is banded. */
+typedef struct sensim_lidar_band {
+  const sensim_lidar_scan *sc;
+  int j0, j1;
+  sensim_status rc;
+  char error[256];
+} sensim_lidar_band;
+
+/* Trace the columns of one band (a sensim_lidar_band *, sensors/lidar_columns.c);
+ * a pool job. */
+void sensim__lidar_columns_run(void *arg);
+
 #endif

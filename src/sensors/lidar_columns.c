@@ -1,0 +1,291 @@
+/* sensors/lidar_columns.c: tracing a lidar scan's columns: each beam
+ * fired at its own instant from the sensor's pose then, its sub-rays traced
+ * in packets of 8, their hits turned into returns and beams. A band of
+ * columns is one pool job (sensors/lidar.c splits the scan). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "core/vecmath.h"
+#include "sensors/lidar_internal.h"
+
+/* Firing time of channel c in column j, relative to the window's start. */
+static double fire_time(const sensim_lidar *l, double win, int j, int c) {
+  const int C = l->p.channels, N = l->p.columns;
+  if (l->p.pattern == SENSIM_LIDAR_GRID) return win * ((double)c * N + j) / ((double)C * N) + l->fire_off[c];
+  return win * j / N + l->fire_off[c];
+}
+
+
+/* Wrap to (-pi, pi]; column azimuths and offsets stay within a few turns,
+ * so a loop is cheaper than fmod. */
+static double wrap_pi(double a) {
+  while (a > M_PI) a -= 2.0 * M_PI;
+  while (a <= -M_PI) a += 2.0 * M_PI;
+  return a;
+}
+
+/* Row-major rotation matrix of the sensor's attitude q composed with the
+ * column's turn about the sensor's +Z: R(q) Rz(az), az given by its cosine
+ * and sine (Hamilton quaternion to matrix, Shoemake, SIGGRAPH 1985). Equal
+ * to q_rotate(q, Rz(az) v) up to double rounding (1e-16), far below the
+ * float the rays are traced in. */
+static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
+  double w = q.w, x = q.x, y = q.y, z = q.z;
+  double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  for (int i = 0; i < 3; i++) {
+    m[3 * i] = r[3 * i] * ca + r[3 * i + 1] * sa;
+    m[3 * i + 1] = r[3 * i + 1] * ca - r[3 * i] * sa;
+    m[3 * i + 2] = r[3 * i + 2];
+  }
+}
+
+/* nearbyint(x) for x in [0, 2^52): adding 2^52 leaves no fraction bits,
+ * so the sum is rounded at the units place in the default mode (to
+ * nearest, ties to even) as nearbyint rounds; without a library call. */
+static inline double round_units(double x) {
+  const double big = 4503599627370496.0; /* 2^52 */
+  return (x + big) - big;
+}
+
+
+/* One sub-ray's hit (lane i of a traced packet, n its world normal) as the
+ * lidar equation sees it: P ~ w rho cos(theta) exp(-2 beta R) / R^2 for a
+ * Lambertian target filling the sub-ray's footprint. Returns the
+ * numerator w rho cos(theta) exp(-2 beta R) (0 for no hit); the caller
+ * divides. */
+
+static inline double measure(const sensim_lidar *l, const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int i,
+                             const float n[3], float w, sensim_lidar_hit *b) {
+  b->range = b->power = b->intensity = 0.0f;
+  if (pk->body[i] == ~0u || !(pk->tfar[i] >= l->p.min_range)) return 0.0;
+  const sensim_lidar_refl *br = &refl[pk->body[i]];
+  double rho = br->tri ? br->tri[pk->prim[i]] : br->rho;
+  double cosi = fabs(n[0] * pk->dir_x[i] + n[1] * pk->dir_y[i] + n[2] * pk->dir_z[i]);
+  if (cosi > 1.0) cosi = 1.0;
+  double rr = pk->tfar[i];
+  b->range = (float)rr;
+  b->intensity = (float)(rho * cosi);
+  double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
+  return w * rho * cosi * atm;
+}
+
+/* The beams of one packet of one-sub-ray channels (lane e is channel
+ * c0 + e, its beam(s) at ob[e R ..]), written straight from the packet:
+ * measure() and the detection test in three passes over the lanes (lookups, the
+ * lidar equation, the beams) rather than one call per lane; one hit is
+ * one return in every mode, if detected. */
+static inline void one_subray_beams(const sensim_lidar *l, const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk,
+                                    int n, const float nx[8], const float ny[8], const float nz[8], sensim_beam *ob,
+                                    double azj, const double *tf, double win, double qmax, double inv_qmax, int c0) {
+  const int R = l->nret;
+  const double w = l->fp.w[0], pmin = l->p_min, minr = l->p.min_range;
+  double rho[8], atm[8], num[8];
+  float rng[8], inten[8];
+  int det[8], ok[8];
+  for (int e = 0; e < 8; e++) {
+    rho[e] = 0.0;
+    atm[e] = 1.0;
+    ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr;
+    if (!ok[e]) continue;
+    const sensim_lidar_refl *br = &refl[pk->body[e]];
+    rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
+    if (l->beta > 0) atm[e] = exp(-2.0 * l->beta * pk->tfar[e]);
+  }
+  for (int e = 0; e < 8; e++) {
+    /* measure(): the same operations in the same order. */
+    double cosi = fabs(nx[e] * pk->dir_x[e] + ny[e] * pk->dir_y[e] + nz[e] * pk->dir_z[e]);
+    cosi = cosi > 1.0 ? 1.0 : cosi;
+    const double rr = pk->tfar[e];
+    rng[e] = ok[e] ? (float)rr : 0.0f;
+    inten[e] = (float)(rho[e] * cosi);
+    num[e] = w * rho[e] * cosi * atm[e];
+    /* Detection, (float)(num / rr^2) >= p_min, decided by multiplication
+     * where the margin allows: the division and the float rounding move
+     * the quotient by under 1e-7 relative, so outside a 1e-6 band around
+     * the threshold the product comparison gives the same answer (1 above,
+     * 0 below); inside it (-1) the division is made below. */
+    const double lim = pmin * (rr * rr);
+    const int hi = num[e] > lim * (1.0 + 1e-6), lo = num[e] < lim * (1.0 - 1e-6);
+    det[e] = hi - (1 - hi - lo);
+  }
+  for (int e = 0; e < n; e++) {
+    const int c = c0 + e;
+    int nr = rng[e] > 0;
+    if (nr && det[e] < 0) nr = (float)(num[e] / ((double)rng[e] * rng[e])) >= pmin;
+    else if (nr) nr = det[e];
+    const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
+    const float toff = (float)(tf[e] - win);
+    for (int r = 0; r < R; r++) {
+      /* Built whole and stored at once; a missing return is range 0. */
+      sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
+      if (r < nr) {
+        v.range = rng[e];
+        /* Quantised to the sensor's intensity resolution. */
+        double iq = inten[e] > 1.0f ? 1.0 : inten[e]; /* rho |cos| >= 0 */
+        v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
+      }
+      ob[(size_t)e * R + r] = v;
+    }
+  }
+}
+
+/* Where channel c fires from in one column: origin and the rotation taking
+ * its table directions to the world (sensor attitude times the column's
+ * turn). */
+typedef struct firing {
+  float org[3];
+  double m[9];
+} firing;
+
+
+
+/* With an AVX2 clone where the compiler can make one (chosen at load time):
+ * the column's direction loop then runs four doubles per instruction. The
+ * clone does the same IEEE operations (no FMA contraction in ISO C mode),
+ * so both give the same beams. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void sensim__lidar_columns_run(void *arg) {
+  sensim_lidar_band *band = arg;
+  const sensim_lidar_scan *sc = band->sc;
+  const sensim_lidar *l = sc->l;
+  const int C = l->p.channels, N = l->p.columns, S = l->fp.n, R = l->nret;
+  const size_t CS = (size_t)C * S;
+  const double win = sc->win, t0 = sc->t0, qmax = sc->qmax, inv_qmax = sc->inv_qmax;
+  const float tfar = sc->tfar;
+  const sensim_lidar_refl *refl = sc->refl;
+  sensim_rt_view *view = sc->view;
+  const sensim_pose_table *poses = sc->poses;
+  sensim_beam *out = sc->out;
+  const int still = sc->still;
+  /* One column's sub-ray measurements and firings. */
+  sensim_lidar_hit *bh = malloc(CS * sizeof *bh);
+  firing *fr = malloc((size_t)C * sizeof *fr);
+  if (!bh || !fr) {
+    band->rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column");
+    snprintf(band->error, sizeof band->error, "%s", sensim_last_error());
+    free(bh);
+    free(fr);
+    return;
+  }
+  sensim_rt_packet8 pk;
+  for (int i = 0; i < 8; i++) {
+    pk.tnear[i] = 0.0f; /* traced from the sensor: a surface inside the blanking range still blocks the light
+                           (it returns nothing the detector keeps) */
+  }
+  double tf[SENSIM_LIDAR_MAX_CHANNELS]; /* this column's firing times after the window's start, s */
+  for (int j = band->j0; j < band->j1; j++) {
+    const double azj = l->col_az[j], ca = l->col_cs[2 * j], sa = l->col_cs[2 * j + 1];
+    if (l->p.pattern == SENSIM_LIDAR_GRID) {
+      for (int c = 0; c < C; c++) tf[c] = fire_time(l, win, j, c);
+    } else { /* fire_time's spinning case with the column's part shared */
+      const double tj = win * j / N;
+      for (int c = 0; c < C; c++) tf[c] = tj + l->fire_off[c];
+    }
+    /* The column's firings; channels that fire at one instant (a flash
+     * column, or a sensor that does not move) share one pose: src[c] is
+     * the firing whose pose channel c uses. */
+    double last_t = NAN, tabs[SENSIM_LIDAR_MAX_CHANNELS];
+    float rtime[SENSIM_LIDAR_MAX_CHANNELS];
+    int src[SENSIM_LIDAR_MAX_CHANNELS];
+    for (int c = 0; c < C; c++) tabs[c] = t0 + tf[c];
+    if (still) memset(rtime, 0, (size_t)C * sizeof *rtime);
+    else sensim__rt_ray_times(view, tabs, rtime, (size_t)C);
+    for (int c = 0; c < C; c++) {
+      const double t = tabs[c];
+      if (c > 0 && poses->n == 1) break; /* one firing serves the column */
+      if (c > 0 && t == last_t) {
+        src[c] = src[c - 1];
+        continue;
+      }
+      src[c] = c;
+      last_t = t;
+      sensim_pose pose = poses->n == 1 ? poses->pose[0] : sensim__pose_table_at(poses, t);
+      fr[c].org[0] = (float)pose.pos.x;
+      fr[c].org[1] = (float)pose.pos.y;
+      fr[c].org[2] = (float)pose.pos.z;
+      column_matrix(pose.rot, ca, sa, fr[c].m);
+    }
+    /* Sub-ray i = c S + k of the column, traced in coherent packets of 8. */
+    int c = 0, k = 0;
+    for (size_t i0 = 0; i0 < CS; i0 += 8) {
+      const int n = CS - i0 < 8 ? (int)(CS - i0) : 8;
+      if (poses->n == 1) { /* one pose for the column: a loop the compiler vectorises */
+        const double *m = fr[0].m;
+        const float *dx = l->dsoa + i0, *dy = dx + CS, *dz = dy + CS;
+        for (int e = 0; e < 8; e++) {
+          pk.dir_x[e] = (float)(m[0] * dx[e] + m[1] * dy[e] + m[2] * dz[e]);
+          pk.dir_y[e] = (float)(m[3] * dx[e] + m[4] * dy[e] + m[5] * dz[e]);
+          pk.dir_z[e] = (float)(m[6] * dx[e] + m[7] * dy[e] + m[8] * dz[e]);
+          pk.org_x[e] = fr[0].org[0];
+          pk.org_y[e] = fr[0].org[1];
+          pk.org_z[e] = fr[0].org[2];
+          pk.tfar[e] = tfar;
+        }
+        for (int e = 0; e < n; e++) {
+          pk.time[e] = rtime[c];
+          if (++k == S) k = 0, c++;
+        }
+      } else {
+        for (int e = 0; e < n; e++) {
+          const firing *q = &fr[src[c]];
+          const float *d0 = l->dir0[i0 + (size_t)e];
+          pk.org_x[e] = q->org[0];
+          pk.org_y[e] = q->org[1];
+          pk.org_z[e] = q->org[2];
+          pk.dir_x[e] = (float)(q->m[0] * d0[0] + q->m[1] * d0[1] + q->m[2] * d0[2]);
+          pk.dir_y[e] = (float)(q->m[3] * d0[0] + q->m[4] * d0[1] + q->m[5] * d0[2]);
+          pk.dir_z[e] = (float)(q->m[6] * d0[0] + q->m[7] * d0[1] + q->m[8] * d0[2]);
+          pk.time[e] = rtime[c];
+          pk.tfar[e] = tfar;
+          if (++k == S) k = 0, c++;
+        }
+      }
+      sensim__rt_intersect8(view, &pk, n);
+      float nx[8], ny[8], nz[8];
+      sensim__rt_packet_normals(view, &pk, n, nx, ny, nz);
+      if (S == 1) { /* lane e is channel i0 + e: its beam is written here */
+        one_subray_beams(l, refl, &pk, n, nx, ny, nz, &out[((size_t)j * C + i0) * R], azj, tf + i0, win, qmax,
+                         inv_qmax, (int)i0);
+        continue;
+      }
+      int kk = (int)(i0 % (size_t)S);
+      for (int e = 0; e < n; e++) {
+        const float nrm[3] = {nx[e], ny[e], nz[e]};
+        sensim_lidar_hit *b = &bh[i0 + (size_t)e];
+        double num = measure(l, refl, &pk, e, nrm, l->fp.w[kk], b);
+        if (b->range > 0) {
+          double rr = b->range;
+          b->power = (float)(num / (rr * rr));
+        }
+        if (++kk == S) kk = 0;
+      }
+    }
+    if (S == 1) continue;
+    sensim_beam *ob = &out[(size_t)j * C * R];
+    for (c = 0; c < C; c++, ob += R) {
+      sensim_lidar_return ret[2];
+      int nr = sensim__lidar_returns(l, &bh[(size_t)c * S], S, ret);
+      const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
+      const float toff = (float)(tf[c] - win);
+      for (int r = 0; r < R; r++) {
+        /* Built whole and stored at once; a missing return is range 0. */
+        sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
+        if (r < nr) {
+          v.range = ret[r].range;
+          /* Quantised to the sensor's intensity resolution. */
+          double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity; /* rho |cos| >= 0 */
+          v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
+        }
+        ob[r] = v;
+      }
+    }
+  }
+  free(bh);
+  free(fr);
+}
