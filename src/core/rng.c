@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 #include "core/cpu.h"
+#include "core/simd_trig.h"
 #include "core/rng_gsl.h"
 #include "sensim/rng.h"
 
@@ -273,10 +274,6 @@ static inline void normal_pair(uint32_t w0, uint32_t w1, float *a, float *b) {
 }
 
 #if defined(__SSE2__)
-static inline __m128 blend(__m128 mask, __m128 a, __m128 b) { /* mask ? a : b */
-  return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
-}
-
 /* Four pairs from eight words: normal_pair lane-wise. */
 static void normal_pairs4(const uint32_t *w, float *out) {
   __m128i A = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)w), _MM_SHUFFLE(3, 1, 2, 0));
@@ -290,7 +287,7 @@ static void normal_pairs4(const uint32_t *w, float *out) {
   __m128 m = _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)),
                                            _mm_set1_epi32(0x3F800000)));
   __m128 big = _mm_cmpgt_ps(m, _mm_set1_ps(1.41421356f));
-  m = blend(big, _mm_mul_ps(half, m), m);
+  m = sensim__blend4(big, _mm_mul_ps(half, m), m);
   e = _mm_sub_epi32(e, _mm_castps_si128(big)); /* the mask is -1 where big */
   __m128 s = _mm_div_ps(_mm_sub_ps(m, one), _mm_add_ps(m, one)), s2 = _mm_mul_ps(s, s);
   __m128 p = _mm_add_ps(_mm_set1_ps(1.0f / 7), _mm_mul_ps(s2, _mm_set1_ps(1.0f / 9)));
@@ -300,25 +297,13 @@ static void normal_pairs4(const uint32_t *w, float *out) {
   __m128 ln = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(e), _mm_set1_ps(0.69314718f)),
                          _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(2.0f), s), p));
   __m128 m2 = _mm_mul_ps(_mm_set1_ps(-2.0f), ln);
-  __m128 r = _mm_sqrt_ps(blend(_mm_cmpgt_ps(m2, _mm_setzero_ps()), m2, _mm_setzero_ps()));
+  __m128 r = _mm_sqrt_ps(sensim__blend4(_mm_cmpgt_ps(m2, _mm_setzero_ps()), m2, _mm_setzero_ps()));
   __m128 k = _mm_cvtepi32_ps(_mm_cvttps_epi32(_mm_add_ps(u2, half)));
   __m128 y = _mm_mul_ps(_mm_set1_ps(4.0f), _mm_sub_ps(u2, k));
-  __m128 hs = blend(_mm_cmpge_ps(y, _mm_setzero_ps()), half, _mm_set1_ps(-0.5f));
+  __m128 hs = sensim__blend4(_mm_cmpge_ps(y, _mm_setzero_ps()), half, _mm_set1_ps(-0.5f));
   __m128i q = _mm_cvttps_epi32(_mm_add_ps(y, hs));
-  __m128 th = _mm_mul_ps(_mm_sub_ps(y, _mm_cvtepi32_ps(q)), _mm_set1_ps(1.57079633f)), t2 = _mm_mul_ps(th, th);
-  __m128 ps = _mm_add_ps(_mm_set1_ps(-1.0f / 5040), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 362880)));
-  ps = _mm_add_ps(_mm_set1_ps(1.0f / 120), _mm_mul_ps(t2, ps));
-  ps = _mm_add_ps(_mm_set1_ps(-1.0f / 6), _mm_mul_ps(t2, ps));
-  __m128 sn = _mm_mul_ps(th, _mm_add_ps(one, _mm_mul_ps(t2, ps)));
-  __m128 pc = _mm_add_ps(_mm_set1_ps(-1.0f / 720), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 40320)));
-  pc = _mm_add_ps(_mm_set1_ps(1.0f / 24), _mm_mul_ps(t2, pc));
-  pc = _mm_add_ps(_mm_set1_ps(-0.5f), _mm_mul_ps(t2, pc));
-  __m128 cs = _mm_add_ps(one, _mm_mul_ps(t2, pc));
-  const __m128i one_i = _mm_set1_epi32(1), two_i = _mm_set1_epi32(2);
-  __m128 swap = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(q, one_i), one_i));
-  __m128 x = blend(swap, cs, sn), z = blend(swap, sn, cs);
-  sn = _mm_xor_ps(x, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(q, two_i), 30)));
-  cs = _mm_xor_ps(z, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(_mm_add_epi32(q, one_i), two_i), 30)));
+  __m128 th = _mm_mul_ps(_mm_sub_ps(y, _mm_cvtepi32_ps(q)), _mm_set1_ps(1.57079633f)), sn, cs;
+  sensim__sincos_quadrant4(th, q, &sn, &cs);
   __m128 a = _mm_mul_ps(r, cs), b = _mm_mul_ps(r, sn);
   _mm_storeu_ps(out, _mm_unpacklo_ps(a, b));
   _mm_storeu_ps(out + 4, _mm_unpackhi_ps(a, b));
@@ -326,10 +311,6 @@ static void normal_pairs4(const uint32_t *w, float *out) {
 #endif
 
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-__attribute__((target("avx2"))) static inline __m256 blend8(__m256 mask, __m256 a, __m256 b) {
-  return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
-}
-
 /* Eight pairs from sixteen words: normal_pairs4 on eight lanes. The words
  * are split into evens and odds within each 128-bit half, so lane l holds
  * pair (0, 1, 4, 5, 2, 3, 6, 7)[l]; unpacking the results within the
@@ -348,7 +329,7 @@ __attribute__((target("avx2"))) static void normal_pairs8(const uint32_t *w, flo
   __m256 m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
                                                  _mm256_set1_epi32(0x3F800000)));
   __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.41421356f), _CMP_GT_OQ);
-  m = blend8(big, _mm256_mul_ps(half, m), m);
+  m = sensim__blend8(big, _mm256_mul_ps(half, m), m);
   e = _mm256_sub_epi32(e, _mm256_castps_si256(big));
   __m256 s = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one)), s2 = _mm256_mul_ps(s, s);
   __m256 p = _mm256_add_ps(_mm256_set1_ps(1.0f / 7), _mm256_mul_ps(s2, _mm256_set1_ps(1.0f / 9)));
@@ -358,27 +339,14 @@ __attribute__((target("avx2"))) static void normal_pairs8(const uint32_t *w, flo
   __m256 ln = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(e), _mm256_set1_ps(0.69314718f)),
                             _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), s), p));
   __m256 m2 = _mm256_mul_ps(_mm256_set1_ps(-2.0f), ln);
-  __m256 r = _mm256_sqrt_ps(blend8(_mm256_cmp_ps(m2, zero, _CMP_GT_OQ), m2, zero));
+  __m256 r = _mm256_sqrt_ps(sensim__blend8(_mm256_cmp_ps(m2, zero, _CMP_GT_OQ), m2, zero));
   __m256 k = _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u2, half)));
   __m256 y = _mm256_mul_ps(_mm256_set1_ps(4.0f), _mm256_sub_ps(u2, k));
-  __m256 hs = blend8(_mm256_cmp_ps(y, zero, _CMP_GE_OQ), half, _mm256_set1_ps(-0.5f));
+  __m256 hs = sensim__blend8(_mm256_cmp_ps(y, zero, _CMP_GE_OQ), half, _mm256_set1_ps(-0.5f));
   __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, hs));
   __m256 th = _mm256_mul_ps(_mm256_sub_ps(y, _mm256_cvtepi32_ps(q)), _mm256_set1_ps(1.57079633f));
-  __m256 t2 = _mm256_mul_ps(th, th);
-  __m256 ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 5040), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 362880)));
-  ps = _mm256_add_ps(_mm256_set1_ps(1.0f / 120), _mm256_mul_ps(t2, ps));
-  ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 6), _mm256_mul_ps(t2, ps));
-  __m256 sn = _mm256_mul_ps(th, _mm256_add_ps(one, _mm256_mul_ps(t2, ps)));
-  __m256 pc = _mm256_add_ps(_mm256_set1_ps(-1.0f / 720), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 40320)));
-  pc = _mm256_add_ps(_mm256_set1_ps(1.0f / 24), _mm256_mul_ps(t2, pc));
-  pc = _mm256_add_ps(_mm256_set1_ps(-0.5f), _mm256_mul_ps(t2, pc));
-  __m256 cs = _mm256_add_ps(one, _mm256_mul_ps(t2, pc));
-  const __m256i one_i = _mm256_set1_epi32(1), two_i = _mm256_set1_epi32(2);
-  __m256 swap = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one_i), one_i));
-  __m256 x = blend8(swap, cs, sn), z = blend8(swap, sn, cs);
-  sn = _mm256_xor_ps(x, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(q, two_i), 30)));
-  const __m256i qc = _mm256_and_si256(_mm256_add_epi32(q, one_i), two_i);
-  cs = _mm256_xor_ps(z, _mm256_castsi256_ps(_mm256_slli_epi32(qc, 30)));
+  __m256 sn, cs;
+  sensim__sincos_quadrant8(th, q, &sn, &cs);
   __m256 a = _mm256_mul_ps(r, cs), b = _mm256_mul_ps(r, sn);
   _mm256_storeu_ps(out, _mm256_unpacklo_ps(a, b));
   _mm256_storeu_ps(out + 8, _mm256_unpackhi_ps(a, b));

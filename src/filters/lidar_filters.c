@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #endif
 #include "core/cpu.h"
+#include "core/simd_trig.h"
 #include "core/internal.h"
 #include "filters/chain.h"
 
@@ -49,64 +50,29 @@ void sensim__beam_xyz(const sensim_beam *b, float xyz[3]) {
 }
 
 #if defined(__SSE2__)
-static inline __m128 blend(__m128 mask, __m128 a, __m128 b) { /* mask ? a : b */
-  return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
-}
-
 /* sincos_small on four lanes. */
 static inline void sincos4(__m128 x, __m128 *sn, __m128 *cs) {
-  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 zero = _mm_setzero_ps();
   __m128 qf = _mm_mul_ps(x, _mm_set1_ps(0.636619772f));
-  __m128 h = blend(_mm_cmpge_ps(qf, zero), _mm_set1_ps(0.5f), _mm_set1_ps(-0.5f));
+  __m128 h = sensim__blend4(_mm_cmpge_ps(qf, zero), _mm_set1_ps(0.5f), _mm_set1_ps(-0.5f));
   __m128i q = _mm_cvttps_epi32(_mm_add_ps(qf, h));
   __m128 fq = _mm_cvtepi32_ps(q);
   __m128 th = _mm_sub_ps(_mm_sub_ps(x, _mm_mul_ps(fq, _mm_set1_ps(P1))), _mm_mul_ps(fq, _mm_set1_ps(P2)));
-  __m128 t2 = _mm_mul_ps(th, th);
-  __m128 ps = _mm_add_ps(_mm_set1_ps(-1.0f / 5040), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 362880)));
-  ps = _mm_add_ps(_mm_set1_ps(1.0f / 120), _mm_mul_ps(t2, ps));
-  ps = _mm_add_ps(_mm_set1_ps(-1.0f / 6), _mm_mul_ps(t2, ps));
-  __m128 s = _mm_mul_ps(th, _mm_add_ps(one, _mm_mul_ps(t2, ps)));
-  __m128 pc = _mm_add_ps(_mm_set1_ps(-1.0f / 720), _mm_mul_ps(t2, _mm_set1_ps(1.0f / 40320)));
-  pc = _mm_add_ps(_mm_set1_ps(1.0f / 24), _mm_mul_ps(t2, pc));
-  pc = _mm_add_ps(_mm_set1_ps(-0.5f), _mm_mul_ps(t2, pc));
-  __m128 c = _mm_add_ps(one, _mm_mul_ps(t2, pc));
-  const __m128i one_i = _mm_set1_epi32(1), two_i = _mm_set1_epi32(2);
-  __m128 swap = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(q, one_i), one_i));
-  __m128 a = blend(swap, c, s), b = blend(swap, s, c);
-  *sn = _mm_xor_ps(a, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(q, two_i), 30)));
-  *cs = _mm_xor_ps(b, _mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(_mm_add_epi32(q, one_i), two_i), 30)));
+  sensim__sincos_quadrant4(th, q, sn, cs);
 }
 #endif
 
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-__attribute__((target("avx2"))) static inline __m256 blend8(__m256 mask, __m256 a, __m256 b) {
-  return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
-}
-
 /* sincos_small on eight lanes. */
 __attribute__((target("avx2"))) static inline void sincos8(__m256 x, __m256 *sn, __m256 *cs) {
-  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  const __m256 zero = _mm256_setzero_ps();
   __m256 qf = _mm256_mul_ps(x, _mm256_set1_ps(0.636619772f));
-  __m256 h = blend8(_mm256_cmp_ps(qf, zero, _CMP_GE_OQ), _mm256_set1_ps(0.5f), _mm256_set1_ps(-0.5f));
+  __m256 h = sensim__blend8(_mm256_cmp_ps(qf, zero, _CMP_GE_OQ), _mm256_set1_ps(0.5f), _mm256_set1_ps(-0.5f));
   __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(qf, h));
   __m256 fq = _mm256_cvtepi32_ps(q);
   __m256 th = _mm256_sub_ps(_mm256_sub_ps(x, _mm256_mul_ps(fq, _mm256_set1_ps(P1))),
                             _mm256_mul_ps(fq, _mm256_set1_ps(P2)));
-  __m256 t2 = _mm256_mul_ps(th, th);
-  __m256 ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 5040), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 362880)));
-  ps = _mm256_add_ps(_mm256_set1_ps(1.0f / 120), _mm256_mul_ps(t2, ps));
-  ps = _mm256_add_ps(_mm256_set1_ps(-1.0f / 6), _mm256_mul_ps(t2, ps));
-  __m256 s = _mm256_mul_ps(th, _mm256_add_ps(one, _mm256_mul_ps(t2, ps)));
-  __m256 pc = _mm256_add_ps(_mm256_set1_ps(-1.0f / 720), _mm256_mul_ps(t2, _mm256_set1_ps(1.0f / 40320)));
-  pc = _mm256_add_ps(_mm256_set1_ps(1.0f / 24), _mm256_mul_ps(t2, pc));
-  pc = _mm256_add_ps(_mm256_set1_ps(-0.5f), _mm256_mul_ps(t2, pc));
-  __m256 c = _mm256_add_ps(one, _mm256_mul_ps(t2, pc));
-  const __m256i one_i = _mm256_set1_epi32(1), two_i = _mm256_set1_epi32(2);
-  __m256 swap = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(q, one_i), one_i));
-  __m256 a = blend8(swap, c, s), b = blend8(swap, s, c);
-  *sn = _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(q, two_i), 30)));
-  const __m256i qc = _mm256_and_si256(_mm256_add_epi32(q, one_i), two_i);
-  *cs = _mm256_xor_ps(b, _mm256_castsi256_ps(_mm256_slli_epi32(qc, 30)));
+  sensim__sincos_quadrant8(th, q, sn, cs);
 }
 
 /* xyz of beams b[ix[0 .. n)] eight at a time; returns how many it
