@@ -8,11 +8,11 @@
 
 #define SENSIM_RT_MAX_STEPS 64
 /* How closely a moving body's motion steps must reproduce its keyframes
- * (rt/view.c): 1 mm and 1 mrad. A lidar's range noise is 15-30 mm (OS1,
- * VLP-16 datasheets); 1 mrad turns a point 2.5 m from a body's origin by
- * 2.5 mm, a quarter of a 1280-pixel, 90-degree camera's pixel at 10 m. */
-#define SENSIM_RT_STEP_POS_TOL 1e-3
-#define SENSIM_RT_STEP_ROT_TOL 1e-3
+ * (rt/view.c): every vertex within 1 mm of where the keyframes put it,
+ * bounded by |position error| + angle error x the mesh's radius. A
+ * lidar's range noise is 15-30 mm (OS1, VLP-16 datasheets); 1 mm at 10 m
+ * is 0.1 mrad, a tenth of a 1280-pixel, 90-degree camera's pixel. */
+#define SENSIM_RT_STEP_TOL 1e-3
 
 /* One body's instance in a top-level scene: which BLAS, and its pose at
  * each time step (steps[first .. first + nsteps)). What Embree is given is

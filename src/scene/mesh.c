@@ -102,6 +102,12 @@ sensim_status sensim_mesh_create_ex(sensim_world *w, const sensim_mesh_desc *d, 
   m->indices = ix;
   m->nvert = nvert;
   m->ntri = ntri;
+  double r2 = 0.0;
+  for (size_t i = 0; i < nvert; i++) {
+    double x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2], d = x * x + y * y + z * z;
+    if (d > r2) r2 = d;
+  }
+  m->radius = sqrt(r2);
   m->material = mat;
   w->meshes[w->nmeshes++] = m;
   *out = m;

@@ -27,6 +27,7 @@ struct sensim_mesh {
   float *tri_reflectance; /* ntri lidar reflectances, or NULL: the material's */
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
+  double radius;          /* largest distance of a vertex from the mesh origin, m */
   sensim_material material;
 };
 
