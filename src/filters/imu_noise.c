@@ -65,22 +65,14 @@ static sensim_status imu_noise_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
-/* Six N(0, 1) draws: three Box-Muller pairs in single precision
- * (sensim_rng_normal2f_n, rng.h). That is all an IMU's noise needs: a
- * relative resolution of 2^-24 is far below any sensor's own quantisation,
- * and the tails end at 5.77 sigma, beyond which a Gaussian puts 8e-9 of its
- * mass (once in 35 hours per axis at 1 kHz). It is four to five times
+/* Six N(0, 1) draws into each of to[0 .. n), n <= 3, as one batch of
+ * Box-Muller pairs in single precision (sensim_rng_normal2f_n, rng.h; up
+ * to 9 pairs, so its SIMD path takes 8 of them). That is all an IMU's
+ * noise needs: a relative resolution of 2^-24 is far below any sensor's
+ * own quantisation, and the tails end at 5.77 sigma, beyond which a
+ * Gaussian puts 8e-9 of its mass (once in 35 hours per axis at 1 kHz). It is four to five times
  * cheaper than double-precision Box-Muller with libm's log and sincos,
  * which made the random numbers two thirds of an IMU sample's cost. */
-static void draw6(sensim_rng *r, double *w) {
-  float z[6];
-  sensim_rng_normal2f_n(r, z, 3);
-  for (int i = 0; i < 6; i++) w[i] = z[i];
-}
-
-/* Six normals into each of to[0 .. n), from one batch (up to 9 pairs, so
- * the SIMD path of sensim_rng_normal2f_n takes 8 of them); the same values
- * as n calls of draw6. */
 static void draw_normals(sensim_rng *r, double *const *to, size_t n) {
   if (n == 0) return;
   float z[18];
@@ -97,7 +89,8 @@ static void first_frame(imu_noise *n, const sensim_filter_ctx *ctx, const double
   if (t[0].any_turn_on_draw || t[1].any_turn_on_draw) {
     sensim_rng r;
     sensim_rng_init(&r, ctx->seed, ctx->sensor_id, UINT64_MAX, 0x494D5500u + (uint32_t)ctx->slot);
-    draw6(&r, on);
+    double *const to[1] = {on};
+    draw_normals(&r, to, 1);
   }
   for (int i = 0; i < 6; i++) {
     const sensim__imu_triad *s = &t[i / 3];

@@ -28,8 +28,6 @@ void ablate_remove_tree(const char *path);
 void ablate_fresh_dir(const char *path);
 /* Write a text file. */
 void ablate_write_text(const char *path, const char *text);
-/* The whole file, NUL-terminated (NULL if missing); *len its size. */
-char *ablate_slurp(const char *path, size_t *len);
 /* Sorted *.png names of a folder (without the folder) joined by '\n'. */
 char *ablate_png_names(const char *dir);
 

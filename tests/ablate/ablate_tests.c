@@ -142,7 +142,7 @@ static void test_every_example_scenario_edits_and_loads_for_every_variant(void *
   (void)state;
   const char *files[] = {EXAMPLES "/ablation.json", EXAMPLES "/orbit.json"};
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-    char *text = ablate_slurp(files[f], NULL);
+    char *text = test_slurp_if(files[f], NULL);
     if (!text) fail_msg("cannot read %s", files[f]);
     for (int a = 0; a < SENSIM_ABLATE_COUNT; a++) {
       char *json = NULL;

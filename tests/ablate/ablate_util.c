@@ -55,21 +55,6 @@ void ablate_write_text(const char *path, const char *text) {
   fclose(fp);
 }
 
-char *ablate_slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_non_null(s);
-  if (fread(s, 1, (size_t)n, fp) != (size_t)n) n = 0;
-  s[n] = '\0';
-  fclose(fp);
-  if (len) *len = (size_t)n;
-  return s;
-}
-
 char *ablate_png_names(const char *dir) {
   char **paths = NULL;
   size_t n = 0;

@@ -19,7 +19,7 @@
 static int run_cli(const char *const *args) { return test_run_cli(LOG, args); }
 
 static void expect(int rc, int want, const char *const *args, const char *msg) {
-  char *log = ablate_slurp(LOG, NULL);
+  char *log = test_slurp_if(LOG, NULL);
   if (rc != want) fail_msg("%s %s... exited %d, expected %d:\n%s", args[0], args[1] ? args[1] : "", rc, want, log);
   if (msg && !strstr(log, msg)) fail_msg("output lacks '%s':\n%s", msg, log);
   free(log);
@@ -119,7 +119,7 @@ static void test_augment_writes_same_names_and_matches_the_calibration(void **st
   RUN(0, NULL, "augment", TMP "/in", TMP "/out2", "--stages", "noise", "--seed", "5", "--bits", "16");
   RUN(0, NULL, "augment", TMP "/in", TMP "/out3", "--stages", "noise", "--seed", "5", "--bits", "16");
   size_t n2, n3;
-  char *f2 = ablate_slurp(TMP "/out2/im01.png", &n2), *f3 = ablate_slurp(TMP "/out3/im01.png", &n3);
+  char *f2 = test_slurp_if(TMP "/out2/im01.png", &n2), *f3 = test_slurp_if(TMP "/out3/im01.png", &n3);
   assert_non_null(f2);
   assert_true(n2 == n3 && memcmp(f2, f3, n2) == 0);
   free(f2);

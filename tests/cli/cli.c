@@ -21,22 +21,8 @@
 /* The program with args, its output in LOG (support/run_cli.h). */
 static int run_cli(const char *const *args) { return test_run_cli(LOG, args); }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (fread(s, 1, (size_t)n, fp) != (size_t)n) n = 0;
-  s[n] = '\0';
-  fclose(fp);
-  if (len) *len = (size_t)n;
-  return s;
-}
-
 static void assert_log_contains(const char *what) {
-  char *log = slurp(LOG, NULL);
+  char *log = test_slurp_if(LOG, NULL);
   assert_non_null(log);
   if (!strstr(log, what)) fail_msg("output lacks '%s':\n%s", what, log);
   free(log);
@@ -68,7 +54,7 @@ static size_t compare_trees(const char *a, const char *b, const char *rel) {
   DIR *d = opendir(pa);
   if (!d) {
     size_t na, nb;
-    char *x = slurp(pa, &na), *y = slurp(pb, &nb);
+    char *x = test_slurp_if(pa, &na), *y = test_slurp_if(pb, &nb);
     if (!y) fail_msg("%s exists but %s does not", pa, pb);
     if (na != nb || memcmp(x, y, na) != 0) fail_msg("%s and %s differ", pa, pb);
     free(x);
@@ -117,7 +103,7 @@ static void test_demo_output_is_identical_for_1_and_2_threads(void **state) {
    * 0.01, ..., 0.99 are delivered by t = 1 (the one at 1.0 is due at 1.002),
    * plus the header. */
   size_t len;
-  char *imu = slurp(TMP "/demo_t1/imu/imu.csv", &len);
+  char *imu = test_slurp_if(TMP "/demo_t1/imu/imu.csv", &len);
   int lines = 0;
   for (size_t i = 0; i < len; i++) lines += imu[i] == '\n';
   assert_int_equal(lines, 101);
@@ -196,7 +182,7 @@ static void test_help_and_version_exit_0(void **state) {
 
 /* The value printed on the line starting with `key` (e.g. "s1 "). */
 static double printed_value(const char *key) {
-  char *log = slurp(LOG, NULL);
+  char *log = test_slurp_if(LOG, NULL);
   assert_non_null(log);
   double v = NAN;
   for (char *line = log; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)

@@ -9,20 +9,6 @@
 #include "io/scenario_gnss.h"
 #include "support/testutil.h"
 
-static char *slurp(const char *path) {
-  FILE *fp = fopen(path, "rb");
-  assert_non_null(fp);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_non_null(s);
-  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-  s[n] = '\0';
-  fclose(fp);
-  return s;
-}
-
 static void test_csv_has_speed_course_dops_and_satellites(void **state) {
   (void)state;
   char path[512];
@@ -40,7 +26,7 @@ static void test_csv_has_speed_course_dops_and_satellites(void **state) {
   gt_filter_free("gnss_outage", u);
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &f));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
-  char *s = slurp(path);
+  char *s = test_slurp(path, NULL);
   const char *hdr = "t_capture,lat,lon,height,east,north,up,vel_east,vel_north,vel_up,"
                     "cov_ee,cov_nn,cov_uu,fix_type,speed,course,hdop,vdop,pdop,satellites\n";
   assert_memory_equal(s, hdr, strlen(hdr));

@@ -23,20 +23,6 @@ static int setup(void **state) {
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) fail_msg("cannot open %s", path);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-  s[n] = '\0';
-  fclose(fp);
-  *len = (size_t)n;
-  return s;
-}
-
 /* ---- an independent reader -------------------------------------------- */
 
 typedef struct ply_prop {
@@ -89,7 +75,7 @@ static void set_field(sensim_point *pt, const ply_prop *pr, double num, uint32_t
 static void read_ply(const char *path, ply_file *pf) {
   memset(pf, 0, sizeof *pf);
   size_t len;
-  char *s = slurp(path, &len);
+  char *s = test_slurp(path, &len);
   char *end = strstr(s, "end_header\n");
   assert_non_null(end);
   size_t body = (size_t)(end - s) + strlen("end_header\n");
@@ -127,8 +113,6 @@ static void read_ply(const char *path, ply_file *pf) {
   }
   assert_true(have_vertex);
   pf->pts = calloc(pf->nvert ? pf->nvert : 1, sizeof *pf->pts);
-  free(s);
-  s = slurp(path, &len);
   const unsigned char *p = (const unsigned char *)s + body;
   if (pf->binary) {
     size_t rec = 0;
@@ -234,7 +218,7 @@ static void test_ply_round_trips_binary_and_ascii(void **state) {
     const char *path = binary ? TMP "/b.ply" : TMP "/a.ply";
     SENSIM_OK_OR_FAIL(sensim_write_ply(path, &f, binary));
     size_t len;
-    char *s = slurp(path, &len);
+    char *s = test_slurp(path, &len);
     char want[1024];
     snprintf(want, sizeof want, kHeader, binary ? "binary_little_endian" : "ascii", 11u, 1u, 11u);
     assert_memory_equal(s, want, strlen(want));
@@ -271,7 +255,7 @@ static void test_ply_organised_cloud_keeps_grid_and_nan_points(void **state) {
     free(pf.pts);
     if (!binary) {
       size_t len;
-      char *s = slurp(path, &len);
+      char *s = test_slurp(path, &len);
       assert_non_null(strstr(s, "\nnan nan nan 0 "));
       assert_null(strstr(s, "-nan"));
       free(s);
@@ -286,7 +270,7 @@ static void test_ply_empty_cloud_is_valid(void **state) {
     sensim_frame f = points_frame(NULL, 0, 1);
     SENSIM_OK_OR_FAIL(sensim_write_ply(TMP "/empty.ply", &f, binary));
     size_t len;
-    char *s = slurp(TMP "/empty.ply", &len);
+    char *s = test_slurp(TMP "/empty.ply", &len);
     char want[1024];
     snprintf(want, sizeof want, kHeader, binary ? "binary_little_endian" : "ascii", 0u, 1u, 0u);
     assert_int_equal(len, strlen(want));
@@ -319,10 +303,10 @@ static void test_ply_refuses_wrong_payload_and_bad_path(void **state) {
   /* A refused write leaves the previous file of that name as it was. */
   SENSIM_OK_OR_FAIL(sensim_write_ply(TMP "/keep.ply", &f, 1));
   size_t n0, n1;
-  char *before = slurp(TMP "/keep.ply", &n0);
+  char *before = test_slurp(TMP "/keep.ply", &n0);
   f.data = NULL; /* 2 points and no data */
   assert_int_equal(sensim_write_ply(TMP "/keep.ply", &f, 1), SENSIM_EINVAL);
-  char *after = slurp(TMP "/keep.ply", &n1);
+  char *after = test_slurp(TMP "/keep.ply", &n1);
   assert_int_equal(n0, n1);
   assert_memory_equal(before, after, n0);
   free(before);

@@ -21,19 +21,6 @@ static int setup(void **state) {
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 
-static char *slurp(const char *path) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) fail_msg("cannot open %s", path);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-  s[n] = '\0';
-  fclose(fp);
-  return s;
-}
-
 static int count_lines(const char *s) {
   int n = 0;
   for (; *s; s++) n += *s == '\n';
@@ -223,13 +210,13 @@ static void test_inline_scenario_builds_and_runs_what_it_says(void **state) {
   assert_int_equal(pw, 32);
   assert_int_equal(ph, 24);
   assert_false(test_file_exists(TMP "/inline/cam/frame_000002.png"));
-  char *csv = slurp(TMP "/inline/accel/accel.csv");
+  char *csv = test_slurp(TMP "/inline/accel/accel.csv", NULL);
   assert_int_equal(count_lines(csv), 12);
   free(csv);
-  csv = slurp(TMP "/inline/fix/fix.csv");
+  csv = test_slurp(TMP "/inline/fix/fix.csv", NULL);
   assert_int_equal(count_lines(csv), 3);
   free(csv);
-  csv = slurp(TMP "/inline/scan/scan.csv");
+  csv = test_slurp(TMP "/inline/scan/scan.csv", NULL);
   assert_true(count_lines(csv) >= 1 && count_lines(csv) <= 1 + 2 * 8 * 90);
   free(csv);
 
@@ -541,7 +528,7 @@ static void test_run_imu_reads_centripetal_acceleration(void **state) {
       NULL, &scn));
   SENSIM_OK_OR_FAIL(sensim_scenario_run(scn, TMP "/imu_circle", NULL, NULL, NULL));
   sensim_scenario_destroy(scn);
-  char *csv = slurp(TMP "/imu_circle/imu/imu.csv");
+  char *csv = test_slurp(TMP "/imu_circle/imu/imu.csv", NULL);
   assert_int_equal(count_lines(csv), 102);
   const char *line = strchr(csv, '\n') + 1;
   for (int row = 0; *line; row++) {
@@ -1119,7 +1106,7 @@ static void test_bad_lidar_keys_fail_naming_the_key(void **state) {
 
 /* The first line of a file after the header's fixed lines. */
 static char *ply_header_of(const char *path) {
-  char *s = slurp(path);
+  char *s = test_slurp(path, NULL);
   char *end = strstr(s, "end_header\n");
   if (!end) fail_msg("%s has no PLY header", path);
   end[0] = '\0';

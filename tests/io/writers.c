@@ -290,20 +290,6 @@ static void sample_points(sensim_point *p, size_t n) {
   }
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  assert_non_null(fp);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-  s[n] = '\0';
-  fclose(fp);
-  if (len) *len = (size_t)n;
-  return s;
-}
-
 static const char *pcd_header_prefix =
     "# .PCD v0.7 - Point Cloud Data file format\n"
     "VERSION 0.7\n"
@@ -330,7 +316,7 @@ static void test_pcd_binary_round_trips(void **state) {
   sensim_frame f = points_frame(p, 5);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("b.pcd"), &f, 1));
   size_t len;
-  char *s = slurp(tmp_path("b.pcd"), &len);
+  char *s = test_slurp(tmp_path("b.pcd"), &len);
   size_t hl = strlen(pcd_header_prefix);
   assert_memory_equal(s, pcd_header_prefix, hl);
   assert_memory_equal(s + hl, "DATA binary\n", 12);
@@ -354,7 +340,7 @@ static void test_pcd_ascii_round_trips_exactly(void **state) {
   sample_points(p, 5);
   sensim_frame f = points_frame(p, 5);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("a.pcd"), &f, 0));
-  char *s = slurp(tmp_path("a.pcd"), NULL);
+  char *s = test_slurp(tmp_path("a.pcd"), NULL);
   size_t hl = strlen(pcd_header_prefix);
   assert_memory_equal(s, pcd_header_prefix, hl);
   char *line = s + hl;
@@ -383,7 +369,7 @@ static void test_pcd_empty_cloud_is_valid(void **state) {
   (void)state;
   sensim_frame f = points_frame(NULL, 0);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("empty.pcd"), &f, 1));
-  char *s = slurp(tmp_path("empty.pcd"), NULL);
+  char *s = test_slurp(tmp_path("empty.pcd"), NULL);
   assert_non_null(strstr(s, "\nPOINTS 0\nDATA binary\n"));
   free(s);
 }
@@ -396,7 +382,7 @@ static void test_pcd_keeps_an_organised_grid(void **state) {
   f.width = 3; /* columns x rows, as "organized" gives them */
   f.height = 2;
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("grid.pcd"), &f, 1));
-  char *s = slurp(tmp_path("grid.pcd"), NULL);
+  char *s = test_slurp(tmp_path("grid.pcd"), NULL);
   assert_non_null(strstr(s, "\nWIDTH 3\nHEIGHT 2\n"));
   assert_non_null(strstr(s, "\nPOINTS 6\n"));
   free(s);
@@ -466,7 +452,7 @@ static void test_csv_gnss_rows_read_back_exactly(void **state) {
   /* All or nothing: the file appears under its name only when closed. */
   assert_false(test_file_exists(path));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
-  char *s = slurp(path, NULL);
+  char *s = test_slurp(path, NULL);
   assert_int_equal(count_lines(s), 4);
   const char *hdr = "t_capture,lat,lon,height,east,north,up,vel_east,vel_north,vel_up,"
                     "cov_ee,cov_nn,cov_uu,fix_type,speed,course,hdop,vdop,pdop,satellites\n";
@@ -502,7 +488,7 @@ static void test_csv_imu_and_points_layouts(void **state) {
   f.t_capture = 0.005;
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &f));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
-  char *s = slurp(tmp_path("imu.csv"), NULL);
+  char *s = test_slurp(tmp_path("imu.csv"), NULL);
   assert_memory_equal(s, "t,ax,ay,az,gx,gy,gz\n", 20);
   double v[7];
   parse_row(s + 20, v, 7);
@@ -518,7 +504,7 @@ static void test_csv_imu_and_points_layouts(void **state) {
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &a));
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &b));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
-  s = slurp(tmp_path("pts.csv"), NULL);
+  s = test_slurp(tmp_path("pts.csv"), NULL);
   assert_int_equal(count_lines(s), 6);
   const char *line = strchr(s, '\n') + 1;
   for (int i = 0; i < 5; i++) {
@@ -553,7 +539,7 @@ static void test_csv_refuses_wrong_types_and_stays_usable(void **state) {
   f.data = &m;
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &f));
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
-  char *s = slurp(tmp_path("imu2.csv"), NULL);
+  char *s = test_slurp(tmp_path("imu2.csv"), NULL);
   assert_int_equal(count_lines(s), 2);
   free(s);
   assert_int_equal(sensim_csv_close(NULL), SENSIM_OK);

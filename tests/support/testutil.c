@@ -1,6 +1,8 @@
 #include "support/testutil.h"
 #include <dirent.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -27,6 +29,27 @@ sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw) {
 int test_file_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
+}
+
+char *test_slurp_if(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  fseek(fp, 0, SEEK_END);
+  long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  assert_non_null(s);
+  assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
+  s[n] = '\0';
+  fclose(fp);
+  if (len) *len = (size_t)n;
+  return s;
+}
+
+char *test_slurp(const char *path, size_t *len) {
+  char *s = test_slurp_if(path, len);
+  if (!s) fail_msg("cannot open %s", path);
+  return s;
 }
 
 void test_assert_no_temp_files(const char *dir) {

@@ -37,6 +37,11 @@ sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
 
 /* Whether a file (or folder) exists at path. */
 int test_file_exists(const char *path);
+/* A whole file, NUL-terminated (free() it); *len gets its size unless len
+ * is NULL. test_slurp fails the test when the file cannot be opened,
+ * test_slurp_if returns NULL then. */
+char *test_slurp(const char *path, size_t *len);
+char *test_slurp_if(const char *path, size_t *len);
 /* Fail if a writer left a temporary file (".tmp-") in folder dir. */
 void test_assert_no_temp_files(const char *dir);
 
