@@ -476,8 +476,10 @@ static int profile(const cfg *c, const bench_town *town, scase *cs) {
     if (capture(w, sc, k, &f, &sp)) return -1;
     if (k) ms[k - 1] = sp.wall;
   }
-  printf("%s: %d frames after 1 warm-up, median %.2f ms per scan\n", sc->name, c->frames,
-         bench_median(ms, c->frames));
+  double lo = ms[0];
+  for (int k = 1; k < c->frames; k++) lo = ms[k] < lo ? ms[k] : lo;
+  printf("%s: %d frames after 1 warm-up, median %.2f ms per scan, min %.2f\n", sc->name, c->frames,
+         bench_median(ms, c->frames), lo);
   free(ms);
   sensim_world_destroy(w);
   return 0;

@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 #include <string.h>
+#include "core/cpu.h"
 #include "core/vecmath.h"
 #include "rt/rt_internal.h"
 
@@ -155,13 +156,53 @@ void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n
   rtcIntersect8(valid, v->scene, &ctx, (struct RTCRayHit8 *)pk);
 }
 
-/* The hits of one-step (static) bodies are rotated lane by lane, then
- * normalised eight at a time (SSE2 sqrt and division: the same correctly
- * rounded float operations finish_hit does one by one, so the same bits);
- * moving bodies take finish_hit's interpolated path. */
-void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8],
-                               float ny[8], float nz[8]) {
-  const sensim_rt_scene *sh = v->sh;
+/* The normals of hits on one-step (static) bodies, rotated and normalised
+ * eight at a time: x = (m0 gx + m1 gy) + m2 gz and so on, then
+ * n = x / sqrt((x x + y y) + z z), the same correctly rounded float
+ * operations in the same order as finish_hit's one-by-one path, so the same
+ * bits on every path. Lanes without a static hit get (1, 0, 0). Returns the
+ * lanes (bit i) whose hit is on a moving body: finish_hit's interpolated
+ * path takes those. */
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* The common case of a coherent packet: every hit lane on one static body,
+ * whose matrix is then broadcast rather than loaded lane by lane. Returns 0
+ * (nothing written) if the packet is not such a case. */
+__attribute__((target("avx2"))) static int one_body_normals8(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk,
+                                                             int n, float nx[8], float ny[8], float nz[8]) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), none = _mm256_set1_epi32(-1);
+  const __m256i geom = _mm256_load_si256((const __m256i *)pk->geom);
+  const __m256i hit = _mm256_andnot_si256(_mm256_cmpeq_epi32(geom, none), _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+  const int hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit));
+  if (!hits) return 0;
+  const unsigned b0 = pk->body[__builtin_ctz((unsigned)hits)];
+  const __m256i same = _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)pk->body), _mm256_set1_epi32((int)b0));
+  if ((_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(same, hit))) != hits) || !sh->fixed[b0].one_step)
+    return 0;
+  const float *m = sh->fixed[b0].m;
+  const __m256 fm = _mm256_castsi256_ps(hit), zero = _mm256_setzero_ps();
+  const __m256 gx = _mm256_load_ps(pk->ng_x), gy = _mm256_load_ps(pk->ng_y), gz = _mm256_load_ps(pk->ng_z);
+  __m256 r[9];
+  for (int k = 0; k < 9; k++) r[k] = _mm256_set1_ps(m[k]);
+  __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[0], gx), _mm256_mul_ps(r[1], gy)), _mm256_mul_ps(r[2], gz));
+  __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[3], gx), _mm256_mul_ps(r[4], gy)), _mm256_mul_ps(r[5], gz));
+  __m256 z = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[6], gx), _mm256_mul_ps(r[7], gy)), _mm256_mul_ps(r[8], gz));
+  x = _mm256_blendv_ps(_mm256_set1_ps(1.0f), x, fm);
+  y = _mm256_blendv_ps(zero, y, fm);
+  z = _mm256_blendv_ps(zero, z, fm);
+  __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z));
+  __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
+  _mm256_storeu_ps(nx, _mm256_mul_ps(x, inv));
+  _mm256_storeu_ps(ny, _mm256_mul_ps(y, inv));
+  _mm256_storeu_ps(nz, _mm256_mul_ps(z, inv));
+  return 1;
+}
+#endif
+
+static int static_normals(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n, float nx[8], float ny[8],
+                          float nz[8]) {
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2() && one_body_normals8(sh, pk, n, nx, ny, nz)) return 0;
+#endif
   _Alignas(16) float x[8], y[8], z[8];
   int moving = 0;
   for (int i = 0; i < 8; i++) {
@@ -193,6 +234,12 @@ void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 
     nx[i] = x[i] * inv, ny[i] = y[i] * inv, nz[i] = z[i] * inv;
   }
 #endif
+  return moving;
+}
+
+void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8],
+                               float ny[8], float nz[8]) {
+  int moving = static_normals(v->sh, pk, n, nx, ny, nz);
   for (int i = 0; moving; i++, moving >>= 1) {
     if (!(moving & 1)) continue;
     sensim_rt_hit h;

@@ -18,14 +18,6 @@ static double fire_time(const sensim_lidar *l, double win, int j, int c) {
 }
 
 
-/* Wrap to (-pi, pi]; column azimuths and offsets stay within a few turns,
- * so a loop is cheaper than fmod. */
-static double wrap_pi(double a) {
-  while (a > M_PI) a -= 2.0 * M_PI;
-  while (a <= -M_PI) a += 2.0 * M_PI;
-  return a;
-}
-
 /* Row-major rotation matrix of the sensor's attitude q composed with the
  * column's turn about the sensor's +Z: R(q) Rz(az), az given by its cosine
  * and sine (Hamilton quaternion to matrix, Shoemake, SIGGRAPH 1985). Equal
@@ -42,15 +34,6 @@ static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
     m[3 * i + 2] = r[3 * i + 2];
   }
 }
-
-/* nearbyint(x) for x in [0, 2^52): adding 2^52 leaves no fraction bits,
- * so the sum is rounded at the units place in the default mode (to
- * nearest, ties to even) as nearbyint rounds; without a library call. */
-static inline double round_units(double x) {
-  const double big = 4503599627370496.0; /* 2^52 */
-  return (x + big) - big;
-}
-
 
 /* One sub-ray's hit (lane i of a traced packet, n its world normal) as the
  * lidar equation sees it: P ~ w rho cos(theta) exp(-2 beta R) / R^2 for a
@@ -71,66 +54,6 @@ static inline double measure(const sensim_lidar *l, const sensim_lidar_refl *ref
   b->intensity = (float)(rho * cosi);
   double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
   return w * rho * cosi * atm;
-}
-
-/* The beams of one packet of one-sub-ray channels (lane e is channel
- * c0 + e, its beam(s) at ob[e R ..]), written straight from the packet:
- * measure() and the detection test in three passes over the lanes (lookups, the
- * lidar equation, the beams) rather than one call per lane; one hit is
- * one return in every mode, if detected. */
-static inline void one_subray_beams(const sensim_lidar *l, const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk,
-                                    int n, const float nx[8], const float ny[8], const float nz[8], sensim_beam *ob,
-                                    double azj, const double *tf, double win, double qmax, double inv_qmax, int c0) {
-  const int R = l->nret;
-  const double w = l->fp.w[0], pmin = l->p_min, minr = l->p.min_range;
-  double rho[8], atm[8], num[8];
-  float rng[8], inten[8];
-  int det[8], ok[8];
-  for (int e = 0; e < 8; e++) {
-    rho[e] = 0.0;
-    atm[e] = 1.0;
-    ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr;
-    if (!ok[e]) continue;
-    const sensim_lidar_refl *br = &refl[pk->body[e]];
-    rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
-    if (l->beta > 0) atm[e] = exp(-2.0 * l->beta * pk->tfar[e]);
-  }
-  for (int e = 0; e < 8; e++) {
-    /* measure(): the same operations in the same order. */
-    double cosi = fabs(nx[e] * pk->dir_x[e] + ny[e] * pk->dir_y[e] + nz[e] * pk->dir_z[e]);
-    cosi = cosi > 1.0 ? 1.0 : cosi;
-    const double rr = pk->tfar[e];
-    rng[e] = ok[e] ? (float)rr : 0.0f;
-    inten[e] = (float)(rho[e] * cosi);
-    num[e] = w * rho[e] * cosi * atm[e];
-    /* Detection, (float)(num / rr^2) >= p_min, decided by multiplication
-     * where the margin allows: the division and the float rounding move
-     * the quotient by under 1e-7 relative, so outside a 1e-6 band around
-     * the threshold the product comparison gives the same answer (1 above,
-     * 0 below); inside it (-1) the division is made below. */
-    const double lim = pmin * (rr * rr);
-    const int hi = num[e] > lim * (1.0 + 1e-6), lo = num[e] < lim * (1.0 - 1e-6);
-    det[e] = hi - (1 - hi - lo);
-  }
-  for (int e = 0; e < n; e++) {
-    const int c = c0 + e;
-    int nr = rng[e] > 0;
-    if (nr && det[e] < 0) nr = (float)(num[e] / ((double)rng[e] * rng[e])) >= pmin;
-    else if (nr) nr = det[e];
-    const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
-    const float toff = (float)(tf[e] - win);
-    for (int r = 0; r < R; r++) {
-      /* Built whole and stored at once; a missing return is range 0. */
-      sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
-      if (r < nr) {
-        v.range = rng[e];
-        /* Quantised to the sensor's intensity resolution. */
-        double iq = inten[e] > 1.0f ? 1.0 : inten[e]; /* rho |cos| >= 0 */
-        v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
-      }
-      ob[(size_t)e * R + r] = v;
-    }
-  }
 }
 
 /* Where channel c fires from in one column: origin and the rotation taking
@@ -178,7 +101,14 @@ void sensim__lidar_columns_run(void *arg) {
     pk.tnear[i] = 0.0f; /* traced from the sensor: a surface inside the blanking range still blocks the light
                            (it returns nothing the detector keeps) */
   }
-  double tf[SENSIM_LIDAR_MAX_CHANNELS]; /* this column's firing times after the window's start, s */
+  /* This column's firing times after the window's start (s), absolute (s)
+   * and as ray times; zero past the last channel, where a column's last
+   * packet reads whole lanes. */
+  double tf[SENSIM_LIDAR_MAX_CHANNELS] = {0}, tabs[SENSIM_LIDAR_MAX_CHANNELS];
+  float rtime[SENSIM_LIDAR_MAX_CHANNELS] = {0};
+  /* Ray times matter if something moves; absolute times if the sensor
+   * does (its pose per firing) or something does. */
+  const int need_t = !still || poses->n != 1;
   for (int j = band->j0; j < band->j1; j++) {
     const double azj = l->col_az[j], ca = l->col_cs[2 * j], sa = l->col_cs[2 * j + 1];
     if (l->p.pattern == SENSIM_LIDAR_GRID) {
@@ -190,15 +120,14 @@ void sensim__lidar_columns_run(void *arg) {
     /* The column's firings; channels that fire at one instant (a flash
      * column, or a sensor that does not move) share one pose: src[c] is
      * the firing whose pose channel c uses. */
-    double last_t = NAN, tabs[SENSIM_LIDAR_MAX_CHANNELS];
-    float rtime[SENSIM_LIDAR_MAX_CHANNELS];
+    double last_t = NAN;
     int src[SENSIM_LIDAR_MAX_CHANNELS];
-    for (int c = 0; c < C; c++) tabs[c] = t0 + tf[c];
-    if (still) memset(rtime, 0, (size_t)C * sizeof *rtime);
-    else sensim__rt_ray_times(view, tabs, rtime, (size_t)C);
+    if (need_t)
+      for (int c = 0; c < C; c++) tabs[c] = t0 + tf[c];
+    if (!still) sensim__rt_ray_times(view, tabs, rtime, (size_t)C);
     for (int c = 0; c < C; c++) {
-      const double t = tabs[c];
       if (c > 0 && poses->n == 1) break; /* one firing serves the column */
+      const double t = need_t ? tabs[c] : t0 + tf[c];
       if (c > 0 && t == last_t) {
         src[c] = src[c - 1];
         continue;
@@ -227,9 +156,13 @@ void sensim__lidar_columns_run(void *arg) {
           pk.org_z[e] = fr[0].org[2];
           pk.tfar[e] = tfar;
         }
-        for (int e = 0; e < n; e++) {
-          pk.time[e] = rtime[c];
-          if (++k == S) k = 0, c++;
+        if (S == 1) {
+          memcpy(pk.time, rtime + i0, sizeof pk.time); /* lane e is channel i0 + e */
+        } else {
+          for (int e = 0; e < n; e++) {
+            pk.time[e] = rtime[c];
+            if (++k == S) k = 0, c++;
+          }
         }
       } else {
         for (int e = 0; e < n; e++) {
@@ -250,8 +183,7 @@ void sensim__lidar_columns_run(void *arg) {
       float nx[8], ny[8], nz[8];
       sensim__rt_packet_normals(view, &pk, n, nx, ny, nz);
       if (S == 1) { /* lane e is channel i0 + e: its beam is written here */
-        one_subray_beams(l, refl, &pk, n, nx, ny, nz, &out[((size_t)j * C + i0) * R], azj, tf + i0, win, qmax,
-                         inv_qmax, (int)i0);
+        sensim__lidar_packet_beams(sc, &pk, n, nx, ny, nz, &out[((size_t)j * C + i0) * R], azj, tf + i0, (int)i0);
         continue;
       }
       int kk = (int)(i0 % (size_t)S);
@@ -271,7 +203,7 @@ void sensim__lidar_columns_run(void *arg) {
     for (c = 0; c < C; c++, ob += R) {
       sensim_lidar_return ret[2];
       int nr = sensim__lidar_returns(l, &bh[(size_t)c * S], S, ret);
-      const float az = (float)wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
+      const float az = (float)sensim__wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
       const float toff = (float)(tf[c] - win);
       for (int r = 0; r < R; r++) {
         /* Built whole and stored at once; a missing return is range 0. */
@@ -279,8 +211,7 @@ void sensim__lidar_columns_run(void *arg) {
         if (r < nr) {
           v.range = ret[r].range;
           /* Quantised to the sensor's intensity resolution. */
-          double iq = ret[r].intensity > 1.0f ? 1.0 : ret[r].intensity; /* rho |cos| >= 0 */
-          v.intensity = (float)(round_units(iq * qmax) * inv_qmax);
+          v.intensity = sensim__lidar_quantise(ret[r].intensity, qmax, inv_qmax);
         }
         ob[r] = v;
       }

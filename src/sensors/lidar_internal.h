@@ -3,6 +3,8 @@
 #ifndef SENSIM_SENSORS_LIDAR_INTERNAL_H
 #define SENSIM_SENSORS_LIDAR_INTERNAL_H
 
+#include <math.h>
+#include "core/internal.h"
 #include "sensim/lidar.h"
 #include "sensors/traced.h"
 
@@ -85,6 +87,37 @@ typedef struct sensim_lidar_band {
   sensim_status rc;
   char error[256];
 } sensim_lidar_band;
+
+/* The beams of one traced packet of a one-sub-ray scan (lane e is channel
+ * c0 + e of the column at azimuth azj, firing at tf[e] after the window's
+ * start; n live lanes, their world normals nx, ny, nz), written to
+ * ob[e * nret ..] (sensors/lidar_packet.c). */
+void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_packet8 *pk, int n, const float nx[8],
+                                const float ny[8], const float nz[8], sensim_beam *ob, double azj, const double *tf,
+                                int c0);
+
+/* Wrap to (-pi, pi]; column azimuths and offsets stay within a few turns,
+ * so a loop is cheaper than fmod. */
+static inline double sensim__wrap_pi(double a) {
+  while (a > M_PI) a -= 2.0 * M_PI;
+  while (a <= -M_PI) a += 2.0 * M_PI;
+  return a;
+}
+
+/* nearbyint(x) for x in [0, 2^52): adding 2^52 leaves no fraction bits,
+ * so the sum is rounded at the units place in the default mode (to
+ * nearest, ties to even) as nearbyint rounds; without a library call. */
+static inline double sensim__round_units(double x) {
+  const double big = 4503599627370496.0; /* 2^52 */
+  return (x + big) - big;
+}
+
+/* The sensor's intensity quantiser: rho |cos| (>= 0) clipped to 1 and
+ * rounded to the nearest of qmax + 1 levels. */
+static inline float sensim__lidar_quantise(float i, double qmax, double inv_qmax) {
+  double iq = i > 1.0f ? 1.0 : i;
+  return (float)(sensim__round_units(iq * qmax) * inv_qmax);
+}
 
 /* Trace the columns of one band (a sensim_lidar_band *, sensors/lidar_columns.c);
  * a pool job. */
