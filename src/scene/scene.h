@@ -104,7 +104,7 @@ typedef struct sensim_body_snap {
   uint32_t instance_id;
   int is_static;
   size_t nk;
-  sensim_keyframe *k;        /* covering [t0, t1]: first <= t0, last >= t1 when held */
+  const sensim_keyframe *k;  /* covering [t0, t1]: first <= t0, last >= t1 when held */
 } sensim_body_snap;
 
 typedef struct sensim_snapshot {

@@ -27,12 +27,20 @@ static size_t aligned(size_t n) {
 /* One allocation holds the snapshot, its body table, its lights and every
  * copied keyframe: a capture job costs one malloc and one free here, not one
  * per body (a town of 1 900 bodies made this a visible share of a lidar
- * capture). Two passes over the tracks: count, then copy. */
+ * capture). Two passes over the tracks: count, then copy.
+ *
+ * A static body's keyframes are not copied: the snapshot points at the
+ * world's. They never change while the world lives (pushes to a static
+ * body are refused, reset leaves static bodies alone, and
+ * sensim_body_destroy does not touch a static body's track), and a capture
+ * job never outlives the world (sensors, and with them their jobs, go
+ * first in sensim_world_destroy). A town's buildings then cost nothing
+ * here per capture. */
 sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all, int only,
                                     sensim_snapshot **out) {
   size_t nb = w->nbodies, nl = w->nlights, nk = 0;
   for (size_t i = 0; i < nb; i++) {
-    if (!all && (int)i != only) continue;
+    if ((!all && (int)i != only) || w->bodies[i]->is_static) continue;
     size_t first, n;
     window_of(&w->bodies[i]->track, t0, t1, &first, &n);
     nk += n;
@@ -46,7 +54,6 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
   unsigned char *block = malloc(bytes);
   if (!block)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a snapshot of %zu keyframes", nk);
-  memset(block, 0, off_keys);
   sensim_snapshot *s = (sensim_snapshot *)block;
   s->t0 = t0;
   s->t1 = t1;
@@ -65,12 +72,18 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
     bs->class_id = b->class_id;
     bs->instance_id = b->instance_id;
     bs->is_static = b->is_static;
+    bs->k = NULL;
+    bs->nk = 0;
     if (!all && (int)i != only) continue;
     size_t first, n;
     window_of(&b->track, t0, t1, &first, &n);
     if (n == 0) continue;
-    bs->k = keys;
     bs->nk = n;
+    if (b->is_static) { /* the world's own, immutable (above) */
+      bs->k = b->track.k + first;
+      continue;
+    }
+    bs->k = keys;
     memcpy(keys, b->track.k + first, n * sizeof *keys);
     keys += n;
   }

@@ -351,7 +351,11 @@ sensim_status sensim_body_destroy(sensim_body *b) {
       return sensim__fail(SENSIM_ESTATE, "body %d carries sensor '%s'; destroy the world or keep the body",
                           b->index, w->sensors[i]->name);
   /* The slot stays so body indices (snapshots, views) stay valid: a body
-   * without a mesh is never traced, and a static one refuses pushes. */
+   * without a mesh is never traced, and a static one refuses pushes. A
+   * static body's track is left as it is: captures in flight may read it
+   * in place (scene/snapshot.c). */
+  b->mesh = NULL;
+  if (b->is_static) return SENSIM_OK;
   sensim_track *tr = &b->track;
   if (tr->n > 1) {
     tr->k[0] = tr->k[tr->n - 1];
@@ -364,7 +368,6 @@ sensim_status sensim_body_destroy(sensim_body *b) {
     tr->k = k;
     tr->cap = 1;
   }
-  b->mesh = NULL;
   b->is_static = 1;
   return SENSIM_OK;
 }

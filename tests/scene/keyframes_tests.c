@@ -393,6 +393,53 @@ static void test_push_on_static_body_is_refused(void **state) {
   sensim_world_destroy(w);
 }
 
+/* ---- snapshots ---------------------------------------------------------------- */
+
+/* A snapshot copies a dynamic body's keyframes over the window and points
+ * at a static body's own (immutable) keyframe; both give the body's state.
+ * Destroying the static body leaves that keyframe where it was, so a
+ * capture still holding the snapshot reads what it read before; pushes
+ * after the snapshot do not reach it. */
+static void test_snapshot_copies_dynamic_and_shares_static_keyframes(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.is_static = 1;
+  bp.pose.pos = v3(5, 6, 7);
+  sensim_body *st = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &st));
+  sensim_body *dyn = dynamic_body(w);
+  for (int k = 0; k <= 4; k++) {
+    sensim_body_state s = pose_state(v3(k, 0, 0), sensim_pose_identity().rot);
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(dyn, 0.1 * k, &s));
+  }
+  sensim_snapshot *snap = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0.1, 0.2, 1, -1, &snap));
+  const sensim_body_snap *ss = &snap->bodies[st->index], *ds = &snap->bodies[dyn->index];
+  assert_true(ss->k == st->track.k); /* shared, not copied */
+  assert_int_equal(ss->nk, 1);
+  assert_true(ds->k != dyn->track.k + 1); /* a copy of the keyframes at 0.1 and 0.2 */
+  assert_int_equal(ds->nk, 2);
+  assert_memory_equal(ds->k, dyn->track.k + 1, 2 * sizeof *ds->k);
+  sensim_body_state o;
+  sensim__snap_state_at(snap, (size_t)st->index, 0.15, &o);
+  assert_vec_near(o.pose.pos, v3(5, 6, 7), 0);
+  sensim__snap_state_at(snap, (size_t)dyn->index, 0.15, &o);
+  assert_vec_near(o.pose.pos, v3(1.5, 0, 0), 1e-12);
+  /* The world moves on; the snapshot does not. */
+  sensim_body_state s = pose_state(v3(-9, -9, -9), sensim_pose_identity().rot);
+  SENSIM_OK_OR_FAIL(sensim_body_push_state(dyn, 0.5, &s));
+  SENSIM_OK_OR_FAIL(sensim_body_destroy(st));
+  assert_true(st->track.k == ss->k && st->track.n == 1);
+  sensim__snap_state_at(snap, (size_t)st->index, 0.15, &o);
+  assert_vec_near(o.pose.pos, v3(5, 6, 7), 0);
+  sensim__snap_state_at(snap, (size_t)dyn->index, 0.2, &o);
+  assert_vec_near(o.pose.pos, v3(2, 0, 0), 1e-12);
+  sensim__snapshot_free(snap);
+  sensim_world_destroy(w);
+}
+
 /* ---- the internal track ------------------------------------------------------ */
 
 static void test_internal_track_push_interpolate_and_trim(void **state) {
@@ -498,6 +545,7 @@ int sensim_test_keyframes(void) {
       cmocka_unit_test(test_host_given_derivatives_are_kept_untouched),
       cmocka_unit_test(test_bad_pushes_are_rejected_and_leave_track_unchanged),
       cmocka_unit_test(test_push_on_static_body_is_refused),
+      cmocka_unit_test(test_snapshot_copies_dynamic_and_shares_static_keyframes),
       cmocka_unit_test(test_internal_track_push_interpolate_and_trim),
       cmocka_unit_test(test_track_stays_bounded_over_100000_pushes),
       cmocka_unit_test(test_track_bounded_without_advancing),
