@@ -1,4 +1,5 @@
 /* core/frame.c: payload sizes and names, frame buffers. */
+#include <stdint.h>
 #include <stdlib.h>
 #include "core/internal.h"
 #include "sensim/frame.h"
@@ -51,15 +52,18 @@ size_t sensim_payload_elem_size(sensim_payload type) {
   return 0;
 }
 
-sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
-                                 uint32_t height) {
+/* sensim_frame_alloc, zeroed or not. */
+static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height, int zero) {
   if (!frame) return sensim__fail(SENSIM_EINVAL, "frame is NULL");
   size_t es = sensim_payload_elem_size(type);
   if (es == 0) return sensim__fail(SENSIM_EINVAL, "payload '%s' holds no data", sensim_payload_name(type));
   size_t count = (size_t)width * height;
+  if (count > SIZE_MAX / es - 1)
+    return sensim__fail(SENSIM_ENOMEM, "%zu %s elements do not fit in memory", count, sensim_payload_name(type));
   /* calloc(0) may return NULL; an empty point cloud is legitimate, so keep
    * one element of slack. */
-  void *data = calloc(count ? count : 1, es);
+  size_t n = count ? count : 1;
+  void *data = zero ? calloc(n, es) : malloc(n * es);
   if (!data) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu %s elements", count,
                                  sensim_payload_name(type));
   free(frame->data);
@@ -69,6 +73,15 @@ sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint3
   frame->height = height;
   frame->count = count;
   return SENSIM_OK;
+}
+
+sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
+                                 uint32_t height) {
+  return frame_alloc(frame, type, width, height, 1);
+}
+
+sensim_status sensim__frame_alloc_unset(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height) {
+  return frame_alloc(frame, type, width, height, 0);
 }
 
 void sensim__frame_release(sensim_frame *frame) {

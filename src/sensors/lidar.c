@@ -56,7 +56,8 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
   sc.qmax = (double)((1u << l->p.intensity_bits) - 1u);
   sc.inv_qmax = 1.0 / sc.qmax;
   sc.tfar = (float)l->p.max_range;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
+  /* Every beam is written by the columns below: no zeroing first. */
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
   if (rc) return rc;
   f->returns = (uint32_t)R;
   sc.out = f->data;
