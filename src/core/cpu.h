@@ -15,8 +15,14 @@
 #include <immintrin.h>
 #include <stdatomic.h>
 
+/* Nonzero: every kernel takes its plain path, as on a CPU without AVX2
+ * (core/cpu.c). For tests that check both paths give the same bits; a
+ * process that sets it should do so before any capture runs. */
+extern atomic_int sensim__cpu_avx2_off;
+
 static inline int sensim__cpu_has_avx2(void) {
   static atomic_int known = -1; /* every thread that looks computes the same value */
+  if (atomic_load_explicit(&sensim__cpu_avx2_off, memory_order_relaxed)) return 0;
   int k = atomic_load_explicit(&known, memory_order_relaxed);
   if (k < 0) {
     k = __builtin_cpu_supports("avx2") ? 1 : 0;

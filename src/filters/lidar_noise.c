@@ -33,6 +33,7 @@
  * any thread count. "range_noise" is the special case with range noise only
  * (and its own draw order). */
 #include <stdlib.h>
+#include "core/cpu.h"
 #include "core/internal.h"
 #include "filters/chain.h"
 
@@ -120,6 +121,92 @@ static void perturb(const lidar_noise *g, sensim_beam *x, float na, float ne, fl
   x->elevation = (float)(x->elevation + g->sigma_elevation * ne);
 }
 
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* perturb() on the lanes of lo (hits h .. h + 3) and hi (h + 4 .. h + 7)
+ * in doubles: v + sigma n for each of the eight floats v with its normal n. */
+__attribute__((target("avx2"))) static inline void plus_noise8(__m256 v, __m256d sigma, __m256 n, __m256d *lo,
+                                                               __m256d *hi) {
+  *lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)),
+                      _mm256_mul_pd(sigma, _mm256_cvtps_pd(_mm256_castps256_ps128(n))));
+  *hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)),
+                      _mm256_mul_pd(sigma, _mm256_cvtps_pd(_mm256_extractf128_ps(n, 1))));
+}
+
+__attribute__((target("avx2"))) static inline __m256 to_float8(__m256d lo, __m256d hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+
+/* The intensity of perturb(): clamped to [0, 1] (NaN kept, as the
+ * conditional expressions keep it), then requantised if qmax > 0. */
+__attribute__((target("avx2"))) static inline __m256d intensity4(const lidar_noise *g, __m256d in) {
+  const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+  in = _mm256_blendv_pd(_mm256_blendv_pd(in, one, _mm256_cmp_pd(in, one, _CMP_GT_OQ)), zero,
+                        _mm256_cmp_pd(in, zero, _CMP_LT_OQ));
+  if (g->qmax > 0) {
+    const __m256d big = _mm256_set1_pd(4503599627370496.0); /* 2^52: round_units */
+    in = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(in, _mm256_set1_pd(g->qmax)), big), big),
+                       _mm256_set1_pd(g->inv_qmax));
+  }
+  return in;
+}
+
+/* perturb() on the hits x[ix[0 .. nh)] of one-return firings, hit k
+ * taking the normals z[4k .. 4k + 4) (n_a, n_e, n_r, n_i), eight at a time:
+ * the same double operations in the same order, so the same beams. Returns
+ * how many it did (a multiple of 8). */
+__attribute__((target("avx2"))) static size_t perturb_hits8(const lidar_noise *g, sensim_beam *x, const uint16_t *ix,
+                                                            size_t nh, const float *z) {
+  const __m256d sr = _mm256_set1_pd(g->sigma_range), si = _mm256_set1_pd(g->sigma_intensity),
+                sa = _mm256_set1_pd(g->sigma_azimuth), se = _mm256_set1_pd(g->sigma_elevation),
+                minr = _mm256_set1_pd(MIN_RANGE);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  size_t k = 0;
+  for (; k + 8 <= nh; k += 8) {
+    sensim_beam *e[8];
+    for (int l = 0; l < 8; l++) e[l] = &x[ix[k + l]];
+    const __m256 r = _mm256_setr_ps(e[0]->range, e[1]->range, e[2]->range, e[3]->range, e[4]->range, e[5]->range,
+                                    e[6]->range, e[7]->range);
+    const __m256 in = _mm256_setr_ps(e[0]->intensity, e[1]->intensity, e[2]->intensity, e[3]->intensity,
+                                     e[4]->intensity, e[5]->intensity, e[6]->intensity, e[7]->intensity);
+    const __m256 az = _mm256_setr_ps(e[0]->azimuth, e[1]->azimuth, e[2]->azimuth, e[3]->azimuth, e[4]->azimuth,
+                                     e[5]->azimuth, e[6]->azimuth, e[7]->azimuth);
+    const __m256 el = _mm256_setr_ps(e[0]->elevation, e[1]->elevation, e[2]->elevation, e[3]->elevation,
+                                     e[4]->elevation, e[5]->elevation, e[6]->elevation, e[7]->elevation);
+    /* The 8 x 4 normals transposed: q0 holds hits 0, 1, q1 hits 2, 3 ...;
+     * the shuffles leave the hits in the order 0 2 4 6 1 3 5 7, which
+     * `order` undoes. */
+    const float *zk = z + 4 * k;
+    const __m256 q0 = _mm256_loadu_ps(zk), q1 = _mm256_loadu_ps(zk + 8), q2 = _mm256_loadu_ps(zk + 16),
+                 q3 = _mm256_loadu_ps(zk + 24);
+    const __m256 t0 = _mm256_unpacklo_ps(q0, q1), t1 = _mm256_unpackhi_ps(q0, q1), t2 = _mm256_unpacklo_ps(q2, q3),
+                 t3 = _mm256_unpackhi_ps(q2, q3);
+    const __m256 na = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0, t2, 0x44), order),
+                 ne = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t0, t2, 0xEE), order),
+                 nr = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1, t3, 0x44), order),
+                 ni = _mm256_permutevar8x32_ps(_mm256_shuffle_ps(t1, t3, 0xEE), order);
+    __m256d lo, hi;
+    plus_noise8(r, sr, nr, &lo, &hi);
+    lo = _mm256_blendv_pd(minr, lo, _mm256_cmp_pd(lo, minr, _CMP_GT_OQ));
+    hi = _mm256_blendv_pd(minr, hi, _mm256_cmp_pd(hi, minr, _CMP_GT_OQ));
+    float ro[8], io[8], ao[8], eo[8];
+    _mm256_storeu_ps(ro, to_float8(lo, hi));
+    plus_noise8(in, si, ni, &lo, &hi);
+    _mm256_storeu_ps(io, to_float8(intensity4(g, lo), intensity4(g, hi)));
+    plus_noise8(az, sa, na, &lo, &hi);
+    _mm256_storeu_ps(ao, to_float8(lo, hi));
+    plus_noise8(el, se, ne, &lo, &hi);
+    _mm256_storeu_ps(eo, to_float8(lo, hi));
+    for (int l = 0; l < 8; l++) {
+      e[l]->range = ro[l];
+      e[l]->intensity = io[l];
+      e[l]->azimuth = ao[l];
+      e[l]->elevation = eo[l];
+    }
+  }
+  return k;
+}
+#endif
+
 static sensim_status lidar_noise_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   const lidar_noise *g = user;
   if (f->type != SENSIM_PAYLOAD_BEAMS || (f->count && !f->data))
@@ -131,18 +218,21 @@ static sensim_status lidar_noise_apply(void *user, sensim_frame *f, sensim_filte
   sensim_beam *b = f->data;
   float z[2 * CHUNK];
   if (R == 1) { /* one return per firing: blocks of CHUNK / 2 beams need at most CHUNK pairs */
+    uint16_t ix[CHUNK / 2];
     for (size_t i0 = 0; i0 < f->count; i0 += CHUNK / 2) {
       const size_t m = f->count - i0 < CHUNK / 2 ? f->count - i0 : CHUNK / 2;
       sensim_beam *x = b + i0;
       size_t hits = 0;
-      for (size_t k = 0; k < m; k++) hits += x[k].range > 0;
-      sensim_rng_normal2f_n(&ctx->rng, z, 2 * hits);
-      const float *zi = z;
-      for (size_t k = 0; k < m; k++) {
-        if (!(x[k].range > 0)) continue;
-        perturb(g, &x[k], zi[0], zi[1], zi[2], zi[3]);
-        zi += 4;
+      for (size_t k = 0; k < m; k++) { /* the hits' places, listed without a branch */
+        ix[hits] = (uint16_t)k;
+        hits += x[k].range > 0;
       }
+      sensim_rng_normal2f_n(&ctx->rng, z, 2 * hits);
+      size_t k = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+      if (sensim__cpu_has_avx2()) k = perturb_hits8(g, x, ix, hits, z);
+#endif
+      for (; k < hits; k++) perturb(g, &x[ix[k]], z[4 * k], z[4 * k + 1], z[4 * k + 2], z[4 * k + 3]);
     }
     return SENSIM_OK;
   }
