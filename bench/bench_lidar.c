@@ -24,9 +24,11 @@
  *    RTF = (frames x period) / wall over the steady state.
  *
  *   bench_lidar [--quick] [--markdown] [--reps N] [--rtf-frames N]
- *   bench_lidar --profile os1-raw|os1-noise|os1-points|os1-whole|hdl-raw|hdl-whole|subN [--frames N]
+ *   bench_lidar --profile os1-raw|os1-noise|os1-points|os1-whole|hdl-raw|hdl-whole|subN|bare-os1|bare-hdl
+ *               [--frames N]
  *
- * --profile runs only that sensim case (no bare side, no RTF) for perf.
+ * --profile runs only that sensim case (no bare side, no RTF), or bare-*:
+ * only the bare x8 casts of that preset's rays, for perf.
  * See docs/performance.md, "Lidar". */
 #include <math.h>
 #include <stdarg.h>
@@ -443,7 +445,7 @@ static int parse_args(int argc, char **argv, cfg *c) {
     else {
       fprintf(stderr,
               "usage: %s [--quick] [--markdown] [--reps N (1..%d)] [--rtf-frames N]\n"
-              "       %s [--quick] --profile os1-raw|os1-noise|os1-points|os1-whole|hdl-raw|hdl-whole|sub1..sub25 "
+              "       %s [--quick] --profile os1-raw|os1-noise|os1-points|os1-whole|hdl-raw|hdl-whole|sub1..sub25|bare-os1|bare-hdl "
               "[--frames N]\n",
               argv[0], BENCH_MAX_REPS, argv[0]);
       return -1;
@@ -500,7 +502,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_lidar: building the town failed\n");
     return 1;
   }
-  if (c.profile) {
+  if (c.profile && strncmp(c.profile, "bare-", 5) != 0) {
     int rc = profile(&c, &town, cs);
     bench_town_free(&town);
     return rc ? 1 : 0;
@@ -532,6 +534,28 @@ int main(int argc, char **argv) {
     else snprintf(br[i].m.name, sizeof br[i].m.name, "bare HDL-32E 3 mrad, %d sub-rays, x8", kSub[i - B_SUB0]);
   }
 
+  if (c.profile) { /* bare-os1 | bare-hdl: its x8 casts alone, for perf */
+    int j = !strcmp(c.profile, "bare-os1") ? B_OS1_8 : !strcmp(c.profile, "bare-hdl") ? B_HDL_8 : -1;
+    if (j < 0) {
+      fprintf(stderr, "bench_lidar: no case '%s'\n", c.profile);
+      return 1;
+    }
+    double *ms = malloc((size_t)c.frames * sizeof *ms), lo = INFINITY;
+    if (!ms) return 1;
+    for (int k = 0; k <= c.frames; k++) {
+      bench_span sp;
+      bench_span_start(&sp);
+      bare_cast(&b, br[j].r, NULL, br[j].N, 0);
+      bench_span_stop(&sp);
+      if (k) ms[k - 1] = sp.wall, lo = sp.wall < lo ? sp.wall : lo;
+    }
+    printf("%s: %d casts after 1 warm-up, median %.2f ms per scan, min %.2f\n", br[j].m.name, c.frames,
+           bench_median(ms, c.frames), lo);
+    free(ms);
+    bare_free(&b);
+    bench_town_free(&town);
+    return 0;
+  }
   sensim_world *w = NULL;
   sensim_body *carrier;
   if (new_world(&town, 0, &w, &carrier)) return 1;
