@@ -11,7 +11,9 @@
  * sensors/lidar_columns.c, so one sub-ray gives the beams the multi-sub-ray
  * path gives. One hit is one return in every mode, if detected. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "core/cpu.h"
 #include "core/internal.h"
 #include "sensors/lidar_internal.h"
@@ -101,6 +103,74 @@ __attribute__((target("avx2"))) static void middle8(const sensim_rt_packet8 *pk,
   middle4(4, _mm256_extractf128_ps(cosf, 1), _mm256_extractf128_ps(tfar, 1), _mm256_extractf128_ps(okm, 1), rho, atm, g,
           o);
 }
+
+/* The store pass on eight lanes: the beams of lanes 0 .. n-1 built as
+ * rows from the lanes' columns (a 4 x 8 and a 2 x 8 transpose) and stored
+ * 16 + 8 bytes each; the same bytes as the plain loop below, whose
+ * azimuth wrap it takes over for any lane more than a turn off. Returns 0
+ * (nothing stored) if some lane is: the plain loop then does them all. */
+_Static_assert(offsetof(sensim_beam, time_offset) == 16 && offsetof(sensim_beam, ring) == 20 &&
+                   offsetof(sensim_beam, return_index) == 22 && offsetof(sensim_beam, pad) == 23 &&
+                   sizeof(sensim_beam) == 24,
+               "a beam is four floats, then time_offset and the word ring | return_index << 16 | pad << 24");
+__attribute__((target("avx2"))) static int store8(const lanes *o, const uint16_t *ring, int n, int R, sensim_beam *ob) {
+  const __m256d pi = _mm256_set1_pd(M_PI), mpi = _mm256_set1_pd(-M_PI);
+  const __m256d a0 = _mm256_loadu_pd(o->az), a1 = _mm256_loadu_pd(o->az + 4);
+  const __m256d in0 = _mm256_and_pd(_mm256_cmp_pd(a0, mpi, _CMP_GT_OQ), _mm256_cmp_pd(a0, pi, _CMP_LE_OQ));
+  const __m256d in1 = _mm256_and_pd(_mm256_cmp_pd(a1, mpi, _CMP_GT_OQ), _mm256_cmp_pd(a1, pi, _CMP_LE_OQ));
+  const int live = (1 << n) - 1;
+  if (((_mm256_movemask_pd(in0) | _mm256_movemask_pd(in1) << 4) & live) != live) return 0;
+  const __m256 A = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(a0)), _mm256_cvtpd_ps(a1), 1);
+  const __m256 Rg = _mm256_loadu_ps(o->range), I = _mm256_loadu_ps(o->inten), E = _mm256_loadu_ps(o->elev),
+               T = _mm256_loadu_ps(o->toff);
+  /* ring | return_index << 16 | pad << 24, little-endian as the struct lays them out */
+  const __m256i W = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)ring));
+  const __m256 t0 = _mm256_unpacklo_ps(Rg, I), t1 = _mm256_unpackhi_ps(Rg, I), t2 = _mm256_unpacklo_ps(A, E),
+               t3 = _mm256_unpackhi_ps(A, E);
+  const __m256 b[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
+                       _mm256_shuffle_ps(t1, t3, 0xEE)};
+  const __m256 Wf = _mm256_castsi256_ps(W);
+  const __m256 u[2] = {_mm256_unpacklo_ps(T, Wf), _mm256_unpackhi_ps(T, Wf)};
+  if (n == 8 && R == 1) { /* the common whole packet: rows stored straight to the frame */
+    float *d = (float *)ob; /* beam e at d + 6 e */
+    for (int k = 0; k < 4; k++) {
+      _mm_storeu_ps(d + 6 * k, _mm256_castps256_ps128(b[k]));
+      _mm_storeu_ps(d + 6 * (k + 4), _mm256_extractf128_ps(b[k], 1));
+    }
+    for (int k = 0; k < 2; k++) {
+      const __m128d lo = _mm_castps_pd(_mm256_castps256_ps128(u[k])), hi = _mm_castps_pd(_mm256_extractf128_ps(u[k], 1));
+      _mm_storel_pd((double *)(d + 6 * (2 * k) + 4), lo);
+      _mm_storeh_pd((double *)(d + 6 * (2 * k + 1) + 4), lo);
+      _mm_storel_pd((double *)(d + 6 * (2 * k + 4) + 4), hi);
+      _mm_storeh_pd((double *)(d + 6 * (2 * k + 5) + 4), hi);
+    }
+    return 1;
+  }
+  _Alignas(32) float head[8][4], tail[8][2];
+  for (int k = 0; k < 4; k++) {
+    _mm_store_ps(head[k], _mm256_castps256_ps128(b[k]));
+    _mm_store_ps(head[k + 4], _mm256_extractf128_ps(b[k], 1));
+  }
+  for (int k = 0; k < 2; k++) { /* u[k] holds lanes 2k, 2k + 1 | 2k + 4, 2k + 5 */
+    _mm_store_ps(tail[2 * k], _mm256_castps256_ps128(u[k]));
+    _mm_store_ps(tail[2 * k + 4], _mm256_extractf128_ps(u[k], 1));
+  }
+  for (int e = 0; e < n; e++) {
+    unsigned char *d = (unsigned char *)(ob + (size_t)e * R);
+    memcpy(d, head[e], 16);
+    memcpy(d + 16, tail[e], 8);
+    for (int r = 1; r < R; r++) { /* dual mode's second return: missing, its own index */
+      d += sizeof(sensim_beam);
+      const float z2[2] = {0.0f, 0.0f};
+      const uint32_t w = (uint32_t)ring[e] | (uint32_t)r << 16;
+      memcpy(d, z2, 8);
+      memcpy(d + 8, &head[e][2], 8);
+      memcpy(d + 16, &tail[e][0], 4);
+      memcpy(d + 20, &w, 4);
+    }
+  }
+  return 1;
+}
 #endif
 
 void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_packet8 *pk, int n, const float nx[8],
@@ -127,6 +197,9 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   else
 #endif
     middle(pk, nx, ny, nz, rho, atm, ok, &g, &o);
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2() && store8(&o, l->ring + c0, n, R, ob)) return;
+#endif
   for (int e = 0; e < n; e++) {
     const int c = c0 + e;
     const double a = o.az[e] > -M_PI && o.az[e] <= M_PI ? o.az[e] : sensim__wrap_pi(o.az[e]);
