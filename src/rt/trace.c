@@ -164,44 +164,49 @@ void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n
  * lanes (bit i) whose hit is on a moving body: finish_hit's interpolated
  * path takes those. */
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-/* The common case of a coherent packet: every hit lane on one static body,
- * whose matrix is then broadcast rather than loaded lane by lane. Returns 0
- * (nothing written) if the packet is not such a case. */
-__attribute__((target("avx2"))) static int one_body_normals8(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk,
-                                                             int n, float nx[8], float ny[8], float nz[8]) {
+/* Body by body: the lanes that hit one static body take its matrix
+ * broadcast, so a coherent packet (a few bodies among eight lanes: the
+ * street, a wall, a car) costs a few vector passes, not eight matrix loads
+ * and products. Returns the lanes on moving bodies. */
+__attribute__((target("avx2"))) static int body_normals8(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n,
+                                                         float nx[8], float ny[8], float nz[8]) {
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), none = _mm256_set1_epi32(-1);
-  const __m256i geom = _mm256_load_si256((const __m256i *)pk->geom);
+  const __m256i geom = _mm256_load_si256((const __m256i *)pk->geom), body = _mm256_load_si256((const __m256i *)pk->body);
   const __m256i hit = _mm256_andnot_si256(_mm256_cmpeq_epi32(geom, none), _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
-  const int hits = _mm256_movemask_ps(_mm256_castsi256_ps(hit));
-  if (!hits) return 0;
-  const unsigned b0 = pk->body[__builtin_ctz((unsigned)hits)];
-  const __m256i same = _mm256_cmpeq_epi32(_mm256_load_si256((const __m256i *)pk->body), _mm256_set1_epi32((int)b0));
-  if ((_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(same, hit))) != hits) || !sh->fixed[b0].one_step)
-    return 0;
-  const float *m = sh->fixed[b0].m;
-  const __m256 fm = _mm256_castsi256_ps(hit), zero = _mm256_setzero_ps();
   const __m256 gx = _mm256_load_ps(pk->ng_x), gy = _mm256_load_ps(pk->ng_y), gz = _mm256_load_ps(pk->ng_z);
-  __m256 r[9];
-  for (int k = 0; k < 9; k++) r[k] = _mm256_set1_ps(m[k]);
-  __m256 x = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[0], gx), _mm256_mul_ps(r[1], gy)), _mm256_mul_ps(r[2], gz));
-  __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[3], gx), _mm256_mul_ps(r[4], gy)), _mm256_mul_ps(r[5], gz));
-  __m256 z = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[6], gx), _mm256_mul_ps(r[7], gy)), _mm256_mul_ps(r[8], gz));
-  x = _mm256_blendv_ps(_mm256_set1_ps(1.0f), x, fm);
-  y = _mm256_blendv_ps(zero, y, fm);
-  z = _mm256_blendv_ps(zero, z, fm);
-  __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z));
-  __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
+  __m256 x = _mm256_set1_ps(1.0f), y = _mm256_setzero_ps(), z = _mm256_setzero_ps(); /* lanes without a static hit */
+  int left = _mm256_movemask_ps(_mm256_castsi256_ps(hit)), moving = 0;
+  while (left) {
+    const unsigned b = pk->body[__builtin_ctz((unsigned)left)];
+    const __m256 mine = _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(body, _mm256_set1_epi32((int)b))),
+                                      _mm256_castsi256_ps(hit));
+    const int bits = _mm256_movemask_ps(mine);
+    left &= ~bits;
+    const sensim_rt_body_rot *br = &sh->fixed[b];
+    if (!br->one_step) {
+      moving |= bits;
+      continue;
+    }
+    const float *m = br->m;
+    __m256 r[9];
+    for (int k = 0; k < 9; k++) r[k] = _mm256_set1_ps(m[k]);
+    x = _mm256_blendv_ps(x, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[0], gx), _mm256_mul_ps(r[1], gy)), _mm256_mul_ps(r[2], gz)), mine);
+    y = _mm256_blendv_ps(y, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[3], gx), _mm256_mul_ps(r[4], gy)), _mm256_mul_ps(r[5], gz)), mine);
+    z = _mm256_blendv_ps(z, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(r[6], gx), _mm256_mul_ps(r[7], gy)), _mm256_mul_ps(r[8], gz)), mine);
+  }
+  const __m256 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z));
+  const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(len2));
   _mm256_storeu_ps(nx, _mm256_mul_ps(x, inv));
   _mm256_storeu_ps(ny, _mm256_mul_ps(y, inv));
   _mm256_storeu_ps(nz, _mm256_mul_ps(z, inv));
-  return 1;
+  return moving;
 }
 #endif
 
 static int static_normals(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n, float nx[8], float ny[8],
                           float nz[8]) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2() && one_body_normals8(sh, pk, n, nx, ny, nz)) return 0;
+  if (sensim__cpu_has_avx2()) return body_normals8(sh, pk, n, nx, ny, nz);
 #endif
   _Alignas(16) float x[8], y[8], z[8];
   int moving = 0;

@@ -33,6 +33,72 @@ typedef struct shared {
   const double *az_off, *elev, *tf; /* from lane 0's channel (and firing) on */
 } shared;
 
+/* The lookups pass: ok[e] all ones where lane e (of n) hit something at
+ * or beyond the minimum range, and rho[e] its reflectance there (0 where
+ * not ok). */
+static void lookups(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int n, double minr, double rho[8],
+                    int32_t ok[8]) {
+  for (int e = 0; e < 8; e++) {
+    rho[e] = 0.0;
+    ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr ? -1 : 0;
+    if (!ok[e]) continue;
+    const sensim_lidar_refl *br = &refl[pk->body[e]];
+    rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
+  }
+}
+
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* lookups() body by body, as a coherent packet hits few: each body's
+ * entry is read once, its lanes' per-triangle values gathered. */
+__attribute__((target("avx2"))) static void lookups8(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int n,
+                                                     double minr, double rho[8], int32_t ok[8]) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i body = _mm256_load_si256((const __m256i *)pk->body), prim = _mm256_load_si256((const __m256i *)pk->prim);
+  const __m256 tfar = _mm256_load_ps(pk->tfar);
+  const __m256d mr = _mm256_set1_pd(minr);
+  /* tfar >= minr compared in double, as the plain pass compares */
+  const __m256d f0 = _mm256_cmp_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(tfar)), mr, _CMP_GE_OQ),
+                f1 = _mm256_cmp_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(tfar, 1)), mr, _CMP_GE_OQ);
+  const int far = _mm256_movemask_pd(f0) | _mm256_movemask_pd(f1) << 4;
+  const __m256i hit = _mm256_andnot_si256(_mm256_cmpeq_epi32(body, _mm256_set1_epi32(-1)),
+                                          _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+  int left = _mm256_movemask_ps(_mm256_castsi256_ps(hit)) & far;
+  const __m256i okv = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(left),
+                                                                            _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+                                                           _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+                                        _mm256_set1_epi32(-1));
+  _mm256_storeu_si256((__m256i *)ok, okv);
+  __m256 r = _mm256_setzero_ps(); /* float reflectances; a material's double is kept apart */
+  __m256d m0 = _mm256_setzero_pd(), m1 = _mm256_setzero_pd();
+  int from_material = 0;
+  while (left) {
+    const unsigned b = pk->body[__builtin_ctz((unsigned)left)];
+    const __m256 mine = _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(body, _mm256_set1_epi32((int)b))),
+                                      _mm256_castsi256_ps(okv));
+    left &= ~_mm256_movemask_ps(mine);
+    const sensim_lidar_refl *br = &refl[b];
+    if (br->tri) {
+      r = _mm256_mask_i32gather_ps(r, br->tri, prim, mine, 4);
+    } else {
+      const __m256d v = _mm256_set1_pd(br->rho);
+      m0 = _mm256_blendv_pd(m0, v, _mm256_castps_pd(_mm256_castsi256_ps(_mm256_cvtepi32_epi64(
+                                       _mm_castps_si128(_mm256_castps256_ps128(mine))))));
+      m1 = _mm256_blendv_pd(m1, v, _mm256_castps_pd(_mm256_castsi256_ps(_mm256_cvtepi32_epi64(
+                                       _mm_castps_si128(_mm256_extractf128_ps(mine, 1))))));
+      from_material |= _mm256_movemask_ps(mine);
+    }
+  }
+  /* per-triangle lanes: the float widened; material lanes: the double */
+  const __m256d t0 = _mm256_cvtps_pd(_mm256_castps256_ps128(r)), t1 = _mm256_cvtps_pd(_mm256_extractf128_ps(r, 1));
+  const __m256i sel = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(from_material),
+                                                          _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+                                         _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128));
+  _mm256_storeu_pd(rho, _mm256_blendv_pd(t0, m0, _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(sel)))));
+  _mm256_storeu_pd(rho + 4,
+                   _mm256_blendv_pd(t1, m1, _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extractf128_si256(sel, 1)))));
+}
+#endif
+
 /* wrap_pi's first turn, without a branch (the same operations as the first
  * step of each of its loops); an angle still outside (-pi, pi] after it
  * (more than a turn off) goes on through wrap_pi in the store pass. */
@@ -181,15 +247,12 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   const double minr = l->p.min_range;
   double rho[8], atm[8];
   int32_t ok[8]; /* all ones where the lane hit something at or beyond the minimum range */
-  for (int e = 0; e < 8; e++) {
-    rho[e] = 0.0;
-    atm[e] = 1.0;
-    ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr ? -1 : 0;
-    if (!ok[e]) continue;
-    const sensim_lidar_refl *br = &sc->refl[pk->body[e]];
-    rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
-    if (l->beta > 0) atm[e] = exp(-2.0 * l->beta * pk->tfar[e]);
-  }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) lookups8(sc->refl, pk, n, minr, rho, ok);
+  else
+#endif
+    lookups(sc->refl, pk, n, minr, rho, ok);
+  for (int e = 0; e < 8; e++) atm[e] = l->beta > 0 && ok[e] ? exp(-2.0 * l->beta * pk->tfar[e]) : 1.0;
   const shared g = {l->fp.w[0], l->p_min, sc->qmax, sc->inv_qmax, azj, sc->win, l->az_off + c0, l->elev + c0, tf};
   lanes o;
 #if defined(SENSIM_HAVE_AVX2_PATHS)
