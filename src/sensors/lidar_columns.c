@@ -145,12 +145,9 @@ void sensim__lidar_columns_run(void *arg) {
     for (size_t i0 = 0; i0 < CS; i0 += 8) {
       const int n = CS - i0 < 8 ? (int)(CS - i0) : 8;
       if (poses->n == 1) { /* one pose for the column: a loop the compiler vectorises */
-        const double *m = fr[0].m;
-        const float *dx = l->dsoa + i0, *dy = dx + CS, *dz = dy + CS;
+        const float *dx = l->dsoa + i0;
+        sensim__lidar_directions8(fr[0].m, dx, dx + CS, dx + 2 * CS, &pk);
         for (int e = 0; e < 8; e++) {
-          pk.dir_x[e] = (float)(m[0] * dx[e] + m[1] * dy[e] + m[2] * dz[e]);
-          pk.dir_y[e] = (float)(m[3] * dx[e] + m[4] * dy[e] + m[5] * dz[e]);
-          pk.dir_z[e] = (float)(m[6] * dx[e] + m[7] * dy[e] + m[8] * dz[e]);
           pk.org_x[e] = fr[0].org[0];
           pk.org_y[e] = fr[0].org[1];
           pk.org_z[e] = fr[0].org[2];

@@ -96,6 +96,13 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
                                 const float ny[8], const float nz[8], sensim_beam *ob, double azj, const double *tf,
                                 int c0);
 
+/* The packet's eight directions, m times the table directions (dx[e],
+ * dy[e], dz[e]) in double, rounded to float: ((m0 dx + m1 dy) + m2 dz)
+ * and so on, with an AVX2 twin that does the same operations
+ * (sensors/lidar_packet.c). */
+void sensim__lidar_directions8(const double m[9], const float *dx, const float *dy, const float *dz,
+                               sensim_rt_packet8 *pk);
+
 /* Wrap to (-pi, pi]; column azimuths and offsets stay within a few turns,
  * so a loop is cheaper than fmod. */
 static inline double sensim__wrap_pi(double a) {

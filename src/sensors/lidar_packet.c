@@ -276,3 +276,40 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
     }
   }
 }
+
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* Row i of m times the eight table directions: ((mi0 dx + mi1 dy) + mi2 dz). */
+__attribute__((target("avx2"))) static inline __m256 row8(const double *mi, __m256d x0, __m256d x1, __m256d y0,
+                                                          __m256d y1, __m256d z0, __m256d z1) {
+  const __m256d a = _mm256_set1_pd(mi[0]), b = _mm256_set1_pd(mi[1]), c = _mm256_set1_pd(mi[2]);
+  const __m256d lo = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a, x0), _mm256_mul_pd(b, y0)), _mm256_mul_pd(c, z0));
+  const __m256d hi = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a, x1), _mm256_mul_pd(b, y1)), _mm256_mul_pd(c, z1));
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+
+__attribute__((target("avx2"))) static void directions8_avx2(const double m[9], const float *dx, const float *dy,
+                                                             const float *dz, sensim_rt_packet8 *pk) {
+  const __m256 X = _mm256_loadu_ps(dx), Y = _mm256_loadu_ps(dy), Z = _mm256_loadu_ps(dz);
+  const __m256d x0 = _mm256_cvtps_pd(_mm256_castps256_ps128(X)), x1 = _mm256_cvtps_pd(_mm256_extractf128_ps(X, 1));
+  const __m256d y0 = _mm256_cvtps_pd(_mm256_castps256_ps128(Y)), y1 = _mm256_cvtps_pd(_mm256_extractf128_ps(Y, 1));
+  const __m256d z0 = _mm256_cvtps_pd(_mm256_castps256_ps128(Z)), z1 = _mm256_cvtps_pd(_mm256_extractf128_ps(Z, 1));
+  _mm256_store_ps(pk->dir_x, row8(m, x0, x1, y0, y1, z0, z1));
+  _mm256_store_ps(pk->dir_y, row8(m + 3, x0, x1, y0, y1, z0, z1));
+  _mm256_store_ps(pk->dir_z, row8(m + 6, x0, x1, y0, y1, z0, z1));
+}
+#endif
+
+void sensim__lidar_directions8(const double m[9], const float *dx, const float *dy, const float *dz,
+                               sensim_rt_packet8 *pk) {
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    directions8_avx2(m, dx, dy, dz, pk);
+    return;
+  }
+#endif
+  for (int e = 0; e < 8; e++) {
+    pk->dir_x[e] = (float)(m[0] * dx[e] + m[1] * dy[e] + m[2] * dz[e]);
+    pk->dir_y[e] = (float)(m[3] * dx[e] + m[4] * dy[e] + m[5] * dz[e]);
+    pk->dir_z[e] = (float)(m[6] * dx[e] + m[7] * dy[e] + m[8] * dz[e]);
+  }
+}
