@@ -1,6 +1,8 @@
 /* filters/lidar_filters.c: lidar beams to points, and range noise. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -75,10 +77,10 @@ __attribute__((target("avx2"))) static inline void sincos8(__m256 x, __m256 *sn,
   sensim__sincos_quadrant8(th, q, sn, cs);
 }
 
-/* xyz of beams b[ix[0 .. n)] eight at a time; returns how many it
+/* beams_xyz's rows eight at a time; returns how many it
  * converted (a multiple of 8). */
 __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, const uint16_t *ix, size_t n,
-                                                         float *xyz) {
+                                                         float *xyzi) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const sensim_beam *e[8] = {&b[ix[i]],     &b[ix[i + 1]], &b[ix[i + 2]], &b[ix[i + 3]],
@@ -92,26 +94,29 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
     __m256 sa, ca, se, ce;
     sincos8(az, &sa, &ca);
     sincos8(el, &se, &ce);
+    __m256 in = _mm256_set_ps(e[7]->intensity, e[6]->intensity, e[5]->intensity, e[4]->intensity, e[3]->intensity,
+                              e[2]->intensity, e[1]->intensity, e[0]->intensity);
     __m256 rc = _mm256_mul_ps(r, ce);
-    float x[8], y[8], z[8];
-    _mm256_storeu_ps(x, _mm256_mul_ps(rc, ca));
-    _mm256_storeu_ps(y, _mm256_mul_ps(rc, sa));
-    _mm256_storeu_ps(z, _mm256_mul_ps(r, se));
-    for (int k = 0; k < 8; k++) {
-      xyz[3 * (i + k)] = x[k];
-      xyz[3 * (i + k) + 1] = y[k];
-      xyz[3 * (i + k) + 2] = z[k];
+    const __m256 X = _mm256_mul_ps(rc, ca), Y = _mm256_mul_ps(rc, sa), Z = _mm256_mul_ps(r, se);
+    /* (x, y, z, intensity) rows of the eight points: a 4 x 8 transpose */
+    const __m256 t0 = _mm256_unpacklo_ps(X, Y), t1 = _mm256_unpackhi_ps(X, Y), t2 = _mm256_unpacklo_ps(Z, in),
+                 t3 = _mm256_unpackhi_ps(Z, in);
+    const __m256 b[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                         _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    for (int k = 0; k < 4; k++) {
+      _mm_storeu_ps(xyzi + 4 * (i + k), _mm256_castps256_ps128(b[k]));
+      _mm_storeu_ps(xyzi + 4 * (i + k + 4), _mm256_extractf128_ps(b[k], 1));
     }
   }
   return i;
 }
 #endif
 
-/* xyz of beams b[ix[0 .. n)], three floats each. */
-static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float *xyz) {
+/* x, y, z and intensity of beams b[ix[0 .. n)], four floats each. */
+static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float *xyzi) {
   size_t i = 0;
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2()) i = beams_xyz8(b, ix, n, xyz);
+  if (sensim__cpu_has_avx2()) i = beams_xyz8(b, ix, n, xyzi);
 #endif
 #if defined(__SSE2__)
   for (; i + 4 <= n; i += 4) {
@@ -128,13 +133,17 @@ static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float 
     _mm_storeu_ps(y, _mm_mul_ps(rc, sa));
     _mm_storeu_ps(z, _mm_mul_ps(r, se));
     for (int k = 0; k < 4; k++) {
-      xyz[3 * (i + k)] = x[k];
-      xyz[3 * (i + k) + 1] = y[k];
-      xyz[3 * (i + k) + 2] = z[k];
+      xyzi[4 * (i + k)] = x[k];
+      xyzi[4 * (i + k) + 1] = y[k];
+      xyzi[4 * (i + k) + 2] = z[k];
+      xyzi[4 * (i + k) + 3] = e[k]->intensity;
     }
   }
 #endif
-  for (; i < n; i++) sensim__beam_xyz(&b[ix[i]], xyz + 3 * i);
+  for (; i < n; i++) {
+    sensim__beam_xyz(&b[ix[i]], xyzi + 4 * i);
+    xyzi[4 * i + 3] = b[ix[i]].intensity;
+  }
 }
 
 static sensim_status points_create(const cJSON *params, void **user) {
@@ -149,6 +158,11 @@ static sensim_status points_create(const cJSON *params, void **user) {
  * point j is written only after beam j <= i has been read, so the frame's
  * buffer is reused and a capture allocates nothing here. */
 _Static_assert(sizeof(sensim_point) == sizeof(sensim_beam), "points overwrite beams in place");
+_Static_assert(offsetof(sensim_point, intensity) == 12 && offsetof(sensim_point, time_offset) == 16 &&
+                   offsetof(sensim_beam, time_offset) == 16 && offsetof(sensim_point, ring) == offsetof(sensim_beam, ring) &&
+                   offsetof(sensim_point, return_index) == offsetof(sensim_beam, return_index) &&
+                   offsetof(sensim_point, pad) == offsetof(sensim_beam, pad),
+               "a point is x, y, z, intensity, then a beam's last 8 bytes");
 static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)user;
   (void)ctx;
@@ -157,7 +171,7 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
   sensim_beam *b = f->data;
   sensim_point *p = f->data;
   enum { BLOCK = 256 }; /* beams per pass: their returns are listed, converted, then written */
-  float xyz[3 * BLOCK];
+  float xyzi[4 * BLOCK]; /* x, y, z, intensity of each listed return */
   uint16_t ix[BLOCK];
   size_t j = 0;
   for (size_t i0 = 0; i0 < f->count; i0 += BLOCK) {
@@ -167,21 +181,17 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
       ix[nh] = (uint16_t)k;
       nh += blk[k].range > 0;
     }
-    beams_xyz(blk, ix, nh, xyz);
+    beams_xyz(blk, ix, nh, xyzi);
     /* Point j lands on beam slot j <= i0 + ix[k]: a beam still to be read
-     * lies beyond every slot written so far. */
+     * lies beyond every slot written so far. A point is x, y, z, intensity
+     * then the beam's last 8 bytes (time_offset, ring, return_index, pad). */
     for (size_t k = 0; k < nh; k++) {
-      const sensim_beam e = blk[ix[k]];
-      sensim_point q;
-      q.x = xyz[3 * k];
-      q.y = xyz[3 * k + 1];
-      q.z = xyz[3 * k + 2];
-      q.intensity = e.intensity;
-      q.time_offset = e.time_offset;
-      q.ring = e.ring;
-      q.return_index = e.return_index;
-      q.pad = 0;
-      p[j++] = q;
+      unsigned char tail[8];
+      memcpy(tail, (const unsigned char *)&blk[ix[k]] + offsetof(sensim_beam, time_offset), 8);
+      unsigned char *d = (unsigned char *)&p[j++];
+      memcpy(d, xyzi + 4 * k, 16);
+      memcpy(d + 16, tail, 8);
+      d[offsetof(sensim_point, pad)] = 0;
     }
   }
   f->type = SENSIM_PAYLOAD_POINTS;
