@@ -164,14 +164,16 @@ __attribute__((target("avx2"))) static size_t perturb_hits8(const lidar_noise *g
   for (; k + 8 <= nh; k += 8) {
     sensim_beam *e[8];
     for (int l = 0; l < 8; l++) e[l] = &x[ix[k + l]];
-    const __m256 r = _mm256_setr_ps(e[0]->range, e[1]->range, e[2]->range, e[3]->range, e[4]->range, e[5]->range,
-                                    e[6]->range, e[7]->range);
-    const __m256 in = _mm256_setr_ps(e[0]->intensity, e[1]->intensity, e[2]->intensity, e[3]->intensity,
-                                     e[4]->intensity, e[5]->intensity, e[6]->intensity, e[7]->intensity);
-    const __m256 az = _mm256_setr_ps(e[0]->azimuth, e[1]->azimuth, e[2]->azimuth, e[3]->azimuth, e[4]->azimuth,
-                                     e[5]->azimuth, e[6]->azimuth, e[7]->azimuth);
-    const __m256 el = _mm256_setr_ps(e[0]->elevation, e[1]->elevation, e[2]->elevation, e[3]->elevation,
-                                     e[4]->elevation, e[5]->elevation, e[6]->elevation, e[7]->elevation);
+    /* Each beam's first 16 bytes are range, intensity, azimuth, elevation:
+     * eight rows loaded and transposed to four columns (rows l and l + 4
+     * share a register, so the columns come out in lane order). */
+    __m256 row[4];
+    for (int l = 0; l < 4; l++)
+      row[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(&e[l]->range)), _mm_loadu_ps(&e[l + 4]->range), 1);
+    const __m256 s0 = _mm256_unpacklo_ps(row[0], row[1]), s1 = _mm256_unpackhi_ps(row[0], row[1]),
+                 s2 = _mm256_unpacklo_ps(row[2], row[3]), s3 = _mm256_unpackhi_ps(row[2], row[3]);
+    const __m256 r = _mm256_shuffle_ps(s0, s2, 0x44), in = _mm256_shuffle_ps(s0, s2, 0xEE),
+                 az = _mm256_shuffle_ps(s1, s3, 0x44), el = _mm256_shuffle_ps(s1, s3, 0xEE);
     /* The 8 x 4 normals transposed: q0 holds hits 0, 1, q1 hits 2, 3 ...;
      * the shuffles leave the hits in the order 0 2 4 6 1 3 5 7, which
      * `order` undoes. */
@@ -188,19 +190,21 @@ __attribute__((target("avx2"))) static size_t perturb_hits8(const lidar_noise *g
     plus_noise8(r, sr, nr, &lo, &hi);
     lo = _mm256_blendv_pd(minr, lo, _mm256_cmp_pd(lo, minr, _CMP_GT_OQ));
     hi = _mm256_blendv_pd(minr, hi, _mm256_cmp_pd(hi, minr, _CMP_GT_OQ));
-    float ro[8], io[8], ao[8], eo[8];
-    _mm256_storeu_ps(ro, to_float8(lo, hi));
+    const __m256 R8 = to_float8(lo, hi);
     plus_noise8(in, si, ni, &lo, &hi);
-    _mm256_storeu_ps(io, to_float8(intensity4(g, lo), intensity4(g, hi)));
+    const __m256 I8 = to_float8(intensity4(g, lo), intensity4(g, hi));
     plus_noise8(az, sa, na, &lo, &hi);
-    _mm256_storeu_ps(ao, to_float8(lo, hi));
+    const __m256 A8 = to_float8(lo, hi);
     plus_noise8(el, se, ne, &lo, &hi);
-    _mm256_storeu_ps(eo, to_float8(lo, hi));
-    for (int l = 0; l < 8; l++) {
-      e[l]->range = ro[l];
-      e[l]->intensity = io[l];
-      e[l]->azimuth = ao[l];
-      e[l]->elevation = eo[l];
+    const __m256 E8 = to_float8(lo, hi);
+    /* back to rows, stored over each beam's first 16 bytes */
+    const __m256 u0 = _mm256_unpacklo_ps(R8, I8), u1 = _mm256_unpackhi_ps(R8, I8), u2 = _mm256_unpacklo_ps(A8, E8),
+                 u3 = _mm256_unpackhi_ps(A8, E8);
+    const __m256 out[4] = {_mm256_shuffle_ps(u0, u2, 0x44), _mm256_shuffle_ps(u0, u2, 0xEE),
+                           _mm256_shuffle_ps(u1, u3, 0x44), _mm256_shuffle_ps(u1, u3, 0xEE)};
+    for (int l = 0; l < 4; l++) {
+      _mm_storeu_ps(&e[l]->range, _mm256_castps256_ps128(out[l]));
+      _mm_storeu_ps(&e[l + 4]->range, _mm256_extractf128_ps(out[l], 1));
     }
   }
   return k;
