@@ -83,29 +83,30 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
                                                          float *xyzi) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const sensim_beam *e[8] = {&b[ix[i]],     &b[ix[i + 1]], &b[ix[i + 2]], &b[ix[i + 3]],
-                               &b[ix[i + 4]], &b[ix[i + 5]], &b[ix[i + 6]], &b[ix[i + 7]]};
-    __m256 r = _mm256_set_ps(e[7]->range, e[6]->range, e[5]->range, e[4]->range, e[3]->range, e[2]->range, e[1]->range,
-                             e[0]->range);
-    __m256 az = _mm256_set_ps(e[7]->azimuth, e[6]->azimuth, e[5]->azimuth, e[4]->azimuth, e[3]->azimuth, e[2]->azimuth,
-                              e[1]->azimuth, e[0]->azimuth);
-    __m256 el = _mm256_set_ps(e[7]->elevation, e[6]->elevation, e[5]->elevation, e[4]->elevation, e[3]->elevation,
-                              e[2]->elevation, e[1]->elevation, e[0]->elevation);
+    /* Each beam's first 16 bytes (range, intensity, azimuth, elevation),
+     * eight rows transposed to four columns in lane order (rows l and
+     * l + 4 share a register). */
+    __m256 row[4];
+    for (int l = 0; l < 4; l++)
+      row[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(&b[ix[i + l]].range)),
+                                    _mm_loadu_ps(&b[ix[i + l + 4]].range), 1);
+    const __m256 s0 = _mm256_unpacklo_ps(row[0], row[1]), s1 = _mm256_unpackhi_ps(row[0], row[1]),
+                 s2 = _mm256_unpacklo_ps(row[2], row[3]), s3 = _mm256_unpackhi_ps(row[2], row[3]);
+    const __m256 r = _mm256_shuffle_ps(s0, s2, 0x44), in = _mm256_shuffle_ps(s0, s2, 0xEE),
+                 az = _mm256_shuffle_ps(s1, s3, 0x44), el = _mm256_shuffle_ps(s1, s3, 0xEE);
     __m256 sa, ca, se, ce;
     sincos8(az, &sa, &ca);
     sincos8(el, &se, &ce);
-    __m256 in = _mm256_set_ps(e[7]->intensity, e[6]->intensity, e[5]->intensity, e[4]->intensity, e[3]->intensity,
-                              e[2]->intensity, e[1]->intensity, e[0]->intensity);
     __m256 rc = _mm256_mul_ps(r, ce);
     const __m256 X = _mm256_mul_ps(rc, ca), Y = _mm256_mul_ps(rc, sa), Z = _mm256_mul_ps(r, se);
     /* (x, y, z, intensity) rows of the eight points: a 4 x 8 transpose */
     const __m256 t0 = _mm256_unpacklo_ps(X, Y), t1 = _mm256_unpackhi_ps(X, Y), t2 = _mm256_unpacklo_ps(Z, in),
                  t3 = _mm256_unpackhi_ps(Z, in);
-    const __m256 b[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                         _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    const __m256 pt[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                          _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
     for (int k = 0; k < 4; k++) {
-      _mm_storeu_ps(xyzi + 4 * (i + k), _mm256_castps256_ps128(b[k]));
-      _mm_storeu_ps(xyzi + 4 * (i + k + 4), _mm256_extractf128_ps(b[k], 1));
+      _mm_storeu_ps(xyzi + 4 * (i + k), _mm256_castps256_ps128(pt[k]));
+      _mm_storeu_ps(xyzi + 4 * (i + k + 4), _mm256_extractf128_ps(pt[k], 1));
     }
   }
   return i;
