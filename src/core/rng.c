@@ -315,7 +315,7 @@ static void normal_pairs4(const uint32_t *w, float *out) {
  * are split into evens and odds within each 128-bit half, so lane l holds
  * pair (0, 1, 4, 5, 2, 3, 6, 7)[l]; unpacking the results within the
  * halves puts the pairs back in order. */
-__attribute__((target("avx2"))) static void normal_pairs8(const uint32_t *w, float *out) {
+__attribute__((target("avx2"), always_inline)) static inline void normal_pairs8(const uint32_t *w, float *out) {
   __m256i A = _mm256_shuffle_epi32(_mm256_loadu_si256((const __m256i *)w), _MM_SHUFFLE(3, 1, 2, 0));
   __m256i B = _mm256_shuffle_epi32(_mm256_loadu_si256((const __m256i *)(w + 8)), _MM_SHUFFLE(3, 1, 2, 0));
   __m256i w0 = _mm256_unpacklo_epi64(A, B), w1 = _mm256_unpackhi_epi64(A, B);
@@ -351,6 +351,14 @@ __attribute__((target("avx2"))) static void normal_pairs8(const uint32_t *w, flo
   _mm256_storeu_ps(out, _mm256_unpacklo_ps(a, b));
   _mm256_storeu_ps(out + 8, _mm256_unpackhi_ps(a, b));
 }
+
+/* normal_pairs8 over the first n - n % 8 pairs, in one function so the
+ * loop keeps its constants in registers; returns how many it did. */
+__attribute__((target("avx2"))) static size_t normal_pairs8_run(const uint32_t *w, float *out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) normal_pairs8(w + 2 * i, out + 2 * i);
+  return i;
+}
 #endif
 
 #define NORMAL_CHUNK 256 /* pairs per pass: 2 KB of words on the stack */
@@ -361,8 +369,7 @@ void sensim_rng_normal2f_n(sensim_rng *r, float *out, size_t npairs) {
     size_t n = npairs < NORMAL_CHUNK ? npairs : NORMAL_CHUNK, i = 0;
     sensim_rng_fill_u32(r, w, 2 * n);
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-    if (sensim__cpu_has_avx2())
-      for (; i + 8 <= n; i += 8) normal_pairs8(w + 2 * i, out + 2 * i);
+    if (sensim__cpu_has_avx2()) i = normal_pairs8_run(w, out, n);
 #endif
 #if defined(__SSE2__)
     for (; i + 4 <= n; i += 4) normal_pairs4(w + 2 * i, out + 2 * i);
