@@ -154,11 +154,11 @@ static void philox_blocks(const uint32_t key[2], const uint32_t ctr[4], uint32_t
 #if defined(SENSIM_HAVE_AVX2_PATHS)
 /* The same on eight lanes per register (AVX2, chosen at run time). */
 __attribute__((target("avx2"))) static inline void mulhilo8(__m256i a, __m256i m, __m256i *hi, __m256i *lo) {
-  const __m256i lo_mask = _mm256_set_epi32(0, -1, 0, -1, 0, -1, 0, -1);
   __m256i even = _mm256_mul_epu32(a, m);
   __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), m);
-  *lo = _mm256_or_si256(_mm256_and_si256(even, lo_mask), _mm256_slli_epi64(odd, 32));
-  *hi = _mm256_or_si256(_mm256_srli_epi64(even, 32), _mm256_andnot_si256(lo_mask, odd));
+  /* 32-bit lane 2k takes the even product's half, lane 2k + 1 the odd one's */
+  *lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  *hi = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
 }
 
 /* 16 blocks. */
