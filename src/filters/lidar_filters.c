@@ -77,10 +77,13 @@ __attribute__((target("avx2"))) static inline void sincos8(__m256 x, __m256 *sn,
   sensim__sincos_quadrant8(th, q, sn, cs);
 }
 
-/* beams_xyz's rows eight at a time; returns how many it
- * converted (a multiple of 8). */
+/* beams_xyz's rows eight at a time; returns how many it converted (a
+ * multiple of 8). With `out`, the whole points are written there instead
+ * (out[k] for beam ix[k], at or before that beam's slot: a group's eight
+ * beams are read whole before its points are written, so points may
+ * overwrite the beams in place). */
 __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, const uint16_t *ix, size_t n,
-                                                         float *xyzi) {
+                                                         float *xyzi, sensim_point *out) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     /* Each beam's first 16 bytes (range, intensity, azimuth, elevation),
@@ -94,6 +97,13 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
                  s2 = _mm256_unpacklo_ps(row[2], row[3]), s3 = _mm256_unpackhi_ps(row[2], row[3]);
     const __m256 r = _mm256_shuffle_ps(s0, s2, 0x44), in = _mm256_shuffle_ps(s0, s2, 0xEE),
                  az = _mm256_shuffle_ps(s1, s3, 0x44), el = _mm256_shuffle_ps(s1, s3, 0xEE);
+    /* The beams' last 8 bytes (time_offset, ring, return_index; pad
+     * cleared), read before any point of the group is written. */
+    __m128i tails[8];
+    const __m128i keep = _mm_set_epi32(0, 0, 0x00FFFFFF, -1);
+    if (out)
+      for (int k = 0; k < 8; k++)
+        tails[k] = _mm_and_si128(_mm_loadl_epi64((const __m128i *)&b[ix[i + k]].time_offset), keep);
     __m256 sa, ca, se, ce;
     sincos8(az, &sa, &ca);
     sincos8(el, &se, &ce);
@@ -104,6 +114,14 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
                  t3 = _mm256_unpackhi_ps(Z, in);
     const __m256 pt[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
                           _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    if (out) { /* whole points, straight to their slots: rows, then each beam's tail with pad 0 */
+      for (int k = 0; k < 4; k++) {
+        _mm_storeu_ps(&out[i + k].x, _mm256_castps256_ps128(pt[k]));
+        _mm_storeu_ps(&out[i + k + 4].x, _mm256_extractf128_ps(pt[k], 1));
+      }
+      for (int k = 0; k < 8; k++) _mm_storel_epi64((__m128i *)&out[i + k].time_offset, tails[k]);
+      continue;
+    }
     for (int k = 0; k < 4; k++) {
       _mm_storeu_ps(xyzi + 4 * (i + k), _mm256_castps256_ps128(pt[k]));
       _mm_storeu_ps(xyzi + 4 * (i + k + 4), _mm256_extractf128_ps(pt[k], 1));
@@ -117,7 +135,7 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
 static void beams_xyz(const sensim_beam *b, const uint16_t *ix, size_t n, float *xyzi) {
   size_t i = 0;
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2()) i = beams_xyz8(b, ix, n, xyzi);
+  if (sensim__cpu_has_avx2()) i = beams_xyz8(b, ix, n, xyzi, NULL);
 #endif
 #if defined(__SSE2__)
   for (; i + 4 <= n; i += 4) {
@@ -182,15 +200,22 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
       ix[nh] = (uint16_t)k;
       nh += blk[k].range > 0;
     }
-    beams_xyz(blk, ix, nh, xyzi);
     /* Point j lands on beam slot j <= i0 + ix[k]: a beam still to be read
      * lies beyond every slot written so far. A point is x, y, z, intensity
      * then the beam's last 8 bytes (time_offset, ring, return_index, pad). */
-    for (size_t k = 0; k < nh; k++) {
+    size_t k = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+    if (sensim__cpu_has_avx2()) { /* groups of eight written whole */
+      k = beams_xyz8(blk, ix, nh, NULL, p + j);
+      j += k;
+    }
+#endif
+    beams_xyz(blk, ix + k, nh - k, xyzi);
+    for (size_t q = 0; k < nh; k++, q++) {
       unsigned char tail[8];
       memcpy(tail, (const unsigned char *)&blk[ix[k]] + offsetof(sensim_beam, time_offset), 8);
       unsigned char *d = (unsigned char *)&p[j++];
-      memcpy(d, xyzi + 4 * k, 16);
+      memcpy(d, xyzi + 4 * q, 16);
       memcpy(d + 16, tail, 8);
       d[offsetof(sensim_point, pad)] = 0;
     }
