@@ -139,6 +139,12 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
     s->is_static &= ns == 1;
     s->blas[i] = b->blas[i];
     s->first[i] = at;
+    if (snap->bodies[i].is_static) { /* one step, its pose in the snapshot's table: no keyframe read */
+      s->step[at].pos = snap->bodies[i].pose.pos;
+      s->step[at].rot = snap->bodies[i].pose.rot;
+      at++;
+      continue;
+    }
     for (int k = 0; k < ns; k++) {
       double t = ns == 1 ? snap->t1 : snap->t0 + (snap->t1 - snap->t0) * k / (ns - 1);
       sensim_body_state st;

@@ -58,6 +58,8 @@ struct sensim_world {
   size_t nmeshes, cap_meshes;
   sensim_body **bodies;
   size_t nbodies, cap_bodies;
+  size_t *dynamic;              /* indices of the dynamic bodies, increasing: what per-advance upkeep visits */
+  size_t ndynamic, cap_dynamic;
   sensim_light *lights;
   size_t nlights, cap_lights;
   sensim_texture **textures;
@@ -103,6 +105,7 @@ typedef struct sensim_body_snap {
   uint16_t class_id;
   uint32_t instance_id;
   int is_static;
+  sensim_pose pose;          /* a static body's pose (it never changes), read with the body's other fields */
   size_t nk;
   const sensim_keyframe *k;  /* covering [t0, t1]: first <= t0, last >= t1 when held */
 } sensim_body_snap;

@@ -72,6 +72,10 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
     bs->class_id = b->class_id;
     bs->instance_id = b->instance_id;
     bs->is_static = b->is_static;
+    /* A static body stands where it was created; one that was destroyed
+     * (made static) has no mesh and is never traced, so its pose here is
+     * never read. */
+    bs->pose = b->pose0;
     bs->k = NULL;
     bs->nk = 0;
     if (!all && (int)i != only) continue;

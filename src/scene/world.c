@@ -78,6 +78,7 @@ void sensim_world_destroy(sensim_world *w) {
   }
   free(w->sensors);
   free(w->bodies);
+  free(w->dynamic);
   free(w->meshes);
   free(w->lights);
   free(w);
@@ -127,9 +128,9 @@ void sensim__world_trim_tracks(sensim_world *w) {
   /* Captures not yet scheduled have t_k > w->t, so they need keyframes from
    * t_k - window > w->t - max_window onwards. Before the first advance the
    * newest keyframe stands in for the clock, with a second of slack. */
-  for (size_t i = 0; i < w->nbodies; i++) {
-    sensim_body *b = w->bodies[i];
-    if (b->is_static || b->track.n == 0) continue;
+  for (size_t d = 0; d < w->ndynamic; d++) {
+    sensim_body *b = w->bodies[w->dynamic[d]];
+    if (b->track.n == 0) continue;
     double now = isfinite(w->t) ? w->t : b->track.k[b->track.n - 1].t - 1.0;
     sensim__track_trim(&b->track, now - w->max_window);
   }

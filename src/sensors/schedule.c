@@ -284,10 +284,10 @@ sensim_status sensim_world_reset(sensim_world *w) {
    * at -inf, exactly as sensim_body_create left it: it stands there until
    * the host's first push of the new episode replaces it (scene/body.c).
    * The keyframe array keeps its capacity. */
-  for (size_t i = 0; i < w->nbodies; i++) {
-    sensim_body *b = w->bodies[i];
+  for (size_t d = 0; d < w->ndynamic; d++) {
+    sensim_body *b = w->bodies[w->dynamic[d]];
     sensim_track *tr = &b->track;
-    if (b->is_static || tr->n == 0) continue;
+    if (tr->n == 0) continue;
     memset(&tr->k[0], 0, sizeof tr->k[0]);
     tr->k[0].t = -INFINITY;
     tr->k[0].s.pose = b->pose0;

@@ -369,6 +369,12 @@ sensim_status sensim_body_destroy(sensim_body *b) {
     tr->cap = 1;
   }
   b->is_static = 1;
+  size_t d = 0; /* off the dynamic list, which stays in index order */
+  while (d < w->ndynamic && w->dynamic[d] != (size_t)b->index) d++;
+  if (d < w->ndynamic) {
+    memmove(&w->dynamic[d], &w->dynamic[d + 1], (w->ndynamic - d - 1) * sizeof *w->dynamic);
+    w->ndynamic--;
+  }
   return SENSIM_OK;
 }
 

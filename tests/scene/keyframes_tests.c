@@ -437,6 +437,15 @@ static void test_snapshot_copies_dynamic_and_shares_static_keyframes(void **stat
   sensim__snap_state_at(snap, (size_t)dyn->index, 0.2, &o);
   assert_vec_near(o.pose.pos, v3(2, 0, 0), 1e-12);
   sensim__snapshot_free(snap);
+  /* The static body's pose rides in the snapshot's table; the world lists
+   * only the dynamic body for its per-advance upkeep, until it goes. */
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0.1, 0.2, 1, -1, &snap));
+  assert_vec_near(snap->bodies[st->index].pose.pos, v3(5, 6, 7), 0);
+  sensim__snapshot_free(snap);
+  assert_int_equal(w->ndynamic, 1);
+  assert_int_equal(w->dynamic[0], (size_t)dyn->index);
+  SENSIM_OK_OR_FAIL(sensim_body_destroy(dyn));
+  assert_int_equal(w->ndynamic, 0);
   sensim_world_destroy(w);
 }
 
