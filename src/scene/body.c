@@ -18,6 +18,7 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   if (rc) return rc;
   rc = sensim__grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies);
   if (!rc && !p->is_static) rc = sensim__grow((void **)&w->dynamic, &w->cap_dynamic, w->ndynamic + 1, sizeof *w->dynamic);
+  if (!rc) rc = sensim__grow((void **)&w->snap_base, &w->cap_snap_base, w->nbodies + 1, sizeof *w->snap_base);
   if (rc) return rc;
   sensim_body *b = calloc(1, sizeof *b);
   if (!b) return sensim__fail(SENSIM_ENOMEM, "out of memory for a body");
@@ -46,6 +47,7 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   b->track.n = 1;
   b->pose0 = p->pose;
   if (!b->is_static) w->dynamic[w->ndynamic++] = w->nbodies;
+  sensim__body_snap_base(b, &w->snap_base[w->nbodies]);
   w->bodies[w->nbodies++] = b;
   *out = b;
   return SENSIM_OK;

@@ -60,6 +60,12 @@ struct sensim_world {
   size_t nbodies, cap_bodies;
   size_t *dynamic;              /* indices of the dynamic bodies, increasing: what per-advance upkeep visits */
   size_t ndynamic, cap_dynamic;
+  /* Per body, its snapshot entry as far as it holds for every capture: a
+   * static body's whole entry, a dynamic body's without keyframes. A
+   * snapshot starts as a copy of it (scene/snapshot.c), instead of reading
+   * 1 900 scattered bodies per capture. */
+  struct sensim_body_snap *snap_base;
+  size_t cap_snap_base;
   sensim_light *lights;
   size_t nlights, cap_lights;
   sensim_texture **textures;
@@ -119,6 +125,9 @@ typedef struct sensim_snapshot {
   sensim_light *lights;
 } sensim_snapshot;
 
+/* b's entry in world->snap_base: its fields, and a static body's
+ * keyframe (the world's own: static tracks never change). */
+void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out);
 /* Snapshot every body (all = 1) or only the body with index `only` (all = 0,
  * only >= 0; -1 for none), for sensors that need no geometry. */
 sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all,

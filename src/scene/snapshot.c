@@ -24,23 +24,41 @@ static size_t aligned(size_t n) {
   return (n + al - 1) / al * al;
 }
 
+void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
+  out->mesh = b->mesh;
+  out->body_index = b->index;
+  out->class_id = b->class_id;
+  out->instance_id = b->instance_id;
+  out->is_static = b->is_static;
+  /* A static body stands where it was created; one that was destroyed
+   * (made static) has no mesh and is never traced, so its pose is never
+   * read. */
+  out->pose = b->pose0;
+  /* A static track is one keyframe, whatever the window. */
+  out->k = b->is_static ? b->track.k : NULL;
+  out->nk = b->is_static ? b->track.n : 0;
+}
+
 /* One allocation holds the snapshot, its body table, its lights and every
  * copied keyframe: a capture job costs one malloc and one free here, not one
  * per body (a town of 1 900 bodies made this a visible share of a lidar
- * capture). Two passes over the tracks: count, then copy.
+ * capture). The body table starts as a copy of the world's snap_base;
+ * then the dynamic bodies' keyframes over the window are copied in (two
+ * passes: count, then copy).
  *
  * A static body's keyframes are not copied: the snapshot points at the
  * world's. They never change while the world lives (pushes to a static
  * body are refused, reset leaves static bodies alone, and
  * sensim_body_destroy does not touch a static body's track), and a capture
  * job never outlives the world (sensors, and with them their jobs, go
- * first in sensim_world_destroy). A town's buildings then cost nothing
- * here per capture. */
+ * first in sensim_world_destroy). A town's buildings then cost one copy of
+ * their table entries here per capture. */
 sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all, int only,
                                     sensim_snapshot **out) {
   size_t nb = w->nbodies, nl = w->nlights, nk = 0;
-  for (size_t i = 0; i < nb; i++) {
-    if ((!all && (int)i != only) || w->bodies[i]->is_static) continue;
+  for (size_t d = 0; d < w->ndynamic; d++) {
+    const size_t i = w->dynamic[d];
+    if (!all && (int)i != only) continue;
     size_t first, n;
     window_of(&w->bodies[i]->track, t0, t1, &first, &n);
     nk += n;
@@ -63,31 +81,17 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
   s->nlights = nl;
   s->lights = (sensim_light *)(block + off_lights);
   if (nl) memcpy(s->lights, w->lights, nl * sizeof *s->lights);
+  if (nb) memcpy(s->bodies, w->snap_base, nb * sizeof *s->bodies);
   sensim_keyframe *keys = (sensim_keyframe *)(block + off_keys);
-  for (size_t i = 0; i < nb; i++) {
-    const sensim_body *b = w->bodies[i];
-    sensim_body_snap *bs = &s->bodies[i];
-    bs->mesh = b->mesh;
-    bs->body_index = b->index;
-    bs->class_id = b->class_id;
-    bs->instance_id = b->instance_id;
-    bs->is_static = b->is_static;
-    /* A static body stands where it was created; one that was destroyed
-     * (made static) has no mesh and is never traced, so its pose here is
-     * never read. */
-    bs->pose = b->pose0;
-    bs->k = NULL;
-    bs->nk = 0;
+  for (size_t d = 0; d < w->ndynamic; d++) {
+    const size_t i = w->dynamic[d];
     if (!all && (int)i != only) continue;
+    const sensim_body *b = w->bodies[i];
     size_t first, n;
     window_of(&b->track, t0, t1, &first, &n);
     if (n == 0) continue;
-    bs->nk = n;
-    if (b->is_static) { /* the world's own, immutable (above) */
-      bs->k = b->track.k + first;
-      continue;
-    }
-    bs->k = keys;
+    s->bodies[i].k = keys;
+    s->bodies[i].nk = n;
     memcpy(keys, b->track.k + first, n * sizeof *keys);
     keys += n;
   }

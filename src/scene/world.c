@@ -79,6 +79,7 @@ void sensim_world_destroy(sensim_world *w) {
   free(w->sensors);
   free(w->bodies);
   free(w->dynamic);
+  free(w->snap_base);
   free(w->meshes);
   free(w->lights);
   free(w);

@@ -355,7 +355,10 @@ sensim_status sensim_body_destroy(sensim_body *b) {
    * static body's track is left as it is: captures in flight may read it
    * in place (scene/snapshot.c). */
   b->mesh = NULL;
-  if (b->is_static) return SENSIM_OK;
+  if (b->is_static) {
+    sensim__body_snap_base(b, &w->snap_base[b->index]);
+    return SENSIM_OK;
+  }
   sensim_track *tr = &b->track;
   if (tr->n > 1) {
     tr->k[0] = tr->k[tr->n - 1];
@@ -375,6 +378,7 @@ sensim_status sensim_body_destroy(sensim_body *b) {
     memmove(&w->dynamic[d], &w->dynamic[d + 1], (w->ndynamic - d - 1) * sizeof *w->dynamic);
     w->ndynamic--;
   }
+  sensim__body_snap_base(b, &w->snap_base[b->index]);
   return SENSIM_OK;
 }
 

@@ -446,6 +446,14 @@ static void test_snapshot_copies_dynamic_and_shares_static_keyframes(void **stat
   assert_int_equal(w->dynamic[0], (size_t)dyn->index);
   SENSIM_OK_OR_FAIL(sensim_body_destroy(dyn));
   assert_int_equal(w->ndynamic, 0);
+  /* Destroyed, the dynamic body is static and meshless in later snapshots,
+   * standing on its last keyframe. */
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0.6, 0.7, 1, -1, &snap));
+  ds = &snap->bodies[dyn->index];
+  assert_true(ds->is_static && ds->mesh == NULL && ds->nk == 1 && ds->k == dyn->track.k);
+  sensim__snap_state_at(snap, (size_t)dyn->index, 0.65, &o);
+  assert_vec_near(o.pose.pos, v3(-9, -9, -9), 0);
+  sensim__snapshot_free(snap);
   sensim_world_destroy(w);
 }
 
