@@ -309,7 +309,7 @@ static void paired(const bench_meas *s, const bench_meas *b, int reps, double *m
 static void report_ratios(const cfg *c, const scase *cs, const brun *br, bench_row *rows) {
   const char *h[] = {"sensim case", "rays", "sensim ms", "bare x1 ms", "bare x8 ms", "bare x16 ms",
                      "sensim / x1", "sensim / x8 (same calls)", "same calls, CPU", "same calls, paired (range)",
-                     "sensim / x16", "target 1.25x"};
+                     "same calls, min / min", "sensim / x16", "target 1.25x (median and paired)"};
   int nr = 0;
   for (int i = 0; i < S_SUB0; i++, nr++) {
     const bench_meas *s = &cs[i].m;
@@ -322,12 +322,16 @@ static void report_ratios(const cfg *c, const scase *cs, const brun *br, bench_r
     nums(&rows[nr], 2, "%.2f", 7, s->med_ms, x1->med_ms, x8->med_ms, x16->med_ms, s->med_ms / x1->med_ms, r8,
          s->med_cpu / x8->med_cpu);
     snprintf(rows[nr].c[9], BENCH_CELL, "%.2f (%.2f-%.2f)", pm, plo, phi);
-    fmt(rows[nr].c[10], "%.2f", s->med_ms / x16->med_ms);
-    if (cs[i].filters != F_WHOLE) snprintf(rows[nr].c[11], BENCH_CELL, "-");
-    else if (r8 <= 1.25) snprintf(rows[nr].c[11], BENCH_CELL, "met");
-    else snprintf(rows[nr].c[11], BENCH_CELL, "missed by %.0f%%", 100.0 * (r8 / 1.25 - 1.0));
+    fmt(rows[nr].c[10], "%.2f", s->min_ms / x8->min_ms);
+    fmt(rows[nr].c[11], "%.2f", s->med_ms / x16->med_ms);
+    /* The verdict takes the worse of the two robust estimates; min / min
+     * (each side's quietest repetition) is shown, not judged on. */
+    const double worst = r8 > pm ? r8 : pm;
+    if (cs[i].filters != F_WHOLE) snprintf(rows[nr].c[12], BENCH_CELL, "-");
+    else if (worst <= 1.25) snprintf(rows[nr].c[12], BENCH_CELL, "met");
+    else snprintf(rows[nr].c[12], BENCH_CELL, "missed by %.0f%%", 100.0 * (worst / 1.25 - 1.0));
   }
-  bench_print_table(c->markdown, "sensim / bare Embree, same rays, one thread", h, 12, rows, nr);
+  bench_print_table(c->markdown, "sensim / bare Embree, same rays, one thread", h, 13, rows, nr);
 }
 
 /* Where the OS1-128 whole lidar's time goes, from differences of medians:
