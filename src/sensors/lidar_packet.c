@@ -1,15 +1,18 @@
-/* sensors/lidar_packet.c: the beams of one traced packet of eight
- * one-sub-ray channels, written straight from the packet (the common case:
- * datasheet lidars trace one ray per beam).
+/* sensors/lidar_packet.c: the per-packet kernels of a one-sub-ray scan
+ * (the common case: datasheet lidars trace one ray per beam): the
+ * packet's eight directions before Embree, and its beams after, written
+ * straight from the packet.
  *
- * Three passes over the lanes: the reflectance lookups; then the lidar
- * equation, the detection test, the quantiser and the beam's angles and
- * time on all eight lanes at once; then the stores. The middle pass has an
- * AVX2 version (four doubles per instruction) chosen at run time; it makes
- * the same IEEE operations in the same order as the plain one (no FMA), so
- * both give the same beams, and both are measure()'s arithmetic in
- * sensors/lidar_columns.c, so one sub-ray gives the beams the multi-sub-ray
- * path gives. One hit is one return in every mode, if detected. */
+ * The beams take three passes over the lanes: the reflectance lookups
+ * (body by body: one entry read per distinct body, its per-triangle values
+ * gathered); then the lidar equation, the detection test, the quantiser
+ * and the beam's angles and time on all eight lanes at once; then the
+ * stores, the beams built as rows by a register transpose. Each pass has
+ * an AVX2 version chosen at run time that makes the same IEEE operations
+ * in the same order as the plain one (no FMA), so both give the same
+ * beams, and both are measure()'s arithmetic in sensors/lidar_columns.c,
+ * so one sub-ray gives the beams the multi-sub-ray path gives. One hit is
+ * one return in every mode, if detected. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
