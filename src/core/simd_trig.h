@@ -42,8 +42,10 @@ static inline void sensim__sincos_quadrant4(__m128 th, __m128i q, __m128 *sn, __
 #endif
 
 #if defined(SENSIM_HAVE_AVX2_PATHS)
+/* mask ? a : b for masks of whole lanes (compare results): one blend
+ * instruction, the same bits as and / andnot / or. */
 __attribute__((target("avx2"))) static inline __m256 sensim__blend8(__m256 mask, __m256 a, __m256 b) {
-  return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
+  return _mm256_blendv_ps(b, a, mask);
 }
 
 /* sin and cos of th + q pi/2, |th| <= pi/4, eight lanes. */
