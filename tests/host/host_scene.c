@@ -29,23 +29,6 @@ sensim_body_state host_car_state(double t) {
   return s;
 }
 
-static sensim_body *add_static(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at) {
-  sensim_material m;
-  sensim_material_init(&m);
-  sensim_shape sh = {kind, size, 16};
-  sensim_mesh *mesh = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &m, &mesh));
-  sensim_body_params bp;
-  sensim_body_params_init(&bp);
-  bp.mesh = mesh;
-  bp.is_static = 1;
-  bp.pose.pos = at;
-  bp.class_id = 1;
-  sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
-  return b;
-}
-
 static void sensor_params(sensim_sensor_params *sp, const char *name, sensim_body *car, const host_rates *r,
                           int i) {
   sensim_sensor_params_init(sp);
@@ -64,11 +47,11 @@ void host_rig_build(host_rig *r, int threads, uint64_t seed, const host_rates *r
   sensim_light l;
   sensim_light_init(&l);
   SENSIM_OK_OR_FAIL(sensim_light_add(w, &l));
-  add_static(w, SENSIM_SHAPE_PLANE, (sensim_vec3){60, 60, 0}, (sensim_vec3){0, 0, 0});
-  add_static(w, SENSIM_SHAPE_CYLINDER, (sensim_vec3){0.3, 0, 4}, (sensim_vec3){0, 0, 0});
+  test_static_shape(w, SENSIM_SHAPE_PLANE, (sensim_vec3){60, 60, 0}, (sensim_vec3){0, 0, 0});
+  test_static_shape(w, SENSIM_SHAPE_CYLINDER, (sensim_vec3){0.3, 0, 4}, (sensim_vec3){0, 0, 0});
   for (int i = 0; i < 6; i++) {
     double a = i * M_PI / 3.0;
-    add_static(w, SENSIM_SHAPE_BOX, (sensim_vec3){1.0, 1.5, 1.0 + 0.3 * i},
+    test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1.0, 1.5, 1.0 + 0.3 * i},
                (sensim_vec3){10.0 * cos(a), 10.0 * sin(a), 0.5});
   }
   sensim_material m;

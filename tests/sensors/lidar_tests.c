@@ -488,18 +488,7 @@ static void test_lidar_rng_batch_equals_the_stream(void **state) {
  * beam the lidar failed to write shows. Returns a copy of the frame's data. */
 static void *poisoned_scan(sensim_return_mode mode, int points, size_t *bytes, size_t *count) {
   sensim_world *w = two_tone_wall(12.0, 0.3f, 0.7f);
-  sensim_material m;
-  sensim_material_init(&m);
-  sensim_shape sh = {SENSIM_SHAPE_BOX, {1.0, 2.0, 1.5}, 0};
-  sensim_mesh *box = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &m, &box));
-  sensim_body_params bp;
-  sensim_body_params_init(&bp);
-  bp.mesh = box;
-  bp.is_static = 1;
-  bp.pose.pos = v3(6.0, 1.0, 0.0);
-  sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  test_static_shape(w, SENSIM_SHAPE_BOX, v3(1.0, 2.0, 1.5), v3(6.0, 1.0, 0.0));
   sensim_lidar_params lp;
   sensim_lidar_params_init(&lp);
   lp.channels = 29; /* not a multiple of 8: a column's last packet is partial */

@@ -16,6 +16,23 @@ sensim_world *test_world(int threads, uint64_t seed) {
   return w;
 }
 
+sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at) {
+  sensim_material m;
+  sensim_material_init(&m);
+  sensim_shape sh = {kind, size, 16};
+  sensim_mesh *mesh = NULL;
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &m, &mesh));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = mesh;
+  bp.is_static = 1;
+  bp.pose.pos = at;
+  bp.class_id = 1;
+  sensim_body *b = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  return b;
+}
+
 sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw) {
   sensim_body_state s = {0};
   s.pose.pos.x = x;

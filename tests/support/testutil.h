@@ -26,6 +26,9 @@ sensim_world *test_world(int threads, uint64_t seed);
 
 /* Body state at rest at pose (x, y, z, yaw). */
 sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
+/* A static body of a primitive shape (default material, 16 segments,
+ * class 1) standing at `at`, unrotated. */
+sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at);
 
 /* Absolute-tolerance comparison with a message naming both values. */
 #define assert_near(a, b, tol)                                                      \
