@@ -28,11 +28,6 @@
 #include "sensim/magnetometer.h"
 #include "sensim/sensim.h"
 
-/* The registry names "mag_noise" weakly while it is new (filters/registry.c):
- * a static link pulls its object file in only through a strong reference. */
-extern const sensim_builtin_filter sensim__filter_mag_noise;
-const sensim_builtin_filter *const bench_imu_keep_mag_noise = &sensim__filter_mag_noise;
-
 #define ALL_TERMS                                                                                 \
   "{\"accel_vrw_mps_per_rth\": 0.03, \"accel_bias_b0\": 2e-3, \"accel_bias_tb\": 600,"            \
   " \"accel_bias_walk_mean\": 1e-9, \"accel_white_mean\": 1e-4, \"accel_turn_on_sigma_mg\": 5,"   \

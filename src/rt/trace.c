@@ -156,13 +156,6 @@ void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n
   rtcIntersect8(valid, v->scene, &ctx, (struct RTCRayHit8 *)pk);
 }
 
-/* The normals of hits on one-step (static) bodies, rotated and normalised
- * eight at a time: x = (m0 gx + m1 gy) + m2 gz and so on, then
- * n = x / sqrt((x x + y y) + z z), the same correctly rounded float
- * operations in the same order as finish_hit's one-by-one path, so the same
- * bits on every path. Lanes without a static hit get (1, 0, 0). Returns the
- * lanes (bit i) whose hit is on a moving body: finish_hit's interpolated
- * path takes those. */
 #if defined(SENSIM_HAVE_AVX2_PATHS)
 /* Body by body: the lanes that hit one static body take its matrix
  * broadcast, so a coherent packet (a few bodies among eight lanes: the
@@ -203,6 +196,13 @@ __attribute__((target("avx2"))) static int body_normals8(const sensim_rt_scene *
 }
 #endif
 
+/* The normals of hits on one-step (static) bodies, rotated and normalised
+ * eight at a time: x = (m0 gx + m1 gy) + m2 gz and so on, then
+ * n = x / sqrt((x x + y y) + z z), the same correctly rounded float
+ * operations in the same order as finish_hit's one-by-one path, so the same
+ * bits on every path. Lanes without a static hit get (1, 0, 0). Returns the
+ * lanes (bit i) whose hit is on a moving body: finish_hit's interpolated
+ * path takes those. */
 static int static_normals(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n, float nx[8], float ny[8],
                           float nz[8]) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)

@@ -242,6 +242,12 @@ __attribute__((target("avx2"))) static int store8(const lanes *o, const uint16_t
 }
 #endif
 
+/* Two-way atmospheric transmission exp(-2 beta R) of each hit lane, 1
+ * elsewhere or in clear air. */
+static void fog(const sensim_lidar *l, const sensim_rt_packet8 *pk, const int32_t ok[8], double atm[8]) {
+  for (int e = 0; e < 8; e++) atm[e] = l->beta > 0 && ok[e] ? exp(-2.0 * l->beta * pk->tfar[e]) : 1.0;
+}
+
 void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_packet8 *pk, int n, const float nx[8],
                                 const float ny[8], const float nz[8], sensim_beam *ob, double azj, const double *tf,
                                 int c0) {
@@ -251,21 +257,24 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   double rho[8], atm[8];
   int32_t ok[8]; /* all ones where the lane hit something at or beyond the minimum range */
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2()) lookups8(sc->refl, pk, n, minr, rho, ok);
-  else
+  const int avx2 = sensim__cpu_has_avx2();
+#else
+  const int avx2 = 0;
 #endif
-    lookups(sc->refl, pk, n, minr, rho, ok);
-  for (int e = 0; e < 8; e++) atm[e] = l->beta > 0 && ok[e] ? exp(-2.0 * l->beta * pk->tfar[e]) : 1.0;
   const shared g = {l->fp.w[0], l->p_min, sc->qmax, sc->inv_qmax, azj, sc->win, l->az_off + c0, l->elev + c0, tf};
   lanes o;
+  if (avx2) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2()) middle8(pk, nx, ny, nz, rho, atm, ok, &g, &o);
-  else
+    lookups8(sc->refl, pk, n, minr, rho, ok);
+    fog(l, pk, ok, atm);
+    middle8(pk, nx, ny, nz, rho, atm, ok, &g, &o);
+    if (store8(&o, l->ring + c0, n, R, ob)) return;
 #endif
+  } else {
+    lookups(sc->refl, pk, n, minr, rho, ok);
+    fog(l, pk, ok, atm);
     middle(pk, nx, ny, nz, rho, atm, ok, &g, &o);
-#if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2() && store8(&o, l->ring + c0, n, R, ob)) return;
-#endif
+  }
   for (int e = 0; e < n; e++) {
     const int c = c0 + e;
     const double a = o.az[e] > -M_PI && o.az[e] <= M_PI ? o.az[e] : sensim__wrap_pi(o.az[e]);

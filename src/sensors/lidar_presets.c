@@ -118,6 +118,18 @@ static void common(sensim_lidar_params *p) {
   p->fog_visibility = 0.0;
 }
 
+/* The Velodyne family's beam: about twice as wide along the scan as
+ * across it, 3.0 mrad horizontal x 1.5 mrad vertical (VLS-128 User Manual
+ * 63-9483, table F-1, Velodyne's figure for its 905 nm channels; the
+ * VLP-16 is quoted with the same figure, the HDL manuals state none), and
+ * a calibrated reflectivity of one byte, 0..255 (VLP-16 manual 9.3.1.3). */
+static void velodyne_beam(sensim_lidar_params *p) {
+  p->div_h = MRAD(3.0);
+  p->div_v = MRAD(1.5);
+  p->shape = SENSIM_BEAM_ELLIPTICAL;
+  p->intensity_bits = 8;
+}
+
 static void fill_vlp16(sensim_lidar_params *p) {
   common(p);
   p->channels = 16;
@@ -134,15 +146,7 @@ static void fill_vlp16(sensim_lidar_params *p) {
   p->min_range = 0.4;
   p->max_range = 100.0;
   p->detection_range = 100.0;
-  /* Velodyne's beam is about twice as wide along the scan as across it:
-   * 3.0 mrad horizontal x 1.5 mrad vertical (VLS-128 User Manual 63-9483,
-   * table F-1, Velodyne's figure for its 905 nm Puck-family channels; the
-   * VLP-16 is quoted with the same figure). */
-  p->div_h = MRAD(3.0);
-  p->div_v = MRAD(1.5);
-  p->shape = SENSIM_BEAM_ELLIPTICAL;
-  /* Calibrated reflectivity: one byte, 0..255 (manual 9.3.1.3). */
-  p->intensity_bits = 8;
+  velodyne_beam(p);
 }
 
 static void fill_hdl32(sensim_lidar_params *p) {
@@ -162,12 +166,7 @@ static void fill_hdl32(sensim_lidar_params *p) {
   p->min_range = 1.0;
   p->max_range = 100.0;
   p->detection_range = 100.0;
-  /* The HDL-32E manual states no divergence: the Velodyne family figure
-   * (3.0 x 1.5 mrad, VLS-128 manual table F-1) is used. */
-  p->div_h = MRAD(3.0);
-  p->div_v = MRAD(1.5);
-  p->shape = SENSIM_BEAM_ELLIPTICAL;
-  p->intensity_bits = 8;
+  velodyne_beam(p); /* the manual states no divergence: the family figure */
 }
 
 static void fill_hdl64(sensim_lidar_params *p) {
@@ -186,11 +185,7 @@ static void fill_hdl64(sensim_lidar_params *p) {
   p->min_range = 1.0;
   p->max_range = 120.0;
   p->detection_range = 120.0;
-  /* Not in the HDL-64E manual: the Velodyne family figure, as above. */
-  p->div_h = MRAD(3.0);
-  p->div_v = MRAD(1.5);
-  p->shape = SENSIM_BEAM_ELLIPTICAL;
-  p->intensity_bits = 8;
+  velodyne_beam(p); /* not in the HDL-64E manual: the family figure */
 }
 
 /* OS1 figures shared by both channel counts; fwhm_deg: the datasheet's

@@ -19,13 +19,7 @@
 #include "filters/chain.h"
 #include "sensors/sensor_internal.h"
 #include "support/testutil.h"
-
-extern const sensim_builtin_filter sensim__filter_image_sensor;
-extern const sensim_builtin_filter sensim__filter_noise_intensity;
-extern const sensim_builtin_filter sensim__filter_noise_emva1288;
-extern const sensim_builtin_filter sensim__filter_cfa;
-extern const sensim_builtin_filter sensim__filter_adc;
-extern const sensim_builtin_filter sensim__filter_raw16;
+#include "filters/builtin.h"
 
 #define SEED 1288u
 

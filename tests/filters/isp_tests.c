@@ -8,19 +8,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "support/filter_harness.h"
-
-extern const sensim_builtin_filter sensim__filter_demosaic;
-extern const sensim_builtin_filter sensim__filter_white_balance;
-extern const sensim_builtin_filter sensim__filter_ccm;
-extern const sensim_builtin_filter sensim__filter_match_stats;
-extern const sensim_builtin_filter sensim__filter_auto_exposure;
-extern const sensim_builtin_filter sensim__filter_tone;
-extern const sensim_builtin_filter sensim__filter_quantize;
-extern const sensim_builtin_filter sensim__filter_quantize16;
-extern const sensim_builtin_filter sensim__filter_quantize_gray;
-extern const sensim_builtin_filter sensim__filter_quantize_gray16;
-extern const sensim_builtin_filter sensim__filter_grayscale;
-extern const sensim_builtin_filter sensim__filter_downsample;
+#include "filters/builtin.h"
 
 /* ---- auto exposure ------------------------------------------------------ */
 

@@ -7,11 +7,7 @@
 #include <string.h>
 #include "filters/chain.h"
 #include "support/testutil.h"
-
-extern const sensim_builtin_filter sensim__filter_points;
-extern const sensim_builtin_filter sensim__filter_organized;
-extern const sensim_builtin_filter sensim__filter_range_image;
-extern const sensim_builtin_filter sensim__filter_birdseye;
+#include "filters/builtin.h"
 
 #define TMP SENSIM_TEST_TMP "/lidar_outputs"
 

@@ -16,9 +16,7 @@
 #include "sensors/sensor_internal.h"
 #include "support/stats.h"
 #include "support/testutil.h"
-
-extern const sensim_builtin_filter sensim__filter_gnss_noise;
-extern const sensim_builtin_filter sensim__filter_imu_noise;
+#include "filters/builtin.h"
 
 #define SEED 20240607u
 

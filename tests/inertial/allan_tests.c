@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inertial/inertial_groups.h"
-
-extern const sensim_builtin_filter sensim__filter_imu_noise;
+#include "filters/builtin.h"
 
 static double delta_c3(double N, double m) { return 1.0 / sqrt(2.0 * (N / m - 1.0)); }
 

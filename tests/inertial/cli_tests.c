@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "inertial/inertial_groups.h"
+#include "filters/builtin.h"
 
 /* Run the program with `args` (shell words); stdout into out; exit code. */
 static int run_cli(const char *args, char *out, size_t cap) {
@@ -120,7 +121,6 @@ static void test_cli_allan_reads_the_csv_writers_imu_layout(void **st) {
    * `sensim run` records an IMU, with gyro y white noise of density 2e-3
    * from "imu_noise": the command reads them and finds N = 2e-3 within
    * 5 delta (delta at m <= 10 for 10000 samples). */
-  extern const sensim_builtin_filter sensim__filter_imu_noise;
   const sensim_builtin_filter *F = &sensim__filter_imu_noise;
   char csv[512], args[1200];
   static char out[65536];

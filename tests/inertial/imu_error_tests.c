@@ -9,8 +9,8 @@
 #include <string.h>
 #include "inertial/inertial_groups.h"
 #include "sensors/sensor_internal.h"
+#include "filters/builtin.h"
 
-extern const sensim_builtin_filter sensim__filter_imu_noise;
 #define F (&sensim__filter_imu_noise)
 
 static void *make(const char *json) {

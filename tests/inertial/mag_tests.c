@@ -13,8 +13,7 @@
 #include "io/scenario_magnetometer.h"
 #include "sensim/magnetometer.h"
 #include "sensors/sensor_internal.h"
-
-extern const sensim_builtin_filter sensim__filter_mag_noise;
+#include "filters/builtin.h"
 
 static const double origin0[3] = {0, 0, 0};
 

@@ -5,8 +5,7 @@
 #include <string.h>
 #include "filters/imu_units.h"
 #include "inertial/inertial_groups.h"
-
-extern const sensim_builtin_filter sensim__filter_imu_noise;
+#include "filters/builtin.h"
 
 static double factor(const char *key, const char *base, sensim__dim dim) {
   double f = -1.0;

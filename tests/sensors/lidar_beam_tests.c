@@ -14,9 +14,7 @@
 #include "filters/chain.h"
 #include "sensors/lidar_internal.h"
 #include "support/testutil.h"
-
-
-extern const sensim_builtin_filter sensim__filter_lidar_noise;
+#include "filters/builtin.h"
 
 /* ---- footprint ------------------------------------------------------------ */
 
