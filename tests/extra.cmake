@@ -4,6 +4,8 @@
 #   headers   every public header compiles alone, first in its translation
 #             unit, as C99 (-pedantic, no _POSIX_C_SOURCE) and as C++11; the
 #             checks are build targets, so a broken header breaks the build.
+#   exports   libsensim.so exports the SENSIM_API functions and nothing else.
+#   layers    each layer of the library can include only the layers it uses.
 #   consumer  an installed sensim is usable from outside: `cmake --install`
 #             into a scratch prefix, then find_package(sensim) and pkg-config
 #             builds of tests/consumer/main.c, run (tests/consumer/run.cmake).
@@ -76,3 +78,24 @@ if(NOT SENSIM_SANITIZE)
   # Its scratch prefix and builds live in its own folder of the build tree.
   set_tests_properties(consumer PROPERTIES TIMEOUT 300)
 endif()
+
+# ---- exports and layers ------------------------------------------------------------
+
+# libsensim.so exports exactly the SENSIM_API functions of the public headers.
+add_test(NAME exports COMMAND ${CMAKE_COMMAND} -DLIB=$<TARGET_FILE:sensim> -DNM=${CMAKE_NM}
+  "-DHEADERS=${_headers_arg}" -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_exports.cmake)
+set_tests_properties(exports PROPERTIES TIMEOUT 60)
+
+# Each layer's include path reaches the layers it uses and no others.
+string(REPLACE ";" "|" _layers_arg "${SENSIM_LAYERS}")
+set(_uses_args "")
+foreach(_l IN LISTS SENSIM_LAYERS)
+  string(REPLACE ";" "|" _u "${SENSIM_USES_${_l}}")
+  list(APPEND _uses_args "-DUSES_${_l}=${_u}")
+endforeach()
+add_test(NAME layers COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER}
+  -DSRC=${PROJECT_SOURCE_DIR}/src -DSTAGE=${PROJECT_BINARY_DIR}/layers
+  -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DRANDOM123=${RANDOM123_INCLUDE}
+  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/layers_work "-DLAYERS=${_layers_arg}" ${_uses_args}
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_layers.cmake)
+set_tests_properties(layers PROPERTIES TIMEOUT 120)

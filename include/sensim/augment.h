@@ -15,6 +15,8 @@
 #ifndef SENSIM_AUGMENT_H
 #define SENSIM_AUGMENT_H
 
+#include "sensim/export.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include "sensim/camera.h"
@@ -38,13 +40,13 @@ typedef struct sensim_distort_map sensim_distort_map;
 
 /* Build the map of a lens (checked as sensim_camera_create checks it:
  * SENSIM_EINVAL with the lens's message). The parameters are copied. */
-sensim_status sensim_distort_map_create(const sensim_camera_params *lens, sensim_distort_map **out);
-void sensim_distort_map_destroy(sensim_distort_map *map);
+SENSIM_API sensim_status sensim_distort_map_create(const sensim_camera_params *lens, sensim_distort_map **out);
+SENSIM_API void sensim_distort_map_destroy(sensim_distort_map *map);
 
 /* Input position (pinhole pixel, OpenCV convention) that output pixel
  * (x, y) of channel c (0..2) reads. Returns 1, or 0 where the output gets
  * the fill value (u, v then untouched). */
-int sensim_distort_map_source(const sensim_distort_map *map, uint32_t x, uint32_t y, int c,
+SENSIM_API int sensim_distort_map_source(const sensim_distort_map *map, uint32_t x, uint32_t y, int c,
                               double *u, double *v);
 
 /* Remap `in` (1 or 3 channels, the map's width and height) into `out`,
@@ -52,7 +54,7 @@ int sensim_distort_map_source(const sensim_distort_map *map, uint32_t x, uint32_
  * be `in` (its old buffer is then freed). A grey image uses the green
  * channel's map. SENSIM_EINVAL for a size mismatch, a NaN or infinite
  * input value or fill. */
-sensim_status sensim_distort_apply(const sensim_distort_map *map, const sensim_image *in, float fill,
+SENSIM_API sensim_status sensim_distort_apply(const sensim_distort_map *map, const sensim_image *in, float fill,
                                    sensim_image *out);
 
 /* A lens from a JSON object of the camera keys of a scenario file
@@ -62,7 +64,7 @@ sensim_status sensim_distort_apply(const sensim_distort_map *map, const sensim_i
  * may then be left out, and given ones must match (SENSIM_EINVAL).
  * SENSIM_EPARSE for bad JSON or an unknown key, SENSIM_EINVAL for a value
  * out of its domain. */
-sensim_status sensim_lens_params_from_json(const char *json, uint32_t width, uint32_t height,
+SENSIM_API sensim_status sensim_lens_params_from_json(const char *json, uint32_t width, uint32_t height,
                                            sensim_camera_params *out);
 
 /* ---- noise (eval/augment_noise.c) -----------------------------------------
@@ -73,7 +75,7 @@ sensim_status sensim_lens_params_from_json(const char *json, uint32_t width, uin
  * from sensim_rng streams keyed by (seed, image index, row): the same seed
  * and index give the same noise. SENSIM_EINVAL for s1 or s2 negative or not
  * finite, or a NaN or infinite value. */
-sensim_status sensim_augment_noise(sensim_image *img, double s1, double s2, uint64_t seed,
+SENSIM_API sensim_status sensim_augment_noise(sensim_image *img, double s1, double s2, uint64_t seed,
                                    uint32_t index);
 
 /* ---- colour filter array and demosaicing (eval/augment_mosaic.c) ---------
@@ -85,9 +87,9 @@ sensim_status sensim_augment_noise(sensim_image *img, double s1, double s2, uint
 /* The Bayer mosaic of a colour image: a grey (1-channel) image `raw`,
  * allocated here, whose pixel (x, y) is the input's channel
  * pattern[(x mod 2) + 2 (y mod 2)]. */
-sensim_status sensim_augment_cfa(const sensim_image *in, const char *pattern, sensim_image *raw);
+SENSIM_API sensim_status sensim_augment_cfa(const sensim_image *in, const char *pattern, sensim_image *raw);
 /* Mosaic then demosaic, in place. */
-sensim_status sensim_augment_mosaic(sensim_image *img, const char *pattern, const char *method);
+SENSIM_API sensim_status sensim_augment_mosaic(sensim_image *img, const char *pattern, const char *method);
 
 /* ---- white balance and brightness (eval/augment_color.c) -----------------
  * Statistics are per channel over every pixel: the mean and the population
@@ -97,19 +99,19 @@ sensim_status sensim_augment_mosaic(sensim_image *img, const char *pattern, cons
 /* Gray-world gains of a set whose channel means are `mean` (each > 0):
  * g_c = mean_G / mean_c, so the set's means become equal to the green mean
  * (G. Buchsbaum, J. Franklin Institute 310(1):1-26, 1980). */
-sensim_status sensim_gray_world_gains(const double mean[3], double gains[3]);
+SENSIM_API sensim_status sensim_gray_world_gains(const double mean[3], double gains[3]);
 /* out_c = g_c in_c on a colour image; gains finite and >= 0. */
-sensim_status sensim_augment_gains(sensim_image *img, const double gains[3]);
+SENSIM_API sensim_status sensim_augment_gains(sensim_image *img, const double gains[3]);
 /* The affine map per channel out_c = (in_c - mean_c) ref_std_c / std_c +
  * ref_mean_c (E. Reinhard et al., IEEE CG&A 21(5):34-41, 2001), which
  * gives a set of statistics (mean, std) the reference ones; a channel with
  * std_c = 0 is only shifted. `img->channels` entries of each array are read.
  * std and ref_std >= 0; all finite. */
-sensim_status sensim_augment_match_stats(sensim_image *img, const double *mean, const double *std,
+SENSIM_API sensim_status sensim_augment_match_stats(sensim_image *img, const double *mean, const double *std,
                                          const double *ref_mean, const double *ref_std);
 /* Per-channel mean and population standard deviation of one image
  * (`img->channels` values each). */
-sensim_status sensim_image_moments(const sensim_image *img, double *mean, double *std);
+SENSIM_API sensim_status sensim_image_moments(const sensim_image *img, double *mean, double *std);
 
 /* ---- statistics of two datasets (eval/image_report.c) -------------------- */
 
@@ -134,13 +136,13 @@ typedef struct sensim_image_set_stats {
 } sensim_image_set_stats;
 
 /* Start an empty set with `nbins` bins (0: 64). */
-sensim_status sensim_image_set_stats_init(sensim_image_set_stats *s, size_t nbins);
+SENSIM_API sensim_status sensim_image_set_stats_init(sensim_image_set_stats *s, size_t nbins);
 /* Add one image. SENSIM_EINVAL for a NaN or infinite value (s unchanged). */
-sensim_status sensim_image_set_stats_add(sensim_image_set_stats *s, const sensim_image *img);
+SENSIM_API sensim_status sensim_image_set_stats_add(sensim_image_set_stats *s, const sensim_image *img);
 /* Every *.png of folder `dir` (any case), by sensim_read_png.
  * SENSIM_ENOTFOUND for a missing folder, SENSIM_EINVAL for a folder without
  * PNG files, sensim_read_png's errors for a bad file. */
-sensim_status sensim_image_set_stats_dir(const char *dir, size_t nbins, sensim_image_set_stats *s);
+SENSIM_API sensim_status sensim_image_set_stats_dir(const char *dir, size_t nbins, sensim_image_set_stats *s);
 
 /* First Wasserstein distance between the value distributions of channel c
  * of two sets, from their histograms (same nbins): the integral over
@@ -148,17 +150,17 @@ sensim_status sensim_image_set_stats_dir(const char *dir, size_t nbins, sensim_i
  * bin at its centre (Vallender, Theory Probab. Appl. 18(4), 1974: W1 of
  * two distributions on the line is the L1 distance of their CDFs). NaN if
  * the sets are empty or their bins differ. */
-double sensim_image_set_w1(const sensim_image_set_stats *a, const sensim_image_set_stats *b, int c);
+SENSIM_API double sensim_image_set_w1(const sensim_image_set_stats *a, const sensim_image_set_stats *b, int c);
 
 /* The report as text: images and pixels of each set, then per channel
  * mean, std, min, max of each, their differences and W1, then the two
  * histograms (fraction of values per bin) side by side. */
-sensim_status sensim_image_report_text(FILE *fp, const sensim_image_set_stats *a, const char *name_a,
+SENSIM_API sensim_status sensim_image_report_text(FILE *fp, const sensim_image_set_stats *a, const char *name_a,
                                        const sensim_image_set_stats *b, const char *name_b);
 /* The histograms as PNG plots, one per channel: `path` for grey sets;
  * for colour sets `path` with "_r", "_g", "_b" inserted before a final
  * ".png" (appended otherwise). Each shows both sets' fractions per bin. */
-sensim_status sensim_image_report_png(const char *path, const sensim_image_set_stats *a,
+SENSIM_API sensim_status sensim_image_report_png(const char *path, const sensim_image_set_stats *a,
                                       const char *name_a, const sensim_image_set_stats *b,
                                       const char *name_b);
 
@@ -168,11 +170,11 @@ sensim_status sensim_image_report_png(const char *path, const sensim_image_set_s
  * *paths is an array of *count malloc'd strings (free with
  * sensim_free_paths); an empty folder gives 0 files. SENSIM_ENOTFOUND for
  * a missing folder. */
-sensim_status sensim_list_pngs(const char *dir, char ***paths, size_t *count);
-void sensim_free_paths(char **paths, size_t count);
+SENSIM_API sensim_status sensim_list_pngs(const char *dir, char ***paths, size_t *count);
+SENSIM_API void sensim_free_paths(char **paths, size_t count);
 /* Write an image as an 8- or 16-bit PNG (grey or RGB): each value clamped
  * to [0, 1] and rounded, q = floor(v (2^bits - 1) + 0.5) (NaN gives 0). */
-sensim_status sensim_image_write_png(const char *path, const sensim_image *img, int bits);
+SENSIM_API sensim_status sensim_image_write_png(const char *path, const sensim_image *img, int bits);
 
 /* ---- camera-stage ablation (eval/ablate_scenario.c) -----------------------
  * Each variant is the scenario with one stage of every camera removed,
@@ -191,9 +193,9 @@ typedef enum sensim_ablation {
 } sensim_ablation;
 
 /* Folder name of a variant ("noise_off"); NULL for an invalid value. */
-const char *sensim_ablation_name(sensim_ablation a);
+SENSIM_API const char *sensim_ablation_name(sensim_ablation a);
 /* The variant named `name`; SENSIM_ENOTFOUND for an unknown one. */
-sensim_status sensim_ablation_from_name(const char *name, sensim_ablation *a);
+SENSIM_API sensim_status sensim_ablation_from_name(const char *name, sensim_ablation *a);
 
 /* The scenario text `json` (comments allowed) edited for variant `a`,
  * with "duration" set so that every camera delivers at least `frames`
@@ -201,7 +203,7 @@ sensim_status sensim_ablation_from_name(const char *name, sensim_ablation *a);
  * (may be NULL) receives a line per camera saying what changed ("" when
  * nothing did), truncated to notes_size. SENSIM_EPARSE for bad JSON,
  * SENSIM_EINVAL for a scenario without a camera. */
-sensim_status sensim_ablation_edit(const char *json, sensim_ablation a, size_t frames, char **out,
+SENSIM_API sensim_status sensim_ablation_edit(const char *json, sensim_ablation a, size_t frames, char **out,
                                    char *notes, size_t notes_size);
 
 typedef struct sensim_ablate_options {
@@ -213,13 +215,13 @@ typedef struct sensim_ablate_options {
 } sensim_ablate_options;
 
 /* Sets the defaults: threads -1, frames 0, every variant, no log. */
-void sensim_ablate_options_init(sensim_ablate_options *o);
+SENSIM_API void sensim_ablate_options_init(sensim_ablate_options *o);
 
 /* Render the scenario file once per variant into out_dir/<variant>/ (each
  * camera's frames in out_dir/<variant>/<camera>/, named as
  * sensim_scenario_run names them). Stops at the first failing variant,
  * whose error it returns (its message names the variant). */
-sensim_status sensim_ablate_run(const char *scenario_path, const char *out_dir,
+SENSIM_API sensim_status sensim_ablate_run(const char *scenario_path, const char *out_dir,
                                 const sensim_ablate_options *opt);
 
 #ifdef __cplusplus

@@ -18,6 +18,8 @@
 #ifndef SENSIM_CAMERA_H
 #define SENSIM_CAMERA_H
 
+#include "sensim/export.h"
+
 #include "sensim/sensor.h"
 
 #ifdef __cplusplus
@@ -64,25 +66,25 @@ typedef struct sensim_camera_params {
 /* Defaults: 640 x 480, hfov 90 deg, pinhole, no vignetting or aberration,
  * 4 samples, exposure 0, global shutter, depth along the axis, 1 bounce,
  * no fog. */
-void sensim_camera_params_init(sensim_camera_params *p);
+SENSIM_API void sensim_camera_params_init(sensim_camera_params *p);
 
-sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,
                                    const sensim_camera_params *cp, sensim_sensor **out);
 
 /* The parameters a camera sensor was created with. SENSIM_EINVAL if the
  * sensor is not a camera. */
-sensim_status sensim_camera_params_get(const sensim_sensor *sensor, sensim_camera_params *out);
+SENSIM_API sensim_status sensim_camera_params_get(const sensim_sensor *sensor, sensim_camera_params *out);
 
 /* Forward model: the pixel (u, v) at which the lens images a point given
  * in the camera's sensor frame (X forward). SENSIM_EINVAL for points the
  * lens cannot image (behind a pinhole or Brown-Conrady camera, beyond a
  * fisheye's field) and for invalid parameters. */
-sensim_status sensim_camera_project(const sensim_camera_params *cp, sensim_vec3 p, double *u, double *v);
+SENSIM_API sensim_status sensim_camera_project(const sensim_camera_params *cp, sensim_vec3 p, double *u, double *v);
 
 /* Inverse model: the direction (sensor frame, unit) of the ray that the lens
  * images at pixel (u, v), found by inverting the forward model numerically
  * where it has no closed-form inverse. */
-sensim_status sensim_camera_pixel_ray(const sensim_camera_params *cp, double u, double v, sensim_vec3 *dir);
+SENSIM_API sensim_status sensim_camera_pixel_ray(const sensim_camera_params *cp, double u, double v, sensim_vec3 *dir);
 
 #ifdef __cplusplus
 }

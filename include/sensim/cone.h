@@ -37,6 +37,8 @@
 #ifndef SENSIM_CONE_H
 #define SENSIM_CONE_H
 
+#include "sensim/export.h"
+
 #include "sensim/sensor.h"
 
 #ifdef __cplusplus
@@ -61,18 +63,18 @@ typedef struct sensim_cone_params {
 
 /* Defaults: 90 deg x 90 deg, 10 m, exact method, 10 lines, 65 rays per
  * axis, published speed on. */
-void sensim_cone_params_init(sensim_cone_params *p);
+SENSIM_API void sensim_cone_params_init(sensim_cone_params *p);
 
 /* Check every field of `p`: SENSIM_EINVAL with a message naming the field
  * for an angle that is not finite or not in (0, pi), a length that is not
  * finite and > 0, an unknown method, or lines / rays out of range for the
  * chosen method. */
-sensim_status sensim_cone_params_check(const sensim_cone_params *p);
+SENSIM_API sensim_status sensim_cone_params_check(const sensim_cone_params *p);
 
 /* Create a cone sensor (raw payload SENSIM_PAYLOAD_DETECTION, one
  * sensim_detection per frame). `sp` and `cp` are copied. On failure nothing
  * is created and *out is left unchanged. */
-sensim_status sensim_cone_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_cone_create(sensim_world *world, const sensim_sensor_params *sp,
                                  const sensim_cone_params *cp, sensim_sensor **out);
 
 /* ---- geometry in the cone frame (pure functions, any thread) -----------
@@ -88,15 +90,15 @@ typedef struct sensim_cone_shape {
 } sensim_cone_shape;
 
 /* Fill `k` from `cp` (sensim_cone_params_check's failures; `k` unchanged). */
-sensim_status sensim_cone_shape_init(const sensim_cone_params *cp, sensim_cone_shape *k);
+SENSIM_API sensim_status sensim_cone_shape_init(const sensim_cone_params *cp, sensim_cone_shape *k);
 
 /* Map a point between the sensor frame (X, Y, Z) and the cone frame
  * (x, y, z) = (Y, Z, X). In and out may alias. */
-void sensim_cone_from_sensor(const double sensor[3], double cone[3]);
-void sensim_cone_to_sensor(const double cone[3], double sensor[3]);
+SENSIM_API void sensim_cone_from_sensor(const double sensor[3], double cone[3]);
+SENSIM_API void sensim_cone_to_sensor(const double cone[3], double sensor[3]);
 
 /* 1 if the cone-frame point p lies in the cone (boundary included). */
-int sensim_cone_inside(const sensim_cone_shape *k, const double p[3]);
+SENSIM_API int sensim_cone_inside(const sensim_cone_shape *k, const double p[3]);
 
 /* Real roots s of the lateral-surface equation along p(s) = p0 + s (p1 - p0)
  * (the double cone x^2/tan_h^2 + y^2/tan_v^2 = z^2, either nappe, no length
@@ -104,33 +106,33 @@ int sensim_cone_inside(const sensim_cone_shape *k, const double p[3]);
  * (0, 1 tangent, 2) in ascending order in s[], or -1 when the equation holds
  * for every s (the segment lies on the surface). A segment parallel to a
  * generator of the cone makes the equation linear: at most one root. */
-int sensim_cone_surface_roots(const sensim_cone_shape *k, const double p0[3], const double p1[3],
+SENSIM_API int sensim_cone_surface_roots(const sensim_cone_shape *k, const double p0[3], const double p1[3],
                               double s[2]);
 
 /* Clip the segment p0 -> p1 to the cone: returns 1 and the parameter range
  * [s[0], s[1]] (0 <= s[0] <= s[1] <= 1) of the part inside, or 0 if no point
  * is inside. A part reaching beyond the end cap ends at z = r (the far
  * intersection slides along the segment to the cap plane). */
-int sensim_cone_clip_segment(const sensim_cone_shape *k, const double p0[3], const double p1[3],
+SENSIM_API int sensim_cone_clip_segment(const sensim_cone_shape *k, const double p0[3], const double p1[3],
                              double s[2]);
 
 /* Nearest point to the apex of the part of segment p0 -> p1 inside the cone
  * (clamped projection of the origin on the clipped segment): its distance,
  * m, and the point in out (may be NULL); INFINITY if none is inside. */
-double sensim_cone_segment_nearest(const sensim_cone_shape *k, const double p0[3],
+SENSIM_API double sensim_cone_segment_nearest(const sensim_cone_shape *k, const double p0[3],
                                    const double p1[3], double out[3]);
 
 /* The published lines method on one quadrilateral face v0..v3 (v0 v1 and
  * v3 v2 opposite edges): the nearest point over its n >= 2 segments
  * L_i = (v0 + (v3 - v0) i/(n-1), v1 + (v2 - v1) i/(n-1)). A triangle
  * (a, b, c) is the degenerate quad (a, b, c, c). Distance, m, or INFINITY. */
-double sensim_cone_quad_nearest_lines(const sensim_cone_shape *k, const double v0[3],
+SENSIM_API double sensim_cone_quad_nearest_lines(const sensim_cone_shape *k, const double v0[3],
                                       const double v1[3], const double v2[3], const double v3[3],
                                       int n, double out[3]);
 
 /* The exact nearest point to the apex of triangle (v0, v1, v2) clipped to
  * the cone. Distance, m, or INFINITY if the triangle misses the cone. */
-double sensim_cone_triangle_nearest(const sensim_cone_shape *k, const double v0[3],
+SENSIM_API double sensim_cone_triangle_nearest(const sensim_cone_shape *k, const double v0[3],
                                     const double v1[3], const double v2[3], double out[3]);
 
 #ifdef __cplusplus

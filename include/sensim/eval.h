@@ -2,6 +2,8 @@
 #ifndef SENSIM_EVAL_H
 #define SENSIM_EVAL_H
 
+#include "sensim/export.h"
+
 #include <stddef.h>
 #include "sensim/status.h"
 
@@ -12,7 +14,7 @@ extern "C" {
 /* Overlapping Allan deviation (IEEE Std 952-1997, Annex C) of a rate signal
  * y sampled every tau0 seconds, at averaging times m * tau0 for each m in
  * `ms` (each 1 <= m <= (n - 1) / 2). adev receives one value per m. */
-sensim_status sensim_allan_deviation(const double *y, size_t n, double tau0,
+SENSIM_API sensim_status sensim_allan_deviation(const double *y, size_t n, double tau0,
                                      const size_t *ms, size_t nm, double *adev);
 
 /* ---- Allan-deviation lines (eval/allan_fit.c) ----------------------------
@@ -26,7 +28,7 @@ sensim_status sensim_allan_deviation(const double *y, size_t n, double tau0,
  * (>= 1) values per decade from 1 to (n - 1) / 2, evenly spaced in log m,
  * rounded and strictly increasing. Writes at most `cap` values; returns how
  * many (0 when n < 3 or ms is NULL). */
-size_t sensim_allan_log_factors(size_t n, size_t per_decade, size_t *ms, size_t cap);
+SENSIM_API size_t sensim_allan_log_factors(size_t n, size_t per_decade, size_t *ms, size_t cap);
 
 typedef struct sensim_allan_lines {
   double n;       /* N, white-noise coefficient: the slope -1/2 line at tau = 1 s,
@@ -46,7 +48,7 @@ typedef struct sensim_allan_lines {
  * of log(sigma) -/+ log(tau) / 2 over the run's points. Points with
  * non-finite or non-positive values are skipped. SENSIM_EINVAL for NULL
  * pointers, n < 3 or tau not strictly increasing. */
-sensim_status sensim_allan_fit_lines(const double *tau, const double *adev, size_t n,
+SENSIM_API sensim_status sensim_allan_fit_lines(const double *tau, const double *adev, size_t n,
                                      sensim_allan_lines *out);
 
 /* ---- noise calibration (eval/noise_calib.c) ------------------------------
@@ -97,14 +99,14 @@ typedef struct sensim_noise_fit {
  * bad counts, a NaN or infinite value, or values whose means fill fewer
  * than 2 bins (the scene needs a range of intensities). *out is written
  * only on success. */
-sensim_status sensim_noise_calib_fit(const float *const *frames, size_t nframes, size_t nvalues,
+SENSIM_API sensim_status sensim_noise_calib_fit(const float *const *frames, size_t nframes, size_t nvalues,
                                      size_t nbins, sensim_noise_fit *out);
 
 /* The same fit from per-value moments over nframes frames: mean[i] and the
  * unbiased variance var[i] (>= 0) of value i. For callers that accumulate
  * frames as they arrive (sensim_noise_calib_pngs, the `sensim noise-calib`
  * command). */
-sensim_status sensim_noise_calib_fit_moments(const double *mean, const double *var,
+SENSIM_API sensim_status sensim_noise_calib_fit_moments(const double *mean, const double *var,
                                              size_t nvalues, size_t nframes, size_t nbins,
                                              sensim_noise_fit *out);
 

@@ -47,6 +47,8 @@
 #ifndef SENSIM_FILTER_H
 #define SENSIM_FILTER_H
 
+#include "sensim/export.h"
+
 #include <stdint.h>
 #include "sensim/frame.h"
 #include "sensim/rng.h"
@@ -75,14 +77,14 @@ typedef struct sensim_filter_ctx {
 
 /* The exposure in effect for the frame being filtered. `*valid` is 0 until a
  * filter has set one (then e is left alone). */
-void sensim_filter_exposure_get(const sensim_filter_ctx *ctx, sensim_exposure *e, int *valid);
+SENSIM_API void sensim_filter_exposure_get(const sensim_filter_ctx *ctx, sensim_exposure *e, int *valid);
 /* Set the exposure in effect from this frame on (the first "image_sensor"
  * does this from its parameters). */
-void sensim_filter_exposure_set(sensim_filter_ctx *ctx, sensim_exposure e);
+SENSIM_API void sensim_filter_exposure_set(sensim_filter_ctx *ctx, sensim_exposure e);
 /* Ask for `e` to take effect from frame index `from_frame` on (later than
  * the current frame: a real ISP applies new settings frames late). Requests
  * are applied in frame order before the chain runs on each frame. */
-sensim_status sensim_filter_exposure_request(sensim_filter_ctx *ctx, uint64_t from_frame,
+SENSIM_API sensim_status sensim_filter_exposure_request(sensim_filter_ctx *ctx, uint64_t from_frame,
                                              sensim_exposure e);
 
 typedef struct sensim_filter_def {
@@ -101,7 +103,7 @@ typedef struct sensim_filter_def {
 } sensim_filter_def;
 
 /* Names of the built-in filters, NULL-terminated. */
-const char *const *sensim_filter_names(void);
+SENSIM_API const char *const *sensim_filter_names(void);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef SENSIM_FRAME_H
 #define SENSIM_FRAME_H
 
+#include "sensim/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "sensim/status.h"
@@ -56,7 +58,7 @@ typedef enum sensim_image_unit {
 } sensim_image_unit;
 
 /* Name of a payload type ("rgb_f32", "points", ...); never NULL. */
-const char *sensim_payload_name(sensim_payload type);
+SENSIM_API const char *sensim_payload_name(sensim_payload type);
 
 typedef struct sensim_label {
   uint16_t class_id;    /* body's class id, 0 where nothing was hit */
@@ -156,15 +158,15 @@ typedef struct sensim_frame {
 } sensim_frame;
 
 /* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */
-const char *sensim_image_unit_name(sensim_image_unit unit);
+SENSIM_API const char *sensim_image_unit_name(sensim_image_unit unit);
 
 /* Size in bytes of one element of a payload type (0 for NONE and ANY). */
-size_t sensim_payload_elem_size(sensim_payload type);
+SENSIM_API size_t sensim_payload_elem_size(sensim_payload type);
 
 /* Replace the frame's primary payload with a new zeroed buffer of `type`
  * holding width x height elements (count = width * height). The old buffer is
  * freed only on success. For filters that change the payload type. */
-sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
+SENSIM_API sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
                                  uint32_t height);
 
 #ifdef __cplusplus

@@ -17,6 +17,8 @@
 #ifndef SENSIM_GNSS_H
 #define SENSIM_GNSS_H
 
+#include "sensim/export.h"
+
 #include "sensim/geodesy.h"
 #include "sensim/sensor.h"
 
@@ -38,22 +40,22 @@ typedef struct sensim_gnss_params {
 } sensim_gnss_params;
 
 /* Defaults: 10 satellites, HDOP 0.9, VDOP 1.5 (open sky). */
-void sensim_gnss_params_init(sensim_gnss_params *p);
+SENSIM_API void sensim_gnss_params_init(sensim_gnss_params *p);
 
 /* Create a receiver with explicit receiver parameters (`gp` is copied; NULL:
  * the defaults). SENSIM_EINVAL for a parameter out of its range (NaN
  * included) or a window longer than 1 / rate; on failure nothing is created. */
-sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_params *sp,
                                     const sensim_gnss_params *gp, sensim_sensor **out);
 
 /* sensim_gnss_create_ex with the default receiver parameters. */
-sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
                                  sensim_sensor **out);
 
 /* Fill fix->speed (horizontal speed, m/s) and fix->course (deg clockwise
  * from true north, [0, 360); 0 below SENSIM_GNSS_COURSE_MIN_SPEED) from
  * fix->vel_enu. */
-void sensim_gnss_fill_speed_course(sensim_gnss_fix *fix);
+SENSIM_API void sensim_gnss_fill_speed_course(sensim_gnss_fix *fix);
 
 #ifdef __cplusplus
 }

@@ -13,13 +13,15 @@
 #ifndef SENSIM_IMU_H
 #define SENSIM_IMU_H
 
+#include "sensim/export.h"
+
 #include "sensim/sensor.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-sensim_status sensim_imu_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_imu_create(sensim_world *world, const sensim_sensor_params *sp,
                                 sensim_sensor **out);
 
 #ifdef __cplusplus

@@ -6,6 +6,8 @@
 #ifndef SENSIM_IO_H
 #define SENSIM_IO_H
 
+#include "sensim/export.h"
+
 #include <stdio.h>
 #include "sensim/eval.h"
 #include "sensim/frame.h"
@@ -22,20 +24,20 @@ extern "C" {
  * in millimetres (clamped to 65.535 m), labels -> 16-bit grey of the class
  * id. Float images (rgb_f32, raw_f32, gray_f32) are not PNG payloads
  * (SENSIM_ETYPE): convert them with a filter first. */
-sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
+SENSIM_API sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
 
 /* Point Cloud Library PCD v0.7 of a points frame, fields
  * x y z intensity ring time return (float, float, float, float, uint16,
  * float, uint8), binary or ascii. */
-sensim_status sensim_write_pcd(const char *path, const sensim_frame *frame, int binary);
+SENSIM_API sensim_status sensim_write_pcd(const char *path, const sensim_frame *frame, int binary);
 
 /* CSV: a header line, then one line per frame. Works for gnss and imu
  * frames (one row each) and points frames (one row per point). */
 typedef struct sensim_csv sensim_csv;
-sensim_status sensim_csv_open(const char *path, sensim_payload type, sensim_csv **out);
-sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame);
+SENSIM_API sensim_status sensim_csv_open(const char *path, sensim_payload type, sensim_csv **out);
+SENSIM_API sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame);
 /* Flush and close; returns SENSIM_EIO if any write failed. NULL is a no-op. */
-sensim_status sensim_csv_close(sensim_csv *csv);
+SENSIM_API sensim_status sensim_csv_close(sensim_csv *csv);
 
 /* A decoded image: 8- or 16-bit PNG samples scaled to [0, 1] as stored
  * (sRGB-encoded files are not linearised). Grey files have 1 channel, colour
@@ -48,15 +50,15 @@ typedef struct sensim_image {
 
 /* Read a PNG with libpng. SENSIM_ENOTFOUND for a missing file,
  * SENSIM_EPARSE for a file that is not a PNG. On failure *out is zeroed. */
-sensim_status sensim_read_png(const char *path, sensim_image *out);
-void sensim_image_free(sensim_image *img);
+SENSIM_API sensim_status sensim_read_png(const char *path, sensim_image *out);
+SENSIM_API void sensim_image_free(sensim_image *img);
 
 /* Load a texture from a PNG: 8-bit sRGB values are linearised (IEC
  * 61966-2-1), 16-bit and grey files likewise; alpha is dropped. */
-sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sensim_texture **out);
+SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sensim_texture **out);
 
 /* Create every missing folder of `path` (like mkdir -p). */
-sensim_status sensim_mkdirs(const char *path);
+SENSIM_API sensim_status sensim_mkdirs(const char *path);
 
 /* ---- statistics of image files ------------------------------------------ */
 
@@ -68,12 +70,12 @@ sensim_status sensim_mkdirs(const char *path);
  * NULL path; mean and std are written only on success. The scenario
  * loader's "reference_images" key of the "white_balance" and
  * "match_stats" filters calls this (docs/scenario.md). */
-sensim_status sensim_image_stats_pngs(const char *const *paths, size_t n, double mean[3],
+SENSIM_API sensim_status sensim_image_stats_pngs(const char *const *paths, size_t n, double mean[3],
                                       double std[3]);
 
 /* The same for one weighted channel sum w[0] R + w[1] G + w[2] B (for
  * example Rec. 709 luminance, w = {0.2126, 0.7152, 0.0722}). */
-sensim_status sensim_image_stats_pngs_weighted(const char *const *paths, size_t n,
+SENSIM_API sensim_status sensim_image_stats_pngs_weighted(const char *const *paths, size_t n,
                                                const double w[3], double *mean, double *std);
 
 /* Noise calibration (eval.h) on every file named *.png in folder `dir`,
@@ -84,7 +86,7 @@ sensim_status sensim_image_stats_pngs_weighted(const char *const *paths, size_t 
  * the simulated chain quantises again). SENSIM_ENOTFOUND for a missing
  * folder, SENSIM_EINVAL for fewer than 2 files or sizes that differ,
  * sensim_read_png's errors for a bad file (the message names it). */
-sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_noise_fit *out);
+SENSIM_API sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_noise_fit *out);
 
 /* Noise calibration on the frames of a scenario's own sensor: steps the
  * scenario's world as sensim_scenario_run does (ignoring its duration,
@@ -96,7 +98,7 @@ sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_nois
  * rgb16 or raw16 (scaled to [0, 1] by the type's full scale; quant_var set
  * as above); other payloads are SENSIM_ETYPE. Like sensim_scenario_run, a
  * scenario can be stepped once (SENSIM_ESTATE after a run). */
-sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
+SENSIM_API sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
                                           size_t nframes, size_t nbins, sensim_noise_fit *out);
 
 /* ---- PLY ------------------------------------------------------------------ */
@@ -108,7 +110,7 @@ sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sens
  * "obj_info num_cols W" / "num_rows H" (PCL's convention). Errors as the
  * other writers: SENSIM_ETYPE for another payload, SENSIM_EIO when the file
  * cannot be written (nothing is left under `path` then). */
-sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary);
+SENSIM_API sensim_status sensim_write_ply(const char *path, const sensim_frame *frame, int binary);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,8 @@
 #ifndef SENSIM_LIDAR_H
 #define SENSIM_LIDAR_H
 
+#include "sensim/export.h"
+
 #include "sensim/sensor.h"
 
 #ifdef __cplusplus
@@ -87,16 +89,16 @@ typedef struct sensim_lidar_params {
  * 360 deg starting at -pi, CCW, 0.1 .. 100 m, ideal single-ray beams,
  * strongest return, range resolution 0.1 m, detection range 100 m, 8-bit
  * intensity, clear air. */
-void sensim_lidar_params_init(sensim_lidar_params *p);
+SENSIM_API void sensim_lidar_params_init(sensim_lidar_params *p);
 
 /* Fill p with a sensor's datasheet tables and figures: "VLP-16", "HDL-32E",
  * "HDL-64E", "OS1-64", "OS1-128". The tables p points to are the library's,
  * valid for the life of the process. SENSIM_ENOTFOUND for an unknown name. */
-sensim_status sensim_lidar_preset(const char *name, sensim_lidar_params *p);
+SENSIM_API sensim_status sensim_lidar_preset(const char *name, sensim_lidar_params *p);
 /* Names of the presets, NULL-terminated. */
-const char *const *sensim_lidar_preset_names(void);
+SENSIM_API const char *const *sensim_lidar_preset_names(void);
 
-sensim_status sensim_lidar_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_lidar_create(sensim_world *world, const sensim_sensor_params *sp,
                                   const sensim_lidar_params *lp, sensim_sensor **out);
 
 #ifdef __cplusplus

@@ -17,6 +17,8 @@
 #ifndef SENSIM_MAGNETOMETER_H
 #define SENSIM_MAGNETOMETER_H
 
+#include "sensim/export.h"
+
 #include "sensim/sensor.h"
 
 #ifdef __cplusplus
@@ -38,13 +40,13 @@ typedef struct sensim_magnetometer_params {
 /* Defaults: DIPOLE with IGRF-13 at 2020.0: g10 = -29404.8, g11 = -1450.9,
  * h11 = 4652.5 nT, a = 6371.2 km; field_enu = (0, 2e-5, -4.5e-5) T
  * (a mid-latitude northern field, used when model is CONSTANT). */
-void sensim_magnetometer_params_init(sensim_magnetometer_params *p);
+SENSIM_API void sensim_magnetometer_params_init(sensim_magnetometer_params *p);
 
 /* Create a magnetometer. `mp` is copied. SENSIM_EINVAL for NULL pointers,
  * an unknown model, non-finite numbers, a dipole with all coefficients 0 or
  * a reference radius <= 0, a window longer than the sample period
  * 1 / rate, and the schedule errors every sensor has. */
-sensim_status sensim_magnetometer_create(sensim_world *world, const sensim_sensor_params *sp,
+SENSIM_API sensim_status sensim_magnetometer_create(sensim_world *world, const sensim_sensor_params *sp,
                                          const sensim_magnetometer_params *mp,
                                          sensim_sensor **out);
 
@@ -52,7 +54,7 @@ sensim_status sensim_magnetometer_create(sensim_world *world, const sensim_senso
  * (lat deg, lon deg, ellipsoidal height m) for a world whose ENU origin is
  * origin = (lat0 deg, lon0 deg, h0 m). SENSIM_EINVAL for NULL pointers,
  * non-finite input or latitudes outside [-90, 90]. */
-sensim_status sensim_magnetometer_field(const sensim_magnetometer_params *mp,
+SENSIM_API sensim_status sensim_magnetometer_field(const sensim_magnetometer_params *mp,
                                         const double origin[3], double lat, double lon,
                                         double height, double field_enu[3]);
 

@@ -15,6 +15,8 @@
 #ifndef SENSIM_NMEA_H
 #define SENSIM_NMEA_H
 
+#include "sensim/export.h"
+
 #include <stdio.h>
 #include "sensim/frame.h"
 
@@ -37,37 +39,37 @@ typedef struct sensim_nmea_params {
 } sensim_nmea_params;
 
 /* Defaults: utc_start 2026-01-01T00:00:00Z, talker "GP". */
-void sensim_nmea_params_init(sensim_nmea_params *p);
+SENSIM_API void sensim_nmea_params_init(sensim_nmea_params *p);
 
 /* POSIX time of a UTC calendar instant (proleptic Gregorian calendar,
  * years 1970 to 2099, second in [0, 60)). SENSIM_EINVAL out of range. */
-sensim_status sensim_utc_from_civil(int year, int month, int day, int hour, int minute,
+SENSIM_API sensim_status sensim_utc_from_civil(int year, int month, int day, int hour, int minute,
                                     double second, double *out);
 /* The same from ISO 8601 text "YYYY-MM-DDThh:mm:ss[.s...]Z". SENSIM_EINVAL
  * for any other form. */
-sensim_status sensim_utc_parse_iso8601(const char *text, double *out);
+SENSIM_API sensim_status sensim_utc_parse_iso8601(const char *text, double *out);
 
 /* XOR of the n characters (those between "$" and "*"), 0..255. */
-unsigned sensim_nmea_checksum(const char *chars, size_t n);
+SENSIM_API unsigned sensim_nmea_checksum(const char *chars, size_t n);
 
 /* One sentence, "$" to CR LF, into buf (cap >= SENSIM_NMEA_MAX is always
  * enough; SENSIM_EINVAL if cap is too small, nothing useful is written
  * then). t is the simulation time of the fix (frame->t_capture); GSA
  * carries no time. SENSIM_EINVAL for NULL arguments, bad params or a UTC
  * outside 1970..2099. */
-sensim_status sensim_nmea_gga(const sensim_nmea_params *p, const sensim_gnss_fix *fix, double t,
+SENSIM_API sensim_status sensim_nmea_gga(const sensim_nmea_params *p, const sensim_gnss_fix *fix, double t,
                               char *buf, size_t cap);
-sensim_status sensim_nmea_rmc(const sensim_nmea_params *p, const sensim_gnss_fix *fix, double t,
+SENSIM_API sensim_status sensim_nmea_rmc(const sensim_nmea_params *p, const sensim_gnss_fix *fix, double t,
                               char *buf, size_t cap);
-sensim_status sensim_nmea_gsa(const sensim_nmea_params *p, const sensim_gnss_fix *fix, char *buf,
+SENSIM_API sensim_status sensim_nmea_gsa(const sensim_nmea_params *p, const sensim_gnss_fix *fix, char *buf,
                               size_t cap);
 
 /* Write a gnss frame's GGA, RMC and GSA sentences, in that order, to an
  * open stream (borrowed). SENSIM_ETYPE for another payload, SENSIM_EIO if
  * the stream reports an error. `p` may be NULL (defaults). */
-sensim_status sensim_nmea_write(FILE *fp, const sensim_nmea_params *p, const sensim_frame *frame);
+SENSIM_API sensim_status sensim_nmea_write(FILE *fp, const sensim_nmea_params *p, const sensim_frame *frame);
 /* The same, appended to the file at `path` (created if missing). */
-sensim_status sensim_nmea_append(const char *path, const sensim_nmea_params *p,
+SENSIM_API sensim_status sensim_nmea_append(const char *path, const sensim_nmea_params *p,
                                  const sensim_frame *frame);
 
 #ifdef __cplusplus

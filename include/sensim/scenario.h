@@ -6,6 +6,8 @@
 #ifndef SENSIM_SCENARIO_H
 #define SENSIM_SCENARIO_H
 
+#include "sensim/export.h"
+
 #include "sensim/world.h"
 
 #ifdef __cplusplus
@@ -17,27 +19,27 @@ typedef struct sensim_scenario sensim_scenario;
 /* Load and build a scenario from a file. Relative mesh paths are resolved
  * against the file's folder. On failure nothing is left allocated and
  * sensim_last_error() names the key at fault. */
-sensim_status sensim_scenario_load(const char *path, sensim_scenario **out);
+SENSIM_API sensim_status sensim_scenario_load(const char *path, sensim_scenario **out);
 /* What a caller may override in the file (a command line's --threads). */
 typedef struct sensim_scenario_overrides {
   int threads; /* worker threads; < 0: as the file says */
 } sensim_scenario_overrides;
 
 /* sensim_scenario_load() with overrides; `ov` may be NULL. */
-sensim_status sensim_scenario_load_ex(const char *path, const sensim_scenario_overrides *ov,
+SENSIM_API sensim_status sensim_scenario_load_ex(const char *path, const sensim_scenario_overrides *ov,
                                       sensim_scenario **out);
 
 /* The same from a JSON text; relative paths resolve against `base_dir`
  * (NULL: the current folder). */
-sensim_status sensim_scenario_load_string(const char *json, const char *base_dir,
+SENSIM_API sensim_status sensim_scenario_load_string(const char *json, const char *base_dir,
                                           sensim_scenario **out);
-void sensim_scenario_destroy(sensim_scenario *scn);
+SENSIM_API void sensim_scenario_destroy(sensim_scenario *scn);
 
 /* The scenario's world (owned by the scenario). */
-sensim_world *sensim_scenario_world(sensim_scenario *scn);
+SENSIM_API sensim_world *sensim_scenario_world(sensim_scenario *scn);
 /* Simulated duration and host step from the file, s. */
-double sensim_scenario_duration(const sensim_scenario *scn);
-double sensim_scenario_step(const sensim_scenario *scn);
+SENSIM_API double sensim_scenario_duration(const sensim_scenario *scn);
+SENSIM_API double sensim_scenario_step(const sensim_scenario *scn);
 
 typedef struct sensim_run_summary {
   double sim_time;        /* simulated seconds run */
@@ -50,7 +52,7 @@ typedef struct sensim_run_summary {
  * the world each step and writing every delivered frame under out_dir, one
  * folder per sensor (NULL: write nothing). `progress`, if not NULL, is called
  * about once per simulated second with the simulation time. */
-sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
+SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);
 

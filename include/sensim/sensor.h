@@ -9,6 +9,8 @@
 #ifndef SENSIM_SENSOR_H
 #define SENSIM_SENSOR_H
 
+#include "sensim/export.h"
+
 #include "sensim/frame.h"
 #include "sensim/world.h"
 
@@ -31,7 +33,7 @@ typedef struct sensim_sensor_params {
 
 /* Defaults: name "sensor", no body, identity mount, 10 Hz, phase 0, lag 0,
  * window = kind's default. */
-void sensim_sensor_params_init(sensim_sensor_params *p);
+SENSIM_API void sensim_sensor_params_init(sensim_sensor_params *p);
 
 /* Append a built-in filter, by registered name, to the sensor's chain.
  * `params_json` is a JSON object text with the filter's parameters, or NULL
@@ -39,33 +41,33 @@ void sensim_sensor_params_init(sensim_sensor_params *p);
  * SENSIM_ETYPE if the filter does not take the payload the chain gives at
  * this point, SENSIM_ESTATE once the world has advanced past the sensor's
  * first capture. On failure the chain is unchanged. */
-sensim_status sensim_sensor_add_filter(sensim_sensor *sensor, const char *name,
+SENSIM_API sensim_status sensim_sensor_add_filter(sensim_sensor *sensor, const char *name,
                                        const char *params_json);
 
 struct sensim_filter_def;
 /* Append a user filter (see filter.h). `user` is borrowed until the world is
  * destroyed; def->destroy(user) is called then. Same failures as above; when
  * this fails, def->destroy is not called. */
-sensim_status sensim_sensor_add_user_filter(sensim_sensor *sensor,
+SENSIM_API sensim_status sensim_sensor_add_user_filter(sensim_sensor *sensor,
                                             const struct sensim_filter_def *def, void *user);
 
 /* Take the oldest delivered frame not yet taken. *frame is NULL when there
  * is none. The frame is valid until the next poll of this sensor. */
-sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_frame **frame);
+SENSIM_API sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_frame **frame);
 
 /* Accessors. A NULL sensor gives a neutral answer (SENSIM_PAYLOAD_NONE,
  * id -1, NULL name and params, 0 frames) instead of a crash. */
 
 /* The payload type frames will have after the whole chain. */
-sensim_payload sensim_sensor_output_type(const sensim_sensor *sensor);
+SENSIM_API sensim_payload sensim_sensor_output_type(const sensim_sensor *sensor);
 
-int sensim_sensor_id(const sensim_sensor *sensor);
-const char *sensim_sensor_name(const sensim_sensor *sensor);
+SENSIM_API int sensim_sensor_id(const sensim_sensor *sensor);
+SENSIM_API const char *sensim_sensor_name(const sensim_sensor *sensor);
 /* The sensor's schedule parameters, with the kind's default window applied. */
-const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *sensor);
+SENSIM_API const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *sensor);
 /* Frames captured (jobs started) and delivered so far. */
-uint64_t sensim_sensor_frames_captured(const sensim_sensor *sensor);
-uint64_t sensim_sensor_frames_delivered(const sensim_sensor *sensor);
+SENSIM_API uint64_t sensim_sensor_frames_captured(const sensim_sensor *sensor);
+SENSIM_API uint64_t sensim_sensor_frames_delivered(const sensim_sensor *sensor);
 
 /* ---- host integration: bounded work, callbacks ------------------------- */
 
@@ -92,15 +94,15 @@ typedef enum sensim_overrun {
  * SENSIM_OVERRUN_WAIT. Finished frames that wait for their delivery time
  * are bounded by construction (at most floor(lag * rate) + 1 of them), and
  * delivered frames wait only for the host (poll them, or use a callback). */
-sensim_status sensim_sensor_set_overrun(sensim_sensor *sensor, int max_inflight,
+SENSIM_API sensim_status sensim_sensor_set_overrun(sensim_sensor *sensor, int max_inflight,
                                         sensim_overrun policy);
 
 /* Captures not taken under SENSIM_OVERRUN_SKIP since creation or reset. */
-uint64_t sensim_sensor_frames_skipped(const sensim_sensor *sensor);
+SENSIM_API uint64_t sensim_sensor_frames_skipped(const sensim_sensor *sensor);
 /* Captures started whose job has not finished now (<= the bound). */
-int sensim_sensor_frames_unfinished(const sensim_sensor *sensor);
+SENSIM_API int sensim_sensor_frames_unfinished(const sensim_sensor *sensor);
 /* Delivered frames waiting for sensim_sensor_poll. */
-size_t sensim_sensor_frames_queued(const sensim_sensor *sensor);
+SENSIM_API size_t sensim_sensor_frames_queued(const sensim_sensor *sensor);
 
 /* A frame handed to the host as it is delivered. It runs on the host's
  * thread, inside sensim_world_advance, once per frame, in delivery order
@@ -117,13 +119,13 @@ typedef void (*sensim_frame_callback)(sensim_sensor *sensor, const sensim_frame 
 /* Deliver this sensor's frames to `cb` (with `user`, borrowed) instead of
  * queuing them for sensim_sensor_poll; NULL goes back to polling. Frames
  * already queued stay pollable. SENSIM_ESTATE inside a callback. */
-sensim_status sensim_sensor_set_callback(sensim_sensor *sensor, sensim_frame_callback cb,
+SENSIM_API sensim_status sensim_sensor_set_callback(sensim_sensor *sensor, sensim_frame_callback cb,
                                          void *user);
 
 /* Sensor lookup in a world: by creation order and by name. */
-size_t sensim_world_sensor_count(const sensim_world *world);
-sensim_sensor *sensim_world_sensor(sensim_world *world, size_t i);
-sensim_sensor *sensim_world_sensor_by_name(sensim_world *world, const char *name);
+SENSIM_API size_t sensim_world_sensor_count(const sensim_world *world);
+SENSIM_API sensim_sensor *sensim_world_sensor(sensim_world *world, size_t i);
+SENSIM_API sensim_sensor *sensim_world_sensor_by_name(sensim_world *world, const char *name);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef SENSIM_STATUS_H
 #define SENSIM_STATUS_H
 
+#include "sensim/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,11 +26,11 @@ typedef enum sensim_status {
 } sensim_status;
 
 /* Short fixed text for a status code ("invalid argument"); never NULL. */
-const char *sensim_status_str(sensim_status status);
+SENSIM_API const char *sensim_status_str(sensim_status status);
 
 /* The message of the last failing call on this thread ("" if none). The
  * pointer is valid until the next sensim call on this thread. */
-const char *sensim_last_error(void);
+SENSIM_API const char *sensim_last_error(void);
 
 #ifdef __cplusplus
 }

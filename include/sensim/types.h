@@ -6,6 +6,8 @@
 #ifndef SENSIM_TYPES_H
 #define SENSIM_TYPES_H
 
+#include "sensim/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,26 +27,26 @@ typedef struct sensim_pose {
 } sensim_pose;
 
 /* The identity pose (zero translation, identity rotation). */
-sensim_pose sensim_pose_identity(void);
+SENSIM_API sensim_pose sensim_pose_identity(void);
 
 /* Quaternion for a rotation of `angle` rad about `axis` (need not be unit). */
-sensim_quat sensim_quat_from_axis_angle(sensim_vec3 axis, double angle);
+SENSIM_API sensim_quat sensim_quat_from_axis_angle(sensim_vec3 axis, double angle);
 
 /* Quaternion from intrinsic Z-Y'-X'' Tait-Bryan angles (yaw, pitch, roll), rad. */
-sensim_quat sensim_quat_from_ypr(double yaw, double pitch, double roll);
+SENSIM_API sensim_quat sensim_quat_from_ypr(double yaw, double pitch, double roll);
 
 /* Rotate v by unit quaternion q. */
-sensim_vec3 sensim_quat_rotate(sensim_quat q, sensim_vec3 v);
+SENSIM_API sensim_vec3 sensim_quat_rotate(sensim_quat q, sensim_vec3 v);
 
 /* Spherical linear interpolation between unit quaternions along the shorter
  * arc; s in [0, 1]. */
-sensim_quat sensim_quat_slerp(sensim_quat a, sensim_quat b, double s);
+SENSIM_API sensim_quat sensim_quat_slerp(sensim_quat a, sensim_quat b, double s);
 
 /* Compose poses: the pose of frame C in A given B in A (ab) and C in B (bc). */
-sensim_pose sensim_pose_compose(sensim_pose ab, sensim_pose bc);
+SENSIM_API sensim_pose sensim_pose_compose(sensim_pose ab, sensim_pose bc);
 
 /* Map a point from the pose's frame into its parent frame. */
-sensim_vec3 sensim_pose_apply(sensim_pose p, sensim_vec3 v);
+SENSIM_API sensim_vec3 sensim_pose_apply(sensim_pose p, sensim_vec3 v);
 
 #ifdef __cplusplus
 }

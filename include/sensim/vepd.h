@@ -21,6 +21,8 @@
 #ifndef SENSIM_VEPD_H
 #define SENSIM_VEPD_H
 
+#include "sensim/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "sensim/frame.h"
@@ -40,12 +42,12 @@ extern "C" {
  * A numerically constant signal (standard deviation <= 1e-12 of its largest
  * magnitude) gives 0: a tone at 0 Hz. SENSIM_EINVAL for NULL, n < 3, NaN or
  * infinite samples; *out is written only on success. */
-sensim_status sensim_wiener_entropy(const double *x, size_t n, double *out);
+SENSIM_API sensim_status sensim_wiener_entropy(const double *x, size_t n, double *out);
 
 /* Wasserstein-1 distance between the empirical distributions of a (na
  * values) and b (nb values): the integral of |F_a(x) - F_b(x)| dx. Sizes
  * may differ. SENSIM_EINVAL for NULL, an empty set or a non-finite value. */
-sensim_status sensim_wasserstein1(const double *a, size_t na, const double *b, size_t nb,
+SENSIM_API sensim_status sensim_wasserstein1(const double *a, size_t na, const double *b, size_t nb,
                                   double *out);
 
 /* ---- runs and the metric (eval/vepd.c, eval/vepd_csv.c) ----------------- */
@@ -72,7 +74,7 @@ typedef struct sensim_vepd_run_metrics {
  * itself for dim 1 and its magnitude |v| (speed) for dim 2 and 3.
  * SENSIM_EINVAL for a malformed run (NULL arrays, n < 3, dim not 1..3, NaN,
  * times not increasing). */
-sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
+SENSIM_API sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
                                               sensim_vepd_run_metrics *out);
 
 typedef struct sensim_vepd_result {
@@ -86,7 +88,7 @@ typedef struct sensim_vepd_result {
 /* VEPD between run set a (e.g. real, na >= 1 runs) and set b (simulated,
  * nb >= 1). Optional outputs: per-run metrics into ma[na] and mb[nb] (each
  * may be NULL). Runs are borrowed for the call. */
-sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
+SENSIM_API sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
                                   size_t nb, sensim_vepd_result *out, sensim_vepd_run_metrics *ma,
                                   sensim_vepd_run_metrics *mb);
 
@@ -97,14 +99,14 @@ sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sen
  * order. SENSIM_ENOTFOUND if the file does not exist, SENSIM_EPARSE for
  * malformed text (with file:line), SENSIM_EINVAL for NaN or a bad run. The
  * run's arrays are allocated; free them with sensim_vepd_run_free. */
-sensim_status sensim_vepd_run_read(const char *path, sensim_vepd_run *out);
+SENSIM_API sensim_status sensim_vepd_run_read(const char *path, sensim_vepd_run *out);
 /* Write a run in that format (atomically: a failed write leaves no file). */
-sensim_status sensim_vepd_run_write(const char *path, const sensim_vepd_run *run);
+SENSIM_API sensim_status sensim_vepd_run_write(const char *path, const sensim_vepd_run *run);
 /* Every *.csv file directly inside `dir`, sorted by name, as runs. An
  * empty folder is SENSIM_EINVAL. Free with sensim_vepd_runs_free. */
-sensim_status sensim_vepd_runs_read_dir(const char *dir, sensim_vepd_run **runs, size_t *nruns);
-void sensim_vepd_run_free(sensim_vepd_run *run);
-void sensim_vepd_runs_free(sensim_vepd_run *runs, size_t nruns);
+SENSIM_API sensim_status sensim_vepd_runs_read_dir(const char *dir, sensim_vepd_run **runs, size_t *nruns);
+SENSIM_API void sensim_vepd_run_free(sensim_vepd_run *run);
+SENSIM_API void sensim_vepd_runs_free(sensim_vepd_run *runs, size_t nruns);
 
 /* ---- the judge: EKF velocity estimator (eval/ekf_velocity.c) ------------
  * Planar vehicle, state x = [east, north, psi, v] (m, m, rad heading
@@ -127,7 +129,7 @@ typedef struct sensim_ekf_params {
 /* Defaults: accel_noise 0.1, gyro_noise 0.01, pos_noise 0.01, gnss_sigma
  * 0.05, init_sigma_psi 0.1, init_sigma_v 0.2, output_rate 35 (the rate of
  * the published study's estimator). */
-void sensim_ekf_params_init(sensim_ekf_params *p);
+SENSIM_API void sensim_ekf_params_init(sensim_ekf_params *p);
 
 typedef struct sensim_ekf sensim_ekf;
 
@@ -138,28 +140,28 @@ typedef struct sensim_ekf_state {
   double vel[2];  /* velocity east, north, m/s: v (cos psi, sin psi) */
 } sensim_ekf_state;
 
-sensim_status sensim_ekf_create(const sensim_ekf_params *p, sensim_ekf **out);
-void sensim_ekf_destroy(sensim_ekf *ekf);
+SENSIM_API sensim_status sensim_ekf_create(const sensim_ekf_params *p, sensim_ekf **out);
+SENSIM_API void sensim_ekf_destroy(sensim_ekf *ekf);
 /* Start (or restart) at time t with state x and per-component sigmas
  * (diagonal covariance). Without it the first valid fix starts the filter:
  * its position and reported (or default) covariance, heading and speed from
  * its vel_enu, with init_sigma_psi, init_sigma_v. */
-sensim_status sensim_ekf_init(sensim_ekf *ekf, double t, const double x[4],
+SENSIM_API sensim_status sensim_ekf_init(sensim_ekf *ekf, double t, const double x[4],
                               const double sigma[4]);
 /* An IMU sample at time t (its collection window ends at t): propagates the
  * state from the previous event to t with this sample's input, then holds
  * the input. accel_x m/s^2, gyro_z rad/s. Before the filter has started it
  * only stores the input. SENSIM_ESTATE if t is before the filter's time. */
-sensim_status sensim_ekf_imu(sensim_ekf *ekf, double t, double accel_x, double gyro_z);
+SENSIM_API sensim_status sensim_ekf_imu(sensim_ekf *ekf, double t, double accel_x, double gyro_z);
 /* A GNSS fix at time t: propagates to t with the held input, then updates.
  * A fix with fix_type 0 (outage) is ignored. SENSIM_EINVAL for a NaN
  * position or a reported covariance that is not positive definite. */
-sensim_status sensim_ekf_gnss(sensim_ekf *ekf, double t, const sensim_gnss_fix *fix);
+SENSIM_API sensim_status sensim_ekf_gnss(sensim_ekf *ekf, double t, const sensim_gnss_fix *fix);
 /* The estimate at time t >= the filter's time (propagated with the held
  * input; the filter itself moves to t). SENSIM_ESTATE before it started. */
-sensim_status sensim_ekf_estimate(sensim_ekf *ekf, double t, sensim_ekf_state *out);
+SENSIM_API sensim_status sensim_ekf_estimate(sensim_ekf *ekf, double t, sensim_ekf_state *out);
 /* 1 once the filter has started. */
-int sensim_ekf_started(const sensim_ekf *ekf);
+SENSIM_API int sensim_ekf_started(const sensim_ekf *ekf);
 
 /* Batch: merge nimu IMU samples and ngnss fixes (each sorted by time; IMU
  * first on equal times), and report an estimate every 1 / output_rate s
@@ -176,7 +178,7 @@ typedef struct sensim_ekf_gnss_input {
   sensim_gnss_fix fix;
 } sensim_ekf_gnss_input;
 
-sensim_status sensim_ekf_run(const sensim_ekf_params *p, const sensim_ekf_imu_input *imu,
+SENSIM_API sensim_status sensim_ekf_run(const sensim_ekf_params *p, const sensim_ekf_imu_input *imu,
                              size_t nimu, const sensim_ekf_gnss_input *gnss, size_t ngnss,
                              sensim_ekf_state **out, size_t *nout);
 
@@ -191,7 +193,7 @@ typedef enum sensim_vepd_manoeuvre {
   SENSIM_VEPD_HALF_SINE = 2  /* y = 1 sin(pi x / 10) m driven at dx/dt = 2 m/s, repeated */
 } sensim_vepd_manoeuvre;
 
-const char *sensim_vepd_manoeuvre_name(sensim_vepd_manoeuvre m);
+SENSIM_API const char *sensim_vepd_manoeuvre_name(sensim_vepd_manoeuvre m);
 
 /* A GNSS model: a chain of GNSS filters (names and JSON params, borrowed). */
 typedef struct sensim_vepd_variant {
@@ -225,7 +227,7 @@ typedef struct sensim_vepd_experiment_params {
  * random_walk, hdop, gauss_hdop, random_walk_hdop; docs/vepd.md gives their
  * parameters), reference = variant 0, no reference_dir, no out_dir, EKF
  * defaults. */
-void sensim_vepd_experiment_params_init(sensim_vepd_experiment_params *p);
+SENSIM_API void sensim_vepd_experiment_params_init(sensim_vepd_experiment_params *p);
 
 typedef struct sensim_vepd_cell {
   int status;                 /* SENSIM_OK, or why this cell has no numbers
@@ -244,13 +246,13 @@ typedef struct sensim_vepd_experiment_result {
  * reference that cannot be made does. With out_dir: out_dir/runs/<variant>/
  * <manoeuvre>_<k>.csv, out_dir/vepd_table.csv and per manoeuvre
  * out_dir/hist_rmse_<manoeuvre>.png and hist_hdiff_<manoeuvre>.png. */
-sensim_status sensim_vepd_experiment_run(const sensim_vepd_experiment_params *p,
+SENSIM_API sensim_status sensim_vepd_experiment_run(const sensim_vepd_experiment_params *p,
                                          sensim_vepd_experiment_result *out);
 
 /* Simulate one run of one variant on one manoeuvre with world seed `seed`
  * and judge it: out gets dim 1 (speed) estimates at the EKF's output rate
  * and the true speed. Free with sensim_vepd_run_free. */
-sensim_status sensim_vepd_simulate_run(const sensim_vepd_experiment_params *p,
+SENSIM_API sensim_status sensim_vepd_simulate_run(const sensim_vepd_experiment_params *p,
                                        const sensim_vepd_variant *variant,
                                        sensim_vepd_manoeuvre m, uint64_t seed,
                                        sensim_vepd_run *out);

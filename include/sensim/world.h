@@ -7,6 +7,8 @@
 #ifndef SENSIM_WORLD_H
 #define SENSIM_WORLD_H
 
+#include "sensim/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include "sensim/status.h"
@@ -36,20 +38,20 @@ typedef struct sensim_world_params {
 
 /* Defaults: seed 1, 2 threads, origin 0 deg / 0 deg / 0 m, g = 9.80665,
  * light-grey sky background, ambient 0.1. */
-void sensim_world_params_init(sensim_world_params *p);
+SENSIM_API void sensim_world_params_init(sensim_world_params *p);
 
 /* Create a world. `p` is copied. */
-sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out);
+SENSIM_API sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out);
 
 /* Finish every capture job and free the world and all it owns. NULL is a no-op. */
-void sensim_world_destroy(sensim_world *world);
+SENSIM_API void sensim_world_destroy(sensim_world *world);
 
 /* Move the world's clock to `t` (s, not before the current time): starts a
  * capture job for every sensor whose capture time t_k <= t, then makes every
  * frame with t_capture + lag <= t visible to sensim_sensor_poll(), waiting
  * for its job only if it has not finished. Push the bodies' states for time
  * `t` before calling this. */
-sensim_status sensim_world_advance(sensim_world *world, double t);
+SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
 
 /* Start the world over at time zero (reinforcement-learning episodes):
  * waits for every capture job, drops every frame in flight, delivered or
@@ -63,13 +65,13 @@ sensim_status sensim_world_advance(sensim_world *world, double t);
  * With the same pushes and advances, the next episode's frames are
  * bit-identical to the first one's. SENSIM_ESTATE inside a frame callback;
  * on failure (out of memory re-creating a filter) the world is unchanged. */
-sensim_status sensim_world_reset(sensim_world *world);
+SENSIM_API sensim_status sensim_world_reset(sensim_world *world);
 
 /* Current simulation time, s (-inf before the first advance). */
-double sensim_world_time(const sensim_world *world);
+SENSIM_API double sensim_world_time(const sensim_world *world);
 
 /* The parameters the world was created with. */
-const sensim_world_params *sensim_world_params_get(const sensim_world *world);
+SENSIM_API const sensim_world_params *sensim_world_params_get(const sensim_world *world);
 
 /* ---- materials and meshes ---------------------------------------------- */
 
@@ -86,20 +88,20 @@ typedef struct sensim_material {
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
  * texture. */
-void sensim_material_init(sensim_material *m);
+SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the
  * top, copied, each in [0, 1]). Sampled bilinearly with wrap-around at
  * u, v in [0, 1): u across, v down from the top row (glTF's convention).
  * sensim_texture_load_png (io.h) reads one from an sRGB PNG. */
-sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
+SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
                                     const float *rgb, sensim_texture **out);
 
 /* Create a triangle mesh from arrays, which are copied. `vertices` holds
  * 3 * nvert floats (x, y, z in the mesh frame, m); `indices` holds 3 * ntri
  * vertex indices, counter-clockwise seen from the front. The mesh belongs to
  * the world. */
-sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, size_t nvert,
+SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, size_t nvert,
                                  const uint32_t *indices, size_t ntri,
                                  const sensim_material *material, sensim_mesh **out);
 
@@ -115,11 +117,11 @@ typedef struct sensim_mesh_desc {
   const sensim_material *material; /* NULL: sensim_material_init's */
 } sensim_mesh_desc;
 
-sensim_status sensim_mesh_create_ex(sensim_world *world, const sensim_mesh_desc *desc, sensim_mesh **out);
+SENSIM_API sensim_status sensim_mesh_create_ex(sensim_world *world, const sensim_mesh_desc *desc, sensim_mesh **out);
 
 /* As sensim_mesh_create, with texture coordinates: `uvs` holds 2 * nvert
  * floats (u, v per vertex; may be NULL). */
-sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, const float *uvs,
+SENSIM_API sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, const float *uvs,
                                     size_t nvert, const uint32_t *indices, size_t ntri,
                                     const sensim_material *material, sensim_mesh **out);
 
@@ -127,7 +129,7 @@ sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, 
  * of the file are merged with their node transforms applied, with their
  * first UV channel when they have one. `material` may be NULL: the file's
  * first material's diffuse colour is used then. */
-sensim_status sensim_mesh_load(sensim_world *world, const char *path,
+SENSIM_API sensim_status sensim_mesh_load(sensim_world *world, const char *path,
                                const sensim_material *material, sensim_mesh **out);
 
 typedef enum sensim_shape_kind {
@@ -146,10 +148,10 @@ typedef struct sensim_shape {
 
 /* Create a tessellated primitive shape, centred on the mesh origin (box,
  * sphere, plane) or standing on it (cylinder, cone). */
-sensim_status sensim_mesh_create_shape(sensim_world *world, const sensim_shape *shape,
+SENSIM_API sensim_status sensim_mesh_create_shape(sensim_world *world, const sensim_shape *shape,
                                        const sensim_material *material, sensim_mesh **out);
 
-size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
+SENSIM_API size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
 
 /* ---- lights ------------------------------------------------------------ */
 
@@ -173,10 +175,10 @@ typedef struct sensim_light {
 } sensim_light;
 
 /* A white directional light pointing straight down, intensity 1, shadows on. */
-void sensim_light_init(sensim_light *l);
+SENSIM_API void sensim_light_init(sensim_light *l);
 
 /* Add a light (copied) to the world. */
-sensim_status sensim_light_add(sensim_world *world, const sensim_light *light);
+SENSIM_API sensim_status sensim_light_add(sensim_world *world, const sensim_light *light);
 
 /* ---- bodies -------------------------------------------------------------- */
 
@@ -189,10 +191,10 @@ typedef struct sensim_body_params {
 } sensim_body_params;
 
 /* Defaults: no mesh, class 0, instance auto, dynamic, identity pose. */
-void sensim_body_params_init(sensim_body_params *p);
+SENSIM_API void sensim_body_params_init(sensim_body_params *p);
 
 /* Create a body (an instance of a mesh, or a bare frame to carry sensors). */
-sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *p,
+SENSIM_API sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *p,
                                  sensim_body **out);
 
 /* Remove a body from the world: it is no longer traced and its handle must
@@ -200,7 +202,7 @@ sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *
  * SENSIM_ESTATE, with the body unchanged, while a sensor is attached to it:
  * a sensor's carrier cannot vanish under it. Captures already started keep
  * their snapshot of the body. NULL is SENSIM_EINVAL. */
-sensim_status sensim_body_destroy(sensim_body *body);
+SENSIM_API sensim_status sensim_body_destroy(sensim_body *body);
 
 /* What a sensim_body_state carries besides the pose. */
 enum {
@@ -222,15 +224,15 @@ typedef struct sensim_body_state {
  * quaternion must be unit to 1e-6. Missing derivatives are estimated from
  * the keyframes by central differences: second-order accurate for evenly
  * spaced keyframes, first-order at the ends of the track. */
-sensim_status sensim_body_push_state(sensim_body *body, double t, const sensim_body_state *s);
+SENSIM_API sensim_status sensim_body_push_state(sensim_body *body, double t, const sensim_body_state *s);
 
 /* Interpolated state of the body at time t: position linear, rotation slerp,
  * derivatives as given or estimated. t is clamped to the keyframes held. */
-sensim_status sensim_body_state_at(const sensim_body *body, double t, sensim_body_state *out);
+SENSIM_API sensim_status sensim_body_state_at(const sensim_body *body, double t, sensim_body_state *out);
 
 /* Number of keyframes the body holds now (bounded: tracks are trimmed to the
  * longest collection window any sensor needs). */
-size_t sensim_body_keyframe_count(const sensim_body *body);
+SENSIM_API size_t sensim_body_keyframe_count(const sensim_body *body);
 
 #ifdef __cplusplus
 }

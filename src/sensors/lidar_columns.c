@@ -69,11 +69,13 @@ typedef struct firing {
 /* With an AVX2 clone where the compiler can make one (chosen at load time):
  * the column's direction loop then runs four doubles per instruction. The
  * clone does the same IEEE operations (no FMA contraction in ISO C mode),
- * so both give the same beams. */
+ * so both give the same beams. The clones are static: GCC 12 exports the
+ * dispatcher of an extern target_clones function whatever its visibility,
+ * and libsensim.so exports nothing but the API. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void sensim__lidar_columns_run(void *arg) {
+static void columns_run(void *arg) {
   sensim_lidar_band *band = arg;
   const sensim_lidar_scan *sc = band->sc;
   const sensim_lidar *l = sc->l;
@@ -217,3 +219,5 @@ void sensim__lidar_columns_run(void *arg) {
   free(bh);
   free(fr);
 }
+
+void sensim__lidar_columns_run(void *arg) { columns_run(arg); }
