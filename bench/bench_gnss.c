@@ -73,7 +73,9 @@ static double run_world(const model *m, double seconds) {
     sp.rate = 1000.0;
     sp.window = m->window;
     sp.mount.pos = (sensim_vec3){0.1 * i, 0.0, 1.5};
-    if (sensim_gnss_create(w, &sp, &s[i])) die("gnss");
+    sensim_gnss_params gp;
+    sensim_gnss_params_init(&gp);
+    if (sensim_gnss_create(w, &sp, &gp, &s[i])) die("gnss");
     if (m->f1 && sensim_sensor_add_filter(s[i], m->f1, m->p1)) die(m->f1);
     if (m->f2 && sensim_sensor_add_filter(s[i], m->f2, m->p2)) die(m->f2);
   }

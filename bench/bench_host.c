@@ -148,7 +148,9 @@ static void bench_rig_idle_steps(int quick) {
       lp.channels = 8, lp.columns = 180;
       CHECK(sensim_lidar_create(w, &sp, &lp, &s[i]));
     } else if (i == 2) {
-      CHECK(sensim_gnss_create(w, &sp, &s[i]));
+      sensim_gnss_params gp;
+      sensim_gnss_params_init(&gp);
+      CHECK(sensim_gnss_create(w, &sp, &gp, &s[i]));
     } else {
       CHECK(sensim_imu_create(w, &sp, &s[i]));
     }
@@ -227,7 +229,9 @@ static rover_run rover(double seconds, int mode, int threads) {
     sp.name = "lidar", sp.rate = 10, sp.lag = slack ? 0.3 : 0.02, sp.mount.pos = (sensim_vec3){0, 0, 0.25};
     CHECK(sensim_lidar_create(w, &sp, &lp, &s[1]));
     sp.name = "gnss", sp.rate = 10, sp.lag = slack ? 0.3 : 0.05, sp.window = -1;
-    CHECK(sensim_gnss_create(w, &sp, &s[2]));
+    sensim_gnss_params gp;
+    sensim_gnss_params_init(&gp);
+    CHECK(sensim_gnss_create(w, &sp, &gp, &s[2]));
     sp.name = "imu", sp.rate = 200, sp.lag = slack ? 0.015 : 0;
     sp.mount = mjb_site_mount(m, mj_name2id(m, mjOBJ_SITE, "imu"));
     CHECK(sensim_imu_create(w, &sp, &s[3]));

@@ -432,8 +432,11 @@ sensim_status bench_town_add_to_world(const bench_town *t, sensim_world *world) 
   sensim_status st = SENSIM_OK;
   for (size_t i = 0; i < t->nmeshes && st == SENSIM_OK; i++) {
     const bench_town_mesh *m = &t->meshes[i];
-    st = sensim_mesh_create(world, m->vertices, m->nvert, m->indices, m->ntri, &m->material,
-                            &meshes[i]);
+    sensim_mesh_desc d;
+    sensim_mesh_desc_init(&d);
+    d.vertices = m->vertices, d.nvert = m->nvert;
+    d.indices = m->indices, d.ntri = m->ntri, d.material = &m->material;
+    st = sensim_mesh_create(world, &d, &meshes[i]);
   }
   for (size_t i = 0; i < t->ninst && st == SENSIM_OK; i++) {
     sensim_body_params bp;

@@ -98,7 +98,9 @@ int main(void) {
   sp.body = car;
   sp.rate = 10;
   sp.lag = 0.050;
-  CHECK(sensim_gnss_create(world, &sp, &gnss));
+  sensim_gnss_params gp;
+  sensim_gnss_params_init(&gp);
+  CHECK(sensim_gnss_create(world, &sp, &gp, &gnss));
 
   const double radius = 5.0, speed = 2.0, w = speed / radius;
   for (int episode = 0; episode < 2; episode++) {

@@ -71,7 +71,10 @@ static sensim_status lathe(sensim_world *w, const double (*ring)[2], int nring, 
       if (!hi_pole) { ix[3 * nt] = a, ix[3 * nt + 1] = c, ix[3 * nt + 2] = d; nt++; }
     }
   }
-  sensim_status rc = sensim_mesh_create(w, v, nv, ix, nt, mat, out);
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = v, d.nvert = nv, d.indices = ix, d.ntri = nt, d.material = mat;
+  sensim_status rc = sensim_mesh_create(w, &d, out);
   free(v), free(ix), free(first);
   return rc;
 }
@@ -141,7 +144,10 @@ static sensim_status geom_mesh(const mjModel *m, int g, sensim_world *w, sensim_
       uint32_t *ix = malloc((size_t)nf * 3 * sizeof *ix);
       if (!ix) return SENSIM_ENOMEM;
       for (int i = 0; i < 3 * nf; i++) ix[i] = (uint32_t)f[i];
-      sensim_status rc = sensim_mesh_create(w, v, (size_t)nv, ix, (size_t)nf, &mat, out);
+      sensim_mesh_desc d;
+      sensim_mesh_desc_init(&d);
+      d.vertices = v, d.nvert = (size_t)nv, d.indices = ix, d.ntri = (size_t)nf, d.material = &mat;
+      sensim_status rc = sensim_mesh_create(w, &d, out);
       free(ix);
       return rc;
     }

@@ -106,7 +106,9 @@ int main(int argc, char **argv) {
     CHECK(sensim_sensor_add_filter(lidar, "points", NULL));
     sp = on_chassis("gnss", chassis, 10, 0.050);
     sp.mount.pos = (sensim_vec3){-0.2, 0, 0.2};
-    CHECK(sensim_gnss_create(w, &sp, &gnss));
+    sensim_gnss_params gp;
+    sensim_gnss_params_init(&gp);
+    CHECK(sensim_gnss_create(w, &sp, &gp, &gnss));
     CHECK(sensim_sensor_add_filter(gnss, "gnss_noise", NULL));
     sp = on_chassis("imu", chassis, 200, 0.0);
     int site = mj_name2id(m, mjOBJ_SITE, "imu");

@@ -42,15 +42,11 @@ typedef struct sensim_gnss_params {
 /* Defaults: 10 satellites, HDOP 0.9, VDOP 1.5 (open sky). */
 SENSIM_API void sensim_gnss_params_init(sensim_gnss_params *p);
 
-/* Create a receiver with explicit receiver parameters (`gp` is copied; NULL:
- * the defaults). SENSIM_EINVAL for a parameter out of its range (NaN
- * included) or a window longer than 1 / rate; on failure nothing is created. */
-SENSIM_API sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_params *sp,
-                                    const sensim_gnss_params *gp, sensim_sensor **out);
-
-/* sensim_gnss_create_ex with the default receiver parameters. */
+/* Create a receiver (`gp` is copied). SENSIM_EINVAL for NULL pointers, a
+ * parameter out of its range (NaN included) or a window longer than
+ * 1 / rate; on failure nothing is created. */
 SENSIM_API sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
-                                 sensim_sensor **out);
+                                            const sensim_gnss_params *gp, sensim_sensor **out);
 
 /* Fill fix->speed (horizontal speed, m/s) and fix->course (deg clockwise
  * from true north, [0, 360); 0 below SENSIM_GNSS_COURSE_MIN_SPEED) from

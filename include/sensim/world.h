@@ -97,33 +97,28 @@ SENSIM_API void sensim_material_init(sensim_material *m);
 SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
                                     const float *rgb, sensim_texture **out);
 
-/* Create a triangle mesh from arrays, which are copied. `vertices` holds
- * 3 * nvert floats (x, y, z in the mesh frame, m); `indices` holds 3 * ntri
- * vertex indices, counter-clockwise seen from the front. The mesh belongs to
- * the world. */
-SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const float *vertices, size_t nvert,
-                                 const uint32_t *indices, size_t ntri,
-                                 const sensim_material *material, sensim_mesh **out);
-
-/* Everything a mesh can be made of; arrays are copied. */
+/* A triangle mesh given as arrays, which sensim_mesh_create copies. */
 typedef struct sensim_mesh_desc {
-  const float *vertices;        /* 3 * nvert floats, mesh frame, m */
-  const float *uvs;             /* 2 * nvert texture coordinates, or NULL */
-  size_t nvert;
-  const uint32_t *indices;      /* 3 * ntri, counter-clockwise seen from the front */
-  size_t ntri;
+  const float *vertices;        /* 3 * nvert floats (x, y, z in the mesh frame), m */
+  const float *uvs;             /* 2 * nvert texture coordinates (u, v per vertex), or NULL */
+  size_t nvert;                 /* number of vertices, >= 3 */
+  const uint32_t *indices;      /* 3 * ntri vertex indices, counter-clockwise seen from the front */
+  size_t ntri;                  /* number of triangles, >= 1 */
   const float *tri_reflectance; /* ntri lidar reflectances in [0, 1] overriding the
                                    material's per triangle (road markings), or NULL */
   const sensim_material *material; /* NULL: sensim_material_init's */
 } sensim_mesh_desc;
 
-SENSIM_API sensim_status sensim_mesh_create_ex(sensim_world *world, const sensim_mesh_desc *desc, sensim_mesh **out);
+/* Empty arrays and the default material: set vertices, nvert, indices and
+ * ntri, and any of the rest, before sensim_mesh_create. */
+SENSIM_API void sensim_mesh_desc_init(sensim_mesh_desc *desc);
 
-/* As sensim_mesh_create, with texture coordinates: `uvs` holds 2 * nvert
- * floats (u, v per vertex; may be NULL). */
-SENSIM_API sensim_status sensim_mesh_create_uv(sensim_world *world, const float *vertices, const float *uvs,
-                                    size_t nvert, const uint32_t *indices, size_t ntri,
-                                    const sensim_material *material, sensim_mesh **out);
+/* Create a mesh from `desc`, whose arrays and material are copied; the mesh
+ * belongs to the world. SENSIM_EINVAL for NULL pointers, fewer than 3
+ * vertices or 1 triangle, non-finite vertices or uvs, an index out of
+ * range, a reflectance outside [0, 1] or a material out of range. */
+SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const sensim_mesh_desc *desc,
+                                            sensim_mesh **out);
 
 /* Load a mesh file through Assimp (OBJ, PLY, STL, glTF/GLB, ...). All meshes
  * of the file are merged with their node transforms applied, with their

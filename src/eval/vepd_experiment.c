@@ -139,7 +139,9 @@ static sensim_status simulate(const sensim_vepd_experiment_params *p,
   if (st == SENSIM_OK) {
     sp.name = "gnss";
     sp.rate = p->gnss_rate;
-    st = sensim_gnss_create(w, &sp, &gnss);
+    sensim_gnss_params gp;
+    sensim_gnss_params_init(&gp);
+    st = sensim_gnss_create(w, &sp, &gp, &gnss);
   }
   for (size_t i = 0; st == SENSIM_OK && i < v->nfilters; i++) {
     st = sensim_sensor_add_filter(gnss, v->filters[i], v->params[i]);

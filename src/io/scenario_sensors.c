@@ -300,7 +300,7 @@ static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *
   sensim_gnss_params gp;
   sensim_gnss_params_init(&gp);
   sensim_status st = sensim__scenario_gnss(obj, path, &gp);
-  return st != SENSIM_OK ? st : sensim_gnss_create_ex(w, sp, &gp, s);
+  return st != SENSIM_OK ? st : sensim_gnss_create(w, sp, &gp, s);
 }
 
 static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *path,

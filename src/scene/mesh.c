@@ -30,21 +30,12 @@ sensim_status sensim__material_check(const sensim_world *w, const sensim_materia
   return SENSIM_OK;
 }
 
-sensim_status sensim_mesh_create(sensim_world *w, const float *vertices, size_t nvert,
-                                 const uint32_t *indices, size_t ntri,
-                                 const sensim_material *material, sensim_mesh **out) {
-  return sensim_mesh_create_uv(w, vertices, NULL, nvert, indices, ntri, material, out);
+void sensim_mesh_desc_init(sensim_mesh_desc *desc) {
+  if (desc) memset(desc, 0, sizeof *desc);
 }
 
-sensim_status sensim_mesh_create_uv(sensim_world *w, const float *vertices, const float *uvs, size_t nvert,
-                                    const uint32_t *indices, size_t ntri, const sensim_material *material,
-                                    sensim_mesh **out) {
-  sensim_mesh_desc d = {vertices, uvs, nvert, indices, ntri, NULL, material};
-  return sensim_mesh_create_ex(w, &d, out);
-}
-
-sensim_status sensim_mesh_create_ex(sensim_world *w, const sensim_mesh_desc *d, sensim_mesh **out) {
-  if (!d) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create_ex: NULL description");
+sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sensim_mesh **out) {
+  if (!d) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create: NULL description");
   const float *vertices = d->vertices, *uvs = d->uvs, *trefl = d->tri_reflectance;
   const uint32_t *indices = d->indices;
   size_t nvert = d->nvert, ntri = d->ntri;

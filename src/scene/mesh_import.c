@@ -99,7 +99,11 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
   if (material) mat = *material;
   else file_color(sc, mat.base_color);
   aiReleaseImport(sc);
-  sensim_status rc = sensim_mesh_create_uv(w, v, uv, nv, ix, nt, &mat, out);
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = v, d.uvs = uv, d.nvert = nv;
+  d.indices = ix, d.ntri = nt, d.material = &mat;
+  sensim_status rc = sensim_mesh_create(w, &d, out);
   free(v);
   free(ix);
   free(uv);

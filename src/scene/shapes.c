@@ -133,8 +133,12 @@ sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
     default:
       return sensim__fail(SENSIM_EINVAL, "unknown shape kind %d", (int)s->kind);
   }
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = b.v, d.uvs = b.uv, d.nvert = b.nv;
+  d.indices = b.ix, d.ntri = b.nt, d.material = material;
   sensim_status rc = b.rc ? sensim__fail(SENSIM_ENOMEM, "out of memory tessellating a shape")
-                          : sensim_mesh_create_uv(w, b.v, b.uv, b.nv, b.ix, b.nt, material, out);
+                          : sensim_mesh_create(w, &d, out);
   free(b.v);
   free(b.uv);
   free(b.ix);

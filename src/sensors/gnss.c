@@ -123,14 +123,12 @@ static sensim_status check_gnss_params(const sensim_gnss_params *gp) {
   return SENSIM_OK;
 }
 
-sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_params *sp,
-                                    const sensim_gnss_params *gp, sensim_sensor **out) {
+sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
+                                 const sensim_gnss_params *gp, sensim_sensor **out) {
   if (!world) return sensim__fail(SENSIM_EINVAL, "gnss: world is NULL");
   if (!sp) return sensim__fail(SENSIM_EINVAL, "gnss: sensor params are NULL");
+  if (!gp) return sensim__fail(SENSIM_EINVAL, "gnss: receiver params are NULL");
   if (!out) return sensim__fail(SENSIM_EINVAL, "gnss: out is NULL");
-  sensim_gnss_params def;
-  sensim_gnss_params_init(&def);
-  if (!gp) gp = &def;
   sensim_status st = check_gnss_params(gp);
   if (st != SENSIM_OK) return st;
   /* One solution per epoch (gnss.h); the relative slack forgives the
@@ -143,9 +141,4 @@ sensim_status sensim_gnss_create_ex(sensim_world *world, const sensim_sensor_par
   if (!impl) return sensim__fail(SENSIM_ENOMEM, "gnss: out of memory");
   *impl = *gp;
   return sensim__sensor_create(world, sp, &gnss_kind, impl, out);
-}
-
-sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
-                                 sensim_sensor **out) {
-  return sensim_gnss_create_ex(world, sp, NULL, out);
 }

@@ -473,7 +473,8 @@ static void test_lidar_outputs_of_a_real_scan(void **state) {
   static const uint32_t ix[12 * 3] = {0, 1, 2, 0, 2, 3, 4, 6, 5, 4, 7, 6, 0, 4, 5, 0, 5, 1,
                                       1, 5, 6, 1, 6, 2, 2, 6, 7, 2, 7, 3, 3, 7, 4, 3, 4, 0};
   sensim_mesh *m = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, v, 8, ix, 12, NULL, &m));
+  sensim_mesh_desc d = test_mesh_desc(v, 8, ix, 12, NULL);
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
   sensim_body *body = NULL;
   sensim_body_params bp;
   sensim_body_params_init(&bp);

@@ -314,7 +314,7 @@ static void test_noise_filters_bad_params_leave_chain_unchanged(void **state) {
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_sensor *gnss = NULL, *imu = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   sp.rate = 100.0;
   SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &imu));
   const char *bad_gnss[] = {"{\"sigma\": [1, -1, 2]}", "{\"sigma\": [1, 1]}",
@@ -368,7 +368,7 @@ static void test_noise_filters_through_world_are_deterministic_and_scaled(void *
     sp.rate = 100.0;
     sp.mount.pos = (sensim_vec3){5.0, -3.0, 2.0};
     sensim_sensor *gnss = NULL;
-    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(gnss, "gnss_noise", "{\"sigma\": [0.3, 0.3, 0.6]}"));
     int got = 0;
     for (int k = 0; k < n; k++) {

@@ -178,7 +178,7 @@ static void test_study_variants_build_and_report_expected_covariance(void **stat
     sensim_sensor_params_init(&sp);
     sp.mount.pos = (sensim_vec3){kTruth[0], kTruth[1], kTruth[2]};
     sensim_sensor *g = NULL;
-    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g));
+    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g, v[i].f1, v[i].p1));
     if (v[i].f2) SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g, v[i].f2, v[i].p2));
     SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));

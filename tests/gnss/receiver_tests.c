@@ -111,7 +111,7 @@ static void test_window_average_on_constant_acceleration_track_matches_closed_fo
   sp.window = 0.1;
   sp.mount.pos = (sensim_vec3){0.5, -0.25, 1.2};
   sensim_sensor *g = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
   const double p0[3] = {10.0, -4.0, 1.0}, v0[3] = {4.0, -2.0, 0.5}, a[3] = {2.0, 1.0, -0.3};
   const double h = 0.01, win = 0.1;
   sensim_gnss_fix fixes[16];
@@ -153,7 +153,7 @@ static void test_zero_window_is_instantaneous_fix_with_reported_dops(void **stat
   gp.hdop = 1.1;
   gp.vdop = 0.0;
   sensim_sensor *g = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create_ex(w, &sp, &gp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gp, &g));
   assert_near(sensim_sensor_params_get(g)->window, 0.0, 0.0);
   const double p0[3] = {1.0, 2.0, 3.0}, v0[3] = {-3.0, 4.0, 0.0}, a[3] = {0.5, 0.0, 0.0};
   sensim_gnss_fix fixes[16];
@@ -187,7 +187,7 @@ static void test_default_receiver_reports_nominal_dops(void **state) {
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_sensor *g = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const sensim_frame *f = NULL;
   SENSIM_OK_OR_FAIL(sensim_sensor_poll(g, &f));
@@ -213,14 +213,14 @@ static void test_window_longer_than_update_period_is_refused(void **state) {
   sp.rate = 10.0;
   sp.window = 0.2;
   sensim_sensor *g = NULL;
-  assert_int_equal(sensim_gnss_create(w, &sp, &g), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g), SENSIM_EINVAL);
   assert_non_null(strstr(sensim_last_error(), "window"));
   assert_null(g);
   assert_int_equal(sensim_world_sensor_count(w), 0);
   /* Exactly one period (as computed by the caller) is allowed. */
   sp.rate = 3.0;
   sp.window = 1.0 / 3.0;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
   assert_int_equal(sensim_world_sensor_count(w), 1);
   sensim_world_destroy(w);
 }
@@ -242,21 +242,21 @@ static void test_bad_receiver_params_are_refused_and_world_stays_usable(void **s
     gp.satellites = bad[i].sats;
     gp.hdop = bad[i].hdop;
     gp.vdop = bad[i].vdop;
-    assert_int_equal(sensim_gnss_create_ex(w, &sp, &gp, &g), SENSIM_EINVAL);
+    assert_int_equal(sensim_gnss_create(w, &sp, &gp, &g), SENSIM_EINVAL);
     assert_true(strlen(sensim_last_error()) > 0);
   }
   sensim_gnss_params_init(&gp);
-  assert_int_equal(sensim_gnss_create_ex(NULL, &sp, &gp, &g), SENSIM_EINVAL);
-  assert_int_equal(sensim_gnss_create_ex(w, NULL, &gp, &g), SENSIM_EINVAL);
-  assert_int_equal(sensim_gnss_create_ex(w, &sp, &gp, NULL), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(NULL, &sp, &gp, &g), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, NULL, &gp, &g), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, &gp, NULL), SENSIM_EINVAL);
   sp.rate = NAN;
-  assert_int_equal(sensim_gnss_create_ex(w, &sp, &gp, &g), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, &gp, &g), SENSIM_EINVAL);
   sp.rate = 10.0;
   sp.window = NAN;
-  assert_int_equal(sensim_gnss_create_ex(w, &sp, &gp, &g), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, &gp, &g), SENSIM_EINVAL);
   sp.window = -1.0;
   assert_int_equal(sensim_world_sensor_count(w), 0);
-  SENSIM_OK_OR_FAIL(sensim_gnss_create_ex(w, &sp, &gp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gp, &g));
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const sensim_frame *f = NULL;
   SENSIM_OK_OR_FAIL(sensim_sensor_poll(g, &f));
@@ -307,7 +307,7 @@ static void run_chain(int threads, sensim_gnss_fix *out, int nmax, int *n) {
     sp.body = car;
     sp.rate = 20.0;
     sp.window = 0.02;
-    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g[i]));
+    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g[i]));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g[i], "gnss_random_walk", "{\"accel_sigma\": 0.5}"));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g[i], "gnss_gauss_markov", NULL));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g[i], "gnss_noise", NULL));

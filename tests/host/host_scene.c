@@ -85,7 +85,7 @@ void host_rig_build(host_rig *r, int threads, uint64_t seed, const host_rates *r
   lp.max_range = 40.0;
   SENSIM_OK_OR_FAIL(sensim_lidar_create(w, &sp, &lp, &r->lidar));
   sensor_params(&sp, "gnss", r->car, rates, 2);
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &r->gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &r->gnss));
   sensor_params(&sp, "imu", r->car, rates, 3);
   SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &r->imu));
   if (noise) {

@@ -182,7 +182,7 @@ static void test_host_reset_puts_bodies_back_at_their_creation_pose(void **state
   sp.body = car;
   sp.rate = 10.0;
   sensim_sensor *gnss = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
 
   sensim_body_state st;
   memset(&st, 0, sizeof st);

@@ -200,10 +200,33 @@ static void expect_mesh_rejected(sensim_world *w, const float *v, size_t nv, con
                                  const sensim_material *m) {
   size_t before = w->nmeshes;
   sensim_mesh *out = NULL;
-  assert_int_equal(sensim_mesh_create(w, v, nv, ix, nt, m, &out), SENSIM_EINVAL);
+  sensim_mesh_desc d = test_mesh_desc(v, nv, ix, nt, m);
+  assert_int_equal(sensim_mesh_create(w, &d, &out), SENSIM_EINVAL);
   assert_null(out);
   assert_int_equal(w->nmeshes, before);
   assert_true(sensim_last_error()[0] != '\0');
+}
+
+static void test_mesh_desc_init_needs_arrays_and_gives_the_default_material(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  sensim_mesh_desc d;
+  memset(&d, 0xAB, sizeof d); /* init must not rely on a zeroed struct */
+  sensim_mesh_desc_init(&d);
+  sensim_mesh *m = NULL;
+  assert_int_equal(sensim_mesh_create(w, &d, &m), SENSIM_EINVAL);
+  assert_null(m);
+  assert_int_equal(sensim_mesh_create(w, NULL, &m), SENSIM_EINVAL);
+  const float v[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  const uint32_t ix[3] = {0, 1, 2};
+  d.vertices = v, d.nvert = 3, d.indices = ix, d.ntri = 1;
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
+  sensim_material def;
+  sensim_material_init(&def);
+  assert_memory_equal(&m->material, &def, sizeof def);
+  assert_null(m->uvs);
+  assert_null(m->tri_reflectance);
+  sensim_world_destroy(w);
 }
 
 static void test_mesh_create_validation_leaves_world_unchanged(void **state) {
@@ -212,7 +235,8 @@ static void test_mesh_create_validation_leaves_world_unchanged(void **state) {
   float v[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
   const uint32_t ix[6] = {0, 1, 2, 0, 3, 1};
   sensim_mesh *m = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, v, 4, ix, 2, NULL, &m));
+  sensim_mesh_desc d = test_mesh_desc(v, 4, ix, 2, NULL);
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
   assert_int_equal(w->nmeshes, 1);
   assert_int_equal(sensim_mesh_triangle_count(m), 2);
   /* Copied: changing the caller's array does not change the mesh. */
@@ -252,7 +276,8 @@ static void test_mesh_create_validation_leaves_world_unchanged(void **state) {
   mat.roughness = 0.0f;
   mat.metallic = 1.0f;
   mat.reflectance = 1.0f;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, v, 4, ix, 2, &mat, &m));
+  d.material = &mat;
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
   assert_int_equal(w->nmeshes, 2);
   assert_near(m->material.metallic, 1.0, 0);
   sensim_world_destroy(w);
@@ -490,6 +515,7 @@ int sensim_test_world(void) {
       cmocka_unit_test(test_lights_added_and_bad_lights_rejected),
       cmocka_unit_test(test_body_with_mesh_of_another_world_is_rejected),
       cmocka_unit_test(test_advance_rejects_nan_and_backwards_time),
+      cmocka_unit_test(test_mesh_desc_init_needs_arrays_and_gives_the_default_material),
       cmocka_unit_test(test_mesh_create_validation_leaves_world_unchanged),
       cmocka_unit_test(test_box_spans_its_size_and_has_its_volume),
       cmocka_unit_test(test_sphere_vertices_on_radius_and_volume_bracketed),

@@ -59,7 +59,7 @@ static void test_gnss_constant_velocity_body_gives_true_position_and_velocity(vo
   sp.body = car;
   sp.rate = 10.0;
   sensim_sensor *gnss = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   assert_int_equal(sensim_sensor_output_type(gnss), SENSIM_PAYLOAD_GNSS);
   assert_true(sensim_sensor_params_get(gnss)->window == 0.0);
 
@@ -104,7 +104,7 @@ static void test_gnss_lever_arm_on_rotating_body(void **state) {
   sp.mount.pos = (sensim_vec3){2.0, 0.0, 1.5};
   sp.mount.rot = sensim_quat_from_ypr(0.7, 0.2, -0.1);
   sensim_sensor *gnss = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   const double om = 0.8;
   int frames = 0;
   for (int j = 0; j <= 200; j++) {
@@ -135,7 +135,7 @@ static void test_gnss_world_fixed_reports_mount_position(void **state) {
   sensim_sensor_params_init(&sp);
   sp.mount.pos = (sensim_vec3){0.0, 1000.0, 100.0}; /* 1 km north, 100 m up */
   sensim_sensor *gnss = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const sensim_frame *f = NULL;
   SENSIM_OK_OR_FAIL(sensim_sensor_poll(gnss, &f));
@@ -150,24 +150,25 @@ static void test_gnss_bad_input_is_rejected_and_world_stays_usable(void **state)
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_sensor *gnss = NULL;
-  assert_int_equal(sensim_gnss_create(NULL, &sp, &gnss), SENSIM_EINVAL);
-  assert_int_equal(sensim_gnss_create(w, NULL, &gnss), SENSIM_EINVAL);
-  assert_int_equal(sensim_gnss_create(w, &sp, NULL), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(NULL, &sp, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, NULL, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), NULL), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, NULL, &gnss), SENSIM_EINVAL);
   sp.rate = NAN;
-  assert_int_equal(sensim_gnss_create(w, &sp, &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
   sp.rate = 0.0;
-  assert_int_equal(sensim_gnss_create(w, &sp, &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
   sp.rate = 10.0;
   sp.mount.pos.x = NAN;
-  assert_int_equal(sensim_gnss_create(w, &sp, &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
   sp.mount.pos.x = 0.0;
   sp.mount.rot.w = 2.0; /* not unit */
-  assert_int_equal(sensim_gnss_create(w, &sp, &gnss), SENSIM_EINVAL);
+  assert_int_equal(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss), SENSIM_EINVAL);
   sp.mount.rot.w = 1.0;
   assert_null(gnss);
   assert_int_equal(sensim_world_sensor_count(w), 0);
   /* A GNSS takes no image filter: the chain is checked at set-up. */
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &gnss));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   assert_int_equal(sensim_sensor_add_filter(gnss, "srgb8", NULL), SENSIM_ETYPE);
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const sensim_frame *f = NULL;

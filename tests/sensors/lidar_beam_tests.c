@@ -368,7 +368,7 @@ static void add_wall(sensim_world *w, double d, double y0, double y1, double h, 
   m.reflectance = rho;
   sensim_mesh_desc desc = {v, NULL, 4, ix, 2, NULL, &m};
   sensim_mesh *mesh = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_ex(w, &desc, &mesh));
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &desc, &mesh));
   sensim_body_params bp;
   sensim_body_params_init(&bp);
   bp.mesh = mesh;

@@ -162,7 +162,7 @@ static sensim_world *two_tone_wall(double dist, float r_lower, float r_upper) {
   const float tr[2] = {r_lower, r_upper};
   sensim_mesh_desc d = {v, NULL, 4, ix, 2, tr, NULL};
   sensim_mesh *m = NULL;
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_ex(w, &d, &m));
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
   sensim_body_params bp;
   sensim_body_params_init(&bp);
   bp.mesh = m;

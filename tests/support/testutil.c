@@ -16,6 +16,20 @@ sensim_world *test_world(int threads, uint64_t seed) {
   return w;
 }
 
+sensim_mesh_desc test_mesh_desc(const float *v, size_t nv, const uint32_t *ix, size_t nt,
+                                const sensim_material *m) {
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = v, d.nvert = nv, d.indices = ix, d.ntri = nt, d.material = m;
+  return d;
+}
+
+const sensim_gnss_params *test_gnss_defaults(void) {
+  static sensim_gnss_params p;
+  sensim_gnss_params_init(&p);
+  return &p;
+}
+
 sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at) {
   sensim_material m;
   sensim_material_init(&m);

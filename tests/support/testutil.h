@@ -26,6 +26,12 @@ sensim_world *test_world(int threads, uint64_t seed);
 
 /* Body state at rest at pose (x, y, z, yaw). */
 sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
+/* A mesh description of the arrays, with no uvs or per-triangle
+ * reflectances; `m` may be NULL (the default material). */
+sensim_mesh_desc test_mesh_desc(const float *v, size_t nv, const uint32_t *ix, size_t nt,
+                                const sensim_material *m);
+/* sensim_gnss_params_init's receiver (10 satellites, HDOP 0.9, VDOP 1.5). */
+const sensim_gnss_params *test_gnss_defaults(void);
 /* A static body of a primitive shape (default material, 16 segments,
  * class 1) standing at `at`, unrotated. */
 sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at);

@@ -107,7 +107,7 @@ static void make_recording(void) {
   sensim_sensor_params_init(&sp);
   sp.body = car;
   sensim_sensor *g = NULL, *m = NULL;
-  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, &g));
+  SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
   SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g, "gnss_noise", "{\"sigma\":[0.02,0.02,0.04]}"));
   sp.rate = 200;
   SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &m));
