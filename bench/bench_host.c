@@ -62,7 +62,9 @@ static sensim_world *idle_world(int nsensors, double phase, sensim_body **car) {
     sp.rate = 100;
     sp.phase = phase; /* beyond the run: never due */
     sensim_sensor *s = NULL;
-    CHECK(sensim_imu_create(w, &sp, &s));
+    sensim_imu_params ip;
+    sensim_imu_params_init(&ip);
+    CHECK(sensim_imu_create(w, &sp, &ip, &s));
   }
   return w;
 }
@@ -152,7 +154,9 @@ static void bench_rig_idle_steps(int quick) {
       sensim_gnss_params_init(&gp);
       CHECK(sensim_gnss_create(w, &sp, &gp, &s[i]));
     } else {
-      CHECK(sensim_imu_create(w, &sp, &s[i]));
+      sensim_imu_params ip;
+      sensim_imu_params_init(&ip);
+      CHECK(sensim_imu_create(w, &sp, &ip, &s[i]));
     }
   }
   const long steps = quick ? 2000 : 20000;
@@ -234,7 +238,9 @@ static rover_run rover(double seconds, int mode, int threads) {
     CHECK(sensim_gnss_create(w, &sp, &gp, &s[2]));
     sp.name = "imu", sp.rate = 200, sp.lag = slack ? 0.015 : 0;
     sp.mount = mjb_site_mount(m, mj_name2id(m, mjOBJ_SITE, "imu"));
-    CHECK(sensim_imu_create(w, &sp, &s[3]));
+    sensim_imu_params ip;
+    sensim_imu_params_init(&ip);
+    CHECK(sensim_imu_create(w, &sp, &ip, &s[3]));
   }
   rover_run r = {0, 0, 0, 0};
   long steps = lround(seconds / m->opt.timestep);

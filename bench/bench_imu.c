@@ -74,7 +74,9 @@ static double run_world(int kind, int nsensors, const char *filter, const char *
     sp.rate = 1000.0;
     sp.mount.pos = (sensim_vec3){0.1 * i, 0.05, 0.2};
     if (kind == KIND_IMU) {
-      CHECK(sensim_imu_create(w, &sp, &s[i]));
+      sensim_imu_params ip;
+      sensim_imu_params_init(&ip);
+      CHECK(sensim_imu_create(w, &sp, &ip, &s[i]));
     } else {
       sensim_magnetometer_params mp;
       sensim_magnetometer_params_init(&mp);

@@ -74,7 +74,9 @@ int main(void) {
   sp.body = car;
   sp.rate = 100;
   sp.lag = 0.002;
-  CHECK(sensim_imu_create(world, &sp, &imu));
+  sensim_imu_params ip;
+  sensim_imu_params_init(&ip);
+  CHECK(sensim_imu_create(world, &sp, &ip, &imu));
   double imu_sum[3] = {0, 0, 0};
   CHECK(sensim_sensor_set_callback(imu, on_imu, imu_sum));
 

@@ -113,7 +113,9 @@ int main(int argc, char **argv) {
     sp = on_chassis("imu", chassis, 200, 0.0);
     int site = mj_name2id(m, mjOBJ_SITE, "imu");
     if (site >= 0) sp.mount = mjb_site_mount(m, site);
-    CHECK(sensim_imu_create(w, &sp, &imu));
+    sensim_imu_params ip;
+    sensim_imu_params_init(&ip);
+    CHECK(sensim_imu_create(w, &sp, &ip, &imu));
     CHECK(sensim_sensor_add_filter(imu, "imu_noise", NULL));
   }
 

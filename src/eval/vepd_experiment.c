@@ -150,7 +150,9 @@ static sensim_status simulate(const sensim_vepd_experiment_params *p,
   if (st == SENSIM_OK) {
     sp.name = "imu";
     sp.rate = p->imu_rate;
-    st = sensim_imu_create(w, &sp, &imu);
+    sensim_imu_params ip;
+    sensim_imu_params_init(&ip);
+    st = sensim_imu_create(w, &sp, &ip, &imu);
   }
   if (st == SENSIM_OK) st = sensim_sensor_add_filter(imu, "imu_noise", p->imu_noise);
   size_t nsteps = (size_t)floor(p->duration * p->host_rate + 1e-9);

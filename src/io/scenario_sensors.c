@@ -303,11 +303,14 @@ static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *
   return st != SENSIM_OK ? st : sensim_gnss_create(w, sp, &gp, s);
 }
 
+static const char *const imu_keys[] = {"earth_rotation", NULL};
+
 static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *path,
                                 const sensim_sensor_params *sp, sensim_sensor **s) {
-  (void)obj;
-  (void)path;
-  return sensim_imu_create(w, sp, s);
+  sensim_imu_params ip;
+  sensim_imu_params_init(&ip);
+  sensim_status st = sensim__jbool(obj, path, "earth_rotation", &ip.earth_rotation);
+  return st != SENSIM_OK ? st : sensim_imu_create(w, sp, &ip, s);
 }
 
 static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *path,
@@ -336,7 +339,7 @@ static const scn_kind kinds[] = {
     {"camera", camera_keys, create_camera},
     {"lidar", lidar_keys, create_lidar},
     {"gnss", sensim__scenario_gnss_keys, create_gnss},
-    {"imu", NULL, create_imu},
+    {"imu", imu_keys, create_imu},
     {"magnetometer", sensim__scenario_magnetometer_keys, create_magnetometer},
     {"cone", sensim__scenario_cone_keys, create_cone},
 };

@@ -316,7 +316,7 @@ static void test_noise_filters_bad_params_leave_chain_unchanged(void **state) {
   sensim_sensor *gnss = NULL, *imu = NULL;
   SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &gnss));
   sp.rate = 100.0;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &imu));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &imu));
   const char *bad_gnss[] = {"{\"sigma\": [1, -1, 2]}", "{\"sigma\": [1, 1]}",
                             "{\"sigma\": 3}",          "{\"mean\": [0, 0, \"x\"]}",
                             "{\"sigmas\": [1, 1, 1]}", "{\"sigma\": [1, 1, 1], \"bias\": 1}"};

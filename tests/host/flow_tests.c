@@ -55,7 +55,7 @@ static sensim_sensor *gated_imu(sensim_world *w, const char *name, double rate, 
   sp.lag = lag;
   sp.window = 0;
   sensim_sensor *s = NULL;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &s));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &s));
   if (g) SENSIM_OK_OR_FAIL(sensim_sensor_add_user_filter(s, &gate_def, g));
   return s;
 }
@@ -177,7 +177,7 @@ static void record(sensim_sensor *s, const sensim_frame *f, void *user) {
   sensim_sensor_params_init(&sp);
   sp.name = "late";
   sensim_sensor *late = NULL;
-  L->create_rc = sensim_imu_create(L->w, &sp, &late);
+  L->create_rc = sensim_imu_create(L->w, &sp, test_imu_defaults(), &late);
   L->filter_rc = sensim_sensor_add_filter(s, "imu_noise", NULL);
   L->setcb_rc = sensim_sensor_set_callback(s, NULL, NULL);
 }
@@ -197,11 +197,11 @@ static void test_host_callbacks_come_in_delivery_order_and_cannot_advance(void *
   sp.name = "a";
   sp.rate = 10;
   sp.lag = 0.25; /* a's frame k arrives at 0.1 k + 0.25 */
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &a));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &a));
   sp.name = "b";
   sp.rate = 20;
   sp.lag = 0.0; /* b's frame k arrives at 0.05 k */
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &b));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &b));
   SENSIM_OK_OR_FAIL(sensim_sensor_set_callback(a, record, &L));
   SENSIM_OK_OR_FAIL(sensim_sensor_set_callback(b, record, &L));
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));

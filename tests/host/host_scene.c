@@ -87,7 +87,7 @@ void host_rig_build(host_rig *r, int threads, uint64_t seed, const host_rates *r
   sensor_params(&sp, "gnss", r->car, rates, 2);
   SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &r->gnss));
   sensor_params(&sp, "imu", r->car, rates, 3);
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &r->imu));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &r->imu));
   if (noise) {
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(r->cam, "image_noise", NULL));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(r->lidar, "lidar_noise", NULL));

@@ -57,7 +57,7 @@ static void fixture_open(mj_fixture *fx) {
   sp.mount = mjb_site_mount(fx->m, mj_name2id(fx->m, mjOBJ_SITE, "imu"));
   sp.rate = 100;
   sp.window = 0; /* an instantaneous sample, as MuJoCo's sensors are */
-  SENSIM_OK_OR_FAIL(sensim_imu_create(fx->w, &sp, &fx->imu));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(fx->w, &sp, test_imu_defaults(), &fx->imu));
 
   sensim_lidar_params lp;
   sensim_lidar_params_init(&lp);

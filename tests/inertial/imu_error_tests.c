@@ -272,7 +272,7 @@ static void test_imu_noise_bad_parameters_are_refused_with_the_key_named(void **
   sensim_sensor_params_init(&sp);
   sp.rate = 100;
   sensim_sensor *imu = NULL;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &imu));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &imu));
   assert_true(sensim_sensor_add_filter(imu, "imu_noise", "{\"gyro_gm_tau\": 0}") != SENSIM_OK);
   assert_true(sensim_sensor_add_filter(imu, "imu_noise", "{\"gyro_noise_density\": NaN}") != SENSIM_OK);
   assert_int_equal(imu->chain.n, 0);

@@ -43,7 +43,7 @@ static sensim_sensor *make_imu(sensim_world *w, sensim_body *b, sensim_pose moun
   sp.rate = rate;
   sp.window = window;
   sensim_sensor *s = NULL;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &s));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &s));
   return s;
 }
 
@@ -169,12 +169,12 @@ static void test_imu_window_longer_than_period_is_rejected_and_world_stays_usabl
   sp.rate = 100.0;
   sp.window = 0.0101;
   sensim_sensor *s = NULL;
-  assert_int_equal(sensim_imu_create(w, &sp, &s), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, test_imu_defaults(), &s), SENSIM_EINVAL);
   assert_non_null(strstr(sensim_last_error(), "period"));
   assert_null(s);
   assert_int_equal(sensim_world_sensor_count(w), 0);
   sp.window = 0.01; /* exactly one period is the default and allowed */
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &s));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &s));
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const sensim_frame *f = NULL;
   SENSIM_OK_OR_FAIL(sensim_sensor_poll(s, &f));

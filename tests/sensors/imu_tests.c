@@ -26,7 +26,7 @@ static sensim_sensor *make_imu(sensim_world *w, sensim_body *b, sensim_pose moun
   sp.rate = rate;
   sp.window = window;
   sensim_sensor *s = NULL;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &s));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &s));
   return s;
 }
 
@@ -223,27 +223,78 @@ static void test_imu_spin_up_reads_tangential_alpha_r(void **s) {
   sensim_world_destroy(w);
 }
 
+/* A body driving east at 10 m/s, level, at latitude 45 deg in a world that
+ * turns with the Earth (imu.h): Omega_enu = Omega (0, cos 45, sin 45), so
+ * the gyro reads Omega_enu and the accelerometer adds 2 Omega_enu x v with
+ * v = (10, 0, 0): (0, 20 Omega sin 45, -20 Omega cos 45). */
+static void test_imu_earth_rotation_reads_earth_rate_and_coriolis(void **s) {
+  (void)s;
+  const double om = 7.292115e-5, lat = 45.0 * 3.14159265358979323846 / 180.0, v = 10.0;
+  sensim_world_params wp;
+  sensim_world_params_init(&wp);
+  wp.threads = 0;
+  wp.origin_lat = 45.0;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
+  sensim_body *b = make_body(w, 0, sensim_pose_identity());
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.body = b;
+  sp.rate = 100.0;
+  sensim_imu_params ip;
+  sensim_imu_params_init(&ip);
+  assert_int_equal(ip.earth_rotation, 0);
+  ip.earth_rotation = 2;
+  sensim_sensor *imu = NULL;
+  assert_int_equal(sensim_imu_create(w, &sp, &ip, &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, NULL, &imu), SENSIM_EINVAL);
+  assert_null(imu);
+  ip.earth_rotation = 1;
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &ip, &imu));
+  const double acc[3] = {0.0, 2.0 * v * om * sin(lat), G - 2.0 * v * om * cos(lat)};
+  const double gyr[3] = {0.0, om * cos(lat), om * sin(lat)};
+  int checked = 0;
+  for (int j = 0; j <= 200; j++) {
+    double t = j / 1000.0;
+    sensim_body_state st = {0};
+    st.pose = sensim_pose_identity();
+    st.pose.pos.x = v * t;
+    st.lin_vel.x = v;
+    st.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(b, t, &st));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, t));
+    const sensim_frame *f = NULL;
+    while (sensim_sensor_poll(imu, &f) == SENSIM_OK && f) {
+      if (f->t_capture - f->window < 0.0) continue; /* the window reaches before the first push */
+      check_sample(f, acc, gyr, 1e-12, 1e-15);
+      checked++;
+    }
+  }
+  assert_int_equal(checked, 20);
+  sensim_world_destroy(w);
+}
+
 static void test_imu_bad_input_is_rejected_and_world_stays_usable(void **s) {
   (void)s;
   sensim_world *w = imu_world();
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_sensor *imu = NULL;
-  assert_int_equal(sensim_imu_create(NULL, &sp, &imu), SENSIM_EINVAL);
-  assert_int_equal(sensim_imu_create(w, NULL, &imu), SENSIM_EINVAL);
-  assert_int_equal(sensim_imu_create(w, &sp, NULL), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(NULL, &sp, test_imu_defaults(), &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, NULL, test_imu_defaults(), &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, test_imu_defaults(), NULL), SENSIM_EINVAL);
   sp.rate = -5.0;
-  assert_int_equal(sensim_imu_create(w, &sp, &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, test_imu_defaults(), &imu), SENSIM_EINVAL);
   sp.rate = 100.0;
   sp.window = INFINITY;
-  assert_int_equal(sensim_imu_create(w, &sp, &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, test_imu_defaults(), &imu), SENSIM_EINVAL);
   sp.window = -1.0;
   sp.mount.rot = (sensim_quat){NAN, 0, 0, 0};
-  assert_int_equal(sensim_imu_create(w, &sp, &imu), SENSIM_EINVAL);
+  assert_int_equal(sensim_imu_create(w, &sp, test_imu_defaults(), &imu), SENSIM_EINVAL);
   sp.mount = sensim_pose_identity();
   assert_null(imu);
   assert_int_equal(sensim_world_sensor_count(w), 0);
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &imu));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &imu));
   assert_int_equal(sensim_sensor_add_filter(imu, "gnss_noise", NULL), SENSIM_ETYPE);
   assert_int_equal(sensim_sensor_output_type(imu), SENSIM_PAYLOAD_IMU);
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
@@ -261,6 +312,7 @@ int sensim_test_imu(void) {
       cmocka_unit_test(test_imu_at_rest_tilted_reads_gravity_projection),
       cmocka_unit_test(test_imu_off_centre_on_spinning_body_reads_centripetal),
       cmocka_unit_test(test_imu_spin_up_reads_tangential_alpha_r),
+      cmocka_unit_test(test_imu_earth_rotation_reads_earth_rate_and_coriolis),
       cmocka_unit_test(test_imu_bad_input_is_rejected_and_world_stays_usable),
   };
   return cmocka_run_group_tests_name("imu", tests, NULL, NULL);

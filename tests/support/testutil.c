@@ -30,6 +30,12 @@ const sensim_gnss_params *test_gnss_defaults(void) {
   return &p;
 }
 
+const sensim_imu_params *test_imu_defaults(void) {
+  static sensim_imu_params p;
+  sensim_imu_params_init(&p);
+  return &p;
+}
+
 sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at) {
   sensim_material m;
   sensim_material_init(&m);

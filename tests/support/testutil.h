@@ -32,6 +32,8 @@ sensim_mesh_desc test_mesh_desc(const float *v, size_t nv, const uint32_t *ix, s
                                 const sensim_material *m);
 /* sensim_gnss_params_init's receiver (10 satellites, HDOP 0.9, VDOP 1.5). */
 const sensim_gnss_params *test_gnss_defaults(void);
+/* sensim_imu_params_init's IMU (an inertial world). */
+const sensim_imu_params *test_imu_defaults(void);
 /* A static body of a primitive shape (default material, 16 segments,
  * class 1) standing at `at`, unrotated. */
 sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at);

@@ -110,7 +110,7 @@ static void make_recording(void) {
   SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &g));
   SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(g, "gnss_noise", "{\"sigma\":[0.02,0.02,0.04]}"));
   sp.rate = 200;
-  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, &m));
+  SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &m));
   sensim_csv *cg = NULL, *cm = NULL;
   SENSIM_OK_OR_FAIL(sensim_csv_open(TMP "/gnss.csv", SENSIM_PAYLOAD_GNSS, &cg));
   SENSIM_OK_OR_FAIL(sensim_csv_open(TMP "/imu.csv", SENSIM_PAYLOAD_IMU, &cm));
