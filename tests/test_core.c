@@ -6,6 +6,7 @@ int main(void) {
   failed += sensim_test_math();
   failed += sensim_test_rng();
   failed += sensim_test_pool();
+  failed += sensim_test_fork();
   failed += sensim_test_geodesy();
   return failed ? 1 : 0;
 }

@@ -3,7 +3,6 @@
 
 int main(void) {
   int failed = 0;
-  failed += sensim_test_schedule();
   failed += sensim_test_camera();
   failed += sensim_test_camera_render();
   failed += sensim_test_optics();

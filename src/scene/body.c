@@ -32,19 +32,11 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   /* Every body starts with its creation pose as a keyframe, so a body the
    * host never pushes (or pushes later) is still somewhere. Dynamic bodies
    * replace it with their first pushed state. */
-  sensim_body_state s;
-  memset(&s, 0, sizeof s);
-  s.pose = p->pose;
-  s.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
-  rc = sensim__grow((void **)&b->track.k, &b->track.cap, 1, sizeof *b->track.k);
+  rc = sensim__track_start(&b->track, p->pose);
   if (rc) {
     free(b);
     return rc;
   }
-  b->track.k[0].t = -INFINITY;
-  b->track.k[0].s = s;
-  b->track.k[0].given = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
-  b->track.n = 1;
   b->pose0 = p->pose;
   if (!b->is_static) w->dynamic[w->ndynamic++] = w->nbodies;
   sensim__body_snap_base(b, &w->snap_base[w->nbodies]);
@@ -98,3 +90,42 @@ sensim_status sensim_body_state_at(const sensim_body *b, double t, sensim_body_s
 }
 
 size_t sensim_body_keyframe_count(const sensim_body *b) { return b ? b->track.n : 0; }
+
+void sensim__body_retire(sensim_body *b) {
+  sensim_world *w = b->world;
+  /* A static body's track is left as it is: captures in flight may read it
+   * in place (scene/snapshot.c). */
+  b->mesh = NULL;
+  if (b->is_static) {
+    sensim__body_snap_base(b, &w->snap_base[b->index]);
+    return;
+  }
+  sensim_track *tr = &b->track;
+  if (tr->n > 1) {
+    tr->k[0] = tr->k[tr->n - 1];
+    tr->n = 1;
+  }
+  /* Give back the track's working capacity; keeping it is harmless if the
+   * shrink fails. */
+  sensim_keyframe *k = tr->cap > 1 ? realloc(tr->k, sizeof *tr->k) : NULL;
+  if (k) {
+    tr->k = k;
+    tr->cap = 1;
+  }
+  b->is_static = 1;
+  size_t d = 0; /* off the dynamic list, which stays in index order */
+  while (d < w->ndynamic && w->dynamic[d] != (size_t)b->index) d++;
+  if (d < w->ndynamic) {
+    memmove(&w->dynamic[d], &w->dynamic[d + 1], (w->ndynamic - d - 1) * sizeof *w->dynamic);
+    w->ndynamic--;
+  }
+  sensim__body_snap_base(b, &w->snap_base[b->index]);
+}
+
+void sensim__world_rewind_bodies(sensim_world *w) {
+  /* A track always has room for one keyframe, so this cannot fail. */
+  for (size_t d = 0; d < w->ndynamic; d++) {
+    sensim_body *b = w->bodies[w->dynamic[d]];
+    if (b->track.n) (void)sensim__track_start(&b->track, b->pose0);
+  }
+}

@@ -3,9 +3,7 @@
 #ifndef SENSIM_SCENE_SCENE_H
 #define SENSIM_SCENE_SCENE_H
 
-#include <pthread.h>
-#include "core/pool.h"
-#include "sensim/sensor.h"
+#include "sensim/frame.h"
 #include "sensim/world.h"
 
 typedef struct sensim_keyframe {
@@ -53,7 +51,13 @@ void sensim__texture_sample(const sensim_texture *t, float u, float v, float rgb
 
 struct sensim_world {
   sensim_world_params params;
-  double t;                     /* current time, -inf before the first advance */
+  /* The clock's time, -inf before the first advance. The runtime (which
+   * owns the clock) alone writes it; scene reads it to refuse keyframes in
+   * the past and to trim tracks. */
+  double t;
+  /* The longest collection window of any sensor, s: how much history
+   * tracks keep behind the clock. Set by the runtime as sensors are made. */
+  double max_window;
   sensim_mesh **meshes;
   size_t nmeshes, cap_meshes;
   sensim_body **bodies;
@@ -70,17 +74,14 @@ struct sensim_world {
   size_t nlights, cap_lights;
   sensim_texture **textures;
   size_t ntextures, cap_textures;
-  sensim_sensor **sensors;
-  size_t nsensors, cap_sensors;
   uint32_t next_instance_id;
-  double max_window;            /* longest collection window of any sensor, s */
-  sensim_pool *pool;
-  /* The ray-tracing kernel attaches itself here on first use (rt sits above
-   * scene, so the world holds it opaquely and calls back to free it). */
+  /* The layers above scene attach their per-world state here on first use
+   * and say how to free it: the runtime (sensors, workers; freed first, as
+   * its jobs read meshes) and the ray-tracing kernel. */
+  void *runtime;
+  void (*runtime_release)(void *runtime);
   void *rt;
   void (*rt_release)(void *rt);
-  /* Sensors sit above scene too; they register how to free one. */
-  void (*sensor_release)(sensim_sensor *s);
 };
 
 /* Validate a material's ranges and that its texture belongs to `w`
@@ -97,8 +98,21 @@ void sensim__track_state_at(const sensim_keyframe *k, size_t n, double t, sensim
 /* Drop keyframes older than t_keep, keeping the last one before it. */
 void sensim__track_trim(sensim_track *tr, double t_keep);
 void sensim__track_free(sensim_track *tr);
+/* Make tr one keyframe at -inf: `pose`, at rest. How a body starts, and
+ * where sensim_world_reset puts a dynamic body back; the host's first push
+ * replaces it. Keeps the array's capacity. */
+sensim_status sensim__track_start(sensim_track *tr, sensim_pose pose);
 /* Trim every dynamic body's track to what unscheduled captures can need. */
 void sensim__world_trim_tracks(sensim_world *w);
+
+/* ---- bodies (scene/body.c) ---- */
+
+/* The scene's part of sensim_body_destroy (the runtime first checks that no
+ * sensor rides b): b keeps its slot, so body indices in snapshots and views
+ * stay valid, but loses its mesh and becomes static. */
+void sensim__body_retire(sensim_body *b);
+/* Every dynamic body back at its creation pose, at rest (sensim_world_reset). */
+void sensim__world_rewind_bodies(sensim_world *w);
 
 /* ---- snapshots (scene/snapshot.c) ---- */
 

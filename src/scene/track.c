@@ -136,3 +136,15 @@ void sensim__track_free(sensim_track *tr) {
   tr->k = NULL;
   tr->n = tr->cap = 0;
 }
+
+sensim_status sensim__track_start(sensim_track *tr, sensim_pose pose) {
+  sensim_status rc = sensim__grow((void **)&tr->k, &tr->cap, 1, sizeof *tr->k);
+  if (rc) return rc;
+  memset(&tr->k[0], 0, sizeof tr->k[0]);
+  tr->k[0].t = -INFINITY;
+  tr->k[0].s.pose = pose;
+  tr->k[0].s.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+  tr->k[0].given = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+  tr->n = 1;
+  return SENSIM_OK;
+}

@@ -1,5 +1,5 @@
-/* scene/world.c: world lifetime, lights and track trimming. The clock is
- * driven by the schedule (sensors/schedule.c: sensim_world_advance). */
+/* scene/world.c: world lifetime, lights and track trimming. The clock
+ * belongs to the runtime (runtime/clock.c: sensim_world_advance). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +45,15 @@ sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **o
   w->params = *p;
   w->t = -INFINITY;
   w->next_instance_id = 1;
-  rc = sensim__pool_create(p->threads, &w->pool);
-  if (rc) {
-    free(w);
-    return rc;
-  }
   *out = w;
   return SENSIM_OK;
 }
 
 void sensim_world_destroy(sensim_world *w) {
   if (!w) return;
-  /* Sensors first: destroying one waits for its jobs, which read meshes. */
-  for (size_t i = 0; i < w->nsensors; i++) w->sensor_release(w->sensors[i]);
-  sensim__pool_destroy(w->pool);
+  /* The runtime first: its sensors wait for their jobs, which read meshes
+   * and the kernel's structures. */
+  if (w->runtime_release) w->runtime_release(w->runtime);
   if (w->rt_release) w->rt_release(w->rt);
   for (size_t i = 0; i < w->nbodies; i++) {
     sensim__track_free(&w->bodies[i]->track);
@@ -76,7 +71,6 @@ void sensim_world_destroy(sensim_world *w) {
     free(w->meshes[i]->indices);
     free(w->meshes[i]);
   }
-  free(w->sensors);
   free(w->bodies);
   free(w->dynamic);
   free(w->snap_base);
@@ -84,8 +78,6 @@ void sensim_world_destroy(sensim_world *w) {
   free(w->lights);
   free(w);
 }
-
-double sensim_world_time(const sensim_world *w) { return w->t; }
 
 const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return &w->params; }
 

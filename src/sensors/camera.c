@@ -25,8 +25,8 @@ static void camera_destroy(void *impl) {
   free(c);
 }
 
-static sensim_status camera_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
-  const sensim_camera *cam = s->impl;
+static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
+  const sensim_camera *cam = ctx.impl;
   const uint32_t W = cam->p.width, H = cam->p.height;
   sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, W, H);
   if (rc) return rc;
@@ -37,7 +37,7 @@ static sensim_status camera_generate(const sensim_sensor *s, const sensim_captur
   f->normals = calloc((size_t)W * H * 3, sizeof *f->normals);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
-  return sensim__camera_render(s, cap, f);
+  return sensim__camera_render(&ctx, f);
 }
 
 /* The whole readout: the first row starts exposing this long before the
@@ -61,8 +61,9 @@ static const sensim_sensor_kind camera_kind = {
 
 sensim_status sensim_camera_params_get(const sensim_sensor *s, sensim_camera_params *out) {
   if (!s || !out) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_get: NULL argument");
-  if (s->kind != &camera_kind) return sensim__fail(SENSIM_EINVAL, "sensor '%s' is not a camera", s->name);
-  *out = ((const sensim_camera *)s->impl)->p;
+  if (sensim__sensor_kind(s) != &camera_kind)
+    return sensim__fail(SENSIM_EINVAL, "sensor '%s' is not a camera", sensim_sensor_name(s));
+  *out = ((const sensim_camera *)sensim__sensor_impl(s))->p;
   return SENSIM_OK;
 }
 

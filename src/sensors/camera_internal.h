@@ -6,6 +6,7 @@
 #include "sensim/camera.h"
 #include "sensors/optics.h"
 #include "sensors/traced.h"
+#include "sensors/window.h"
 
 typedef struct sensim_camera {
   sensim_camera_params p;
@@ -18,6 +19,6 @@ typedef struct sensim_camera {
 
 /* Render the capture into f's rgb, depth, label and normal planes (already
  * allocated, zeroed). sensors/camera_render.c. */
-sensim_status sensim__camera_render(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f);
+sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame *f);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
+#include "sensim/rng.h"
 #include "sensors/camera_internal.h"
 #include "sensors/shading.h"
 
@@ -23,7 +24,7 @@ typedef struct wave {
 } wave;
 
 typedef struct render {
-  const sensim_sensor *s;
+  sensim_stream_key key;
   const sensim_camera *cam;
   const sensim_snapshot *snap;
   sensim_rt_view *view;
@@ -257,7 +258,7 @@ static void resolve_row(const render *r, uint32_t y, sensim_frame *f) {
 static sensim_status render_row(render *r, uint32_t y, sensim_frame *f) {
   sensim_rng rng;
   /* One stream per row keeps the draws independent of any tiling. */
-  sensim_rng_init(&rng, r->snap->params.seed, (uint32_t)r->s->id, f->index, y);
+  sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
   sensim_status rc = primary_wave(r, y, &rng);
   r->shadow.n = 0;
   for (int bounce = 0; !rc && r->cur.n > 0; bounce++) {
@@ -284,11 +285,9 @@ static sensim_status render_row(render *r, uint32_t y, sensim_frame *f) {
 /* A band of rows rendered by one pool job, with its own scratch buffers;
  * the view and the pose table are shared read-only. */
 typedef struct band {
+  sensim_band b; /* rows [b.lo, b.hi) */
   render r;
   sensim_frame *f;
-  uint32_t y0, y1;
-  sensim_status rc;
-  char error[256];
 } band;
 
 static void scratch_free(render *r) {
@@ -317,58 +316,46 @@ static void band_run(void *arg) {
   r->hit_t = malloc(r->nsamples * sizeof *r->hit_t);
   r->hit_n = malloc(r->nsamples * sizeof *r->hit_n);
   r->hit_body = malloc(r->nsamples * sizeof *r->hit_body);
+  sensim_status rc = SENSIM_OK;
   if (!r->col || !r->uvoff || !r->rot || !r->axial || !r->hit_t || !r->hit_n || !r->hit_body)
-    b->rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering rows %u..%u", b->y0, b->y1);
-  for (uint32_t y = b->y0; y < b->y1 && !b->rc; y++) b->rc = render_row(r, y, b->f);
-  /* The message is per thread: keep it for the capture's thread. */
-  if (b->rc) snprintf(b->error, sizeof b->error, "%s", sensim_last_error());
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering rows %zu..%zu", b->b.lo, b->b.hi);
+  for (size_t y = b->b.lo; y < b->b.hi && !rc; y++) rc = render_row(r, (uint32_t)y, b->f);
+  if (rc) sensim__band_fail(&b->b, rc);
   scratch_free(r);
 }
 
-sensim_status sensim__camera_render(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
-  const sensim_camera *cam = s->impl;
+sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame *f) {
+  const sensim_camera *cam = ctx->impl;
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
   band *bands = NULL;
-  void **args = NULL;
-  sensim_status rc = sensim__traced_view(cap, &view);
+  sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
    * to the world or to a static body, or if the readout is instantaneous. */
   double span = cam->p.exposure_time + cam->readout;
-  int fixed = span <= 0 || !s->params.body || s->params.body->is_static;
+  int fixed = span <= 0 || sensim__ctx_fixed(ctx);
   int entries = fixed ? 1 : 65 + (int)(cam->p.line_time > 0 ? cam->p.height / 4 : 0);
-  if ((rc = sensim__pose_table_init(&poses, s, cap->snap, cap->t_capture - span, cap->t_capture, entries)))
-    goto done;
-  /* Bands of rows on the world's pool: rows draw from their own random
-   * streams and write disjoint pixels, so the image is the same however it
-   * is banded. A few bands per thread balance uneven rows. */
-  int threads = sensim__pool_threads(s->world->pool);
-  uint32_t nb = threads > 0 ? (uint32_t)(4 * (threads + 1)) : 1;
-  if (nb > cam->p.height) nb = cam->p.height;
+  if ((rc = sensim__pose_table_init(&poses, ctx, ctx->t_capture - span, ctx->t_capture, entries))) goto done;
+  /* Bands of rows on the pool: rows draw from their own random streams and
+   * write disjoint pixels, so the image is the same however it is banded. */
+  size_t nb = sensim__fork_band_count(ctx->fork, cam->p.height, 1);
   bands = calloc(nb, sizeof *bands);
-  args = calloc(nb, sizeof *args);
-  if (!bands || !args) {
-    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %u render bands", nb);
+  if (!bands) {
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %zu render bands", nb);
     goto done;
   }
-  for (uint32_t i = 0; i < nb; i++) {
-    bands[i].r.s = s;
+  for (size_t i = 0; i < nb; i++) {
+    bands[i].r.key = ctx->key;
     bands[i].r.cam = cam;
-    bands[i].r.snap = cap->snap;
+    bands[i].r.snap = ctx->snap;
     bands[i].r.view = view;
     bands[i].r.poses = poses;
     bands[i].f = f;
-    bands[i].y0 = (uint32_t)((uint64_t)cam->p.height * i / nb);
-    bands[i].y1 = (uint32_t)((uint64_t)cam->p.height * (i + 1) / nb);
-    args[i] = &bands[i];
   }
-  sensim__pool_run_all(s->world->pool, band_run, args, nb);
-  for (uint32_t i = 0; i < nb && !rc; i++)
-    if (bands[i].rc) rc = sensim__fail(bands[i].rc, "%s", bands[i].error);
+  rc = sensim__fork_run_bands(ctx->fork, cam->p.height, bands, nb, sizeof *bands, band_run);
 done:
   free(bands);
-  free(args);
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   return rc;

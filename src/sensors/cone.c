@@ -63,11 +63,12 @@ static void make_xf(sensim_pose body, sensim_pose sensor, sensim__cone_xf *x) {
 }
 
 /* The nearest point at time t; *pose gets the sensor pose then. */
-static sensim_status query(const sensim_sensor *s, const sensim_snapshot *snap, const sensim_rt_view *view,
-                           double t, sensim__cone_hit *hit, sensim_pose *pose) {
-  const sensim__cone *c = s->impl;
-  const int skip = s->params.body ? s->params.body->index : -1;
-  *pose = sensim__sensor_pose_at(s, snap, t);
+static sensim_status query(const sensim_capture_ctx *ctx, const sensim_rt_view *view, double t,
+                           sensim__cone_hit *hit, sensim_pose *pose) {
+  const sensim__cone *c = ctx->impl;
+  const sensim_snapshot *snap = ctx->snap;
+  const int skip = ctx->carrier;
+  *pose = sensim__ctx_pose_at(ctx, t);
   hit->dist = INFINITY;
   hit->body = -1;
   if (c->p.method == SENSIM_CONE_RAYS) return sensim__cone_rays_query(c, view, *pose, t, skip, hit);
@@ -86,8 +87,9 @@ static sensim_status query(const sensim_sensor *s, const sensim_snapshot *snap, 
   return SENSIM_OK;
 }
 
-static void fill(const sensim_sensor *s, const sensim_snapshot *snap, double t, const sensim__cone_hit *hit,
-                 sensim_pose pose, sensim_detection *d) {
+static void fill(const sensim_capture_ctx *ctx, double t, const sensim__cone_hit *hit, sensim_pose pose,
+                 sensim_detection *d) {
+  const sensim_snapshot *snap = ctx->snap;
   double ps[3];
   sensim_cone_to_sensor(hit->p, ps);
   const sensim_body_snap *b = &snap->bodies[hit->body];
@@ -100,7 +102,7 @@ static void fill(const sensim_sensor *s, const sensim_snapshot *snap, double t, 
   memcpy(d->point, ps, sizeof ps);
   sensim_body_state bs, cs;
   sensim__snap_state_at(snap, (size_t)hit->body, t, &bs);
-  sensim__sensor_carrier_state(s, snap, t, &cs);
+  sensim__ctx_carrier_state(ctx, t, &cs);
   sensim_vec3 rel = v3(ps[0], ps[1], ps[2]);
   sensim_vec3 pw = v3_add(pose.pos, q_rotate(pose.rot, rel));
   sensim_vec3 vp = v3_add(bs.lin_vel, v3_cross(bs.ang_vel, v3_sub(pw, bs.pose.pos)));
@@ -114,13 +116,13 @@ static void fill(const sensim_sensor *s, const sensim_snapshot *snap, double t, 
   d->radial_speed = rn > 0.0 ? v3_dot(rw, dv) / rn : 0.0;
 }
 
-static sensim_status cone_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *frame) {
-  const sensim__cone *c = s->impl;
-  const sensim_snapshot *snap = cap->snap;
+static sensim_status cone_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
+  const sensim__cone *c = ctx.impl;
+  const sensim_snapshot *snap = ctx.snap;
   sensim_rt_view *view = NULL;
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_DETECTION, 1, 1);
   if (rc) return rc;
-  if (c->p.method == SENSIM_CONE_RAYS && (rc = sensim__traced_view(cap, &view))) return rc;
+  if (c->p.method == SENSIM_CONE_RAYS && (rc = sensim__traced_view(&ctx, &view))) return rc;
   sensim_detection *d = frame->data;
   memset(d, 0, sizeof *d);
   d->range = d->azimuth = d->elevation = NAN;
@@ -128,16 +130,16 @@ static sensim_status cone_generate(const sensim_sensor *s, const sensim_capture 
   for (int i = 0; i < 3; i++) d->point[i] = d->rel_vel[i] = NAN;
   sensim__cone_hit hit;
   sensim_pose pose;
-  const double t = cap->t_capture;
-  if ((rc = query(s, snap, view, t, &hit, &pose))) goto done;
-  if (hit.body >= 0) fill(s, snap, t, &hit, pose, d);
-  double tp = s->params.phase + (double)(cap->index - 1) / s->params.rate;
+  const double t = ctx.t_capture;
+  if ((rc = query(&ctx, view, t, &hit, &pose))) goto done;
+  if (hit.body >= 0) fill(&ctx, t, &hit, pose, d);
+  double tp = ctx.phase + (double)(ctx.index - 1) / ctx.rate;
   /* The window must reach t_{k-1} (1e-9 relative slack for rounding of
    * t_k - 1/rate against phase + (k-1)/rate). */
-  if (c->p.published_speed && hit.body >= 0 && cap->index >= 1 && tp >= snap->t0 - 1e-9 * (1.0 + fabs(t))) {
+  if (c->p.published_speed && hit.body >= 0 && ctx.index >= 1 && tp >= snap->t0 - 1e-9 * (1.0 + fabs(t))) {
     sensim__cone_hit prev;
     sensim_pose pp;
-    if ((rc = query(s, snap, view, tp, &prev, &pp))) goto done;
+    if ((rc = query(&ctx, view, tp, &prev, &pp))) goto done;
     if (prev.body >= 0) d->speed_diff = (hit.dist - prev.dist) / (t - tp);
   }
 done:

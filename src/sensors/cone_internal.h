@@ -6,7 +6,7 @@
 
 #include "rt/rt.h"
 #include "sensim/cone.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/kind.h"
 
 typedef struct sensim__cone {
   sensim_cone_params p; /* validated copy */

@@ -20,7 +20,7 @@
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensim/gnss.h"
-#include "sensors/sensor_internal.h"
+#include "sensors/window.h"
 
 static const double kRadToDeg = 180.0 / M_PI;
 
@@ -59,8 +59,8 @@ typedef struct antenna {
 /* Antenna point of a rigid carrier: p = x + R r, v_p = v + omega x (R r),
  * all in the world frame (e.g. Craig, "Introduction to Robotics", 3rd ed.,
  * ch. 5). A world-fixed sensor's carrier state is zero at identity. */
-static antenna antenna_of(const sensim_sensor *s, const sensim_body_state *st) {
-  sensim_vec3 lever = q_rotate(st->pose.rot, s->params.mount.pos);
+static antenna antenna_of(const sensim_capture_ctx *ctx, const sensim_body_state *st) {
+  sensim_vec3 lever = q_rotate(st->pose.rot, ctx->mount.pos);
   antenna a;
   a.pos = v3_add(st->pose.pos, lever);
   a.vel = v3_add(st->lin_vel, v3_cross(st->ang_vel, lever));
@@ -68,20 +68,19 @@ static antenna antenna_of(const sensim_sensor *s, const sensim_body_state *st) {
 }
 
 /* antenna_of as a window reading: position then velocity. */
-static void antenna_reading(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+static void antenna_reading(const sensim_capture_ctx *ctx, const sensim_body_state *st, const void *user,
                             double *out) {
   (void)user;
-  antenna a = antenna_of(s, st);
+  antenna a = antenna_of(ctx, st);
   out[0] = a.pos.x, out[1] = a.pos.y, out[2] = a.pos.z;
   out[3] = a.vel.x, out[4] = a.vel.y, out[5] = a.vel.z;
 }
 
-static sensim_status gnss_generate(const sensim_sensor *s, const sensim_capture *cap,
-                                   sensim_frame *frame) {
-  const sensim_gnss_params *gp = s->impl;
-  const sensim_snapshot *snap = cap->snap;
+static sensim_status gnss_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
+  const sensim_gnss_params *gp = ctx.impl;
+  const sensim_snapshot *snap = ctx.snap;
   double a[6];
-  sensim__sensor_window_mean(s, snap, cap->t_capture, antenna_reading, NULL, 6, a);
+  sensim__window_mean(&ctx, ctx.t_capture, antenna_reading, NULL, 6, a);
 
   sensim_status st = sensim_frame_alloc(frame, SENSIM_PAYLOAD_GNSS, 1, 1);
   if (st != SENSIM_OK) return st;

@@ -16,7 +16,7 @@
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensim/imu.h"
-#include "sensors/sensor_internal.h"
+#include "sensors/window.h"
 
 /* WGS84's angular velocity of the Earth, rad/s (NIMA TR8350.2, 3rd ed.,
  * table 3.1). */
@@ -40,8 +40,8 @@ typedef struct imu_env {
   sensim_vec3 earth; /* the Earth's rate in the world (ENU) frame, rad/s */
 } imu_env;
 
-static imu_reading imu_read(const sensim_sensor *s, const sensim_body_state *st, const imu_env *env) {
-  const sensim_pose *mount = &s->params.mount;
+static imu_reading imu_read(const sensim_capture_ctx *ctx, const sensim_body_state *st, const imu_env *env) {
+  const sensim_pose *mount = &ctx->mount;
   sensim_vec3 w = st->ang_vel, alpha = st->ang_acc;
   sensim_vec3 r = q_rotate(st->pose.rot, mount->pos);
   sensim_vec3 a_p =
@@ -62,27 +62,26 @@ static imu_reading imu_read(const sensim_sensor *s, const sensim_body_state *st,
 }
 
 /* imu_read as a window reading: accel then gyro. */
-static void imu_reading_of(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+static void imu_reading_of(const sensim_capture_ctx *ctx, const sensim_body_state *st, const void *user,
                            double *out) {
-  imu_reading r = imu_read(s, st, user);
+  imu_reading r = imu_read(ctx, st, user);
   out[0] = r.accel.x, out[1] = r.accel.y, out[2] = r.accel.z;
   out[3] = r.gyro.x, out[4] = r.gyro.y, out[5] = r.gyro.z;
 }
 
-static sensim_status imu_generate(const sensim_sensor *s, const sensim_capture *cap,
-                                  sensim_frame *frame) {
+static sensim_status imu_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
   /* The sample is the time average over the window of the sensor-frame
    * readings: a real IMU integrates (decimates) the readings it has already
    * rotated into its own frame, so the average is taken after the
    * rotation, not on world-frame quantities. */
-  const sensim_imu_params *ip = s->impl;
-  imu_env env = {cap->snap->params.gravity, ip->earth_rotation, v3(0.0, 0.0, 0.0)};
+  const sensim_imu_params *ip = ctx.impl;
+  imu_env env = {ctx.snap->params.gravity, ip->earth_rotation, v3(0.0, 0.0, 0.0)};
   if (env.rotating) {
-    double lat = cap->snap->params.origin_lat * (M_PI / 180.0);
+    double lat = ctx.snap->params.origin_lat * (M_PI / 180.0);
     env.earth = v3(0.0, earth_rate * cos(lat), earth_rate * sin(lat));
   }
   double m[6];
-  sensim__sensor_window_mean(s, cap->snap, cap->t_capture, imu_reading_of, &env, 6, m);
+  sensim__window_mean(&ctx, ctx.t_capture, imu_reading_of, &env, 6, m);
 
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_IMU, 1, 1);
   if (rc != SENSIM_OK) return rc;

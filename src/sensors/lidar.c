@@ -45,14 +45,14 @@ static double column_azimuth(const sensim_lidar *l, int j) {
   return l->p.start_azimuth + (l->p.clockwise ? -step : step);
 }
 
-static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture *cap, sensim_frame *f) {
-  const sensim_lidar *l = s->impl;
+static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
+  const sensim_lidar *l = ctx.impl;
   const int C = l->p.channels, N = l->p.columns, R = l->nret;
-  const sensim_snapshot *snap = cap->snap;
+  const sensim_snapshot *snap = ctx.snap;
   sensim_lidar_scan sc;
   sc.l = l;
-  sc.win = s->params.window;
-  sc.t0 = cap->t_capture - sc.win;
+  sc.win = ctx.window;
+  sc.t0 = ctx.t_capture - sc.win;
   sc.qmax = (double)((1u << l->p.intensity_bits) - 1u);
   sc.inv_qmax = 1.0 / sc.qmax;
   sc.tfar = (float)l->p.max_range;
@@ -65,7 +65,6 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
   sensim_lidar_band *bands = NULL;
-  void **args = NULL;
   if (!refl) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar scan");
     goto done;
@@ -76,12 +75,12 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
     refl[i].rho = m ? m->material.reflectance : 0.0;
   }
   sc.refl = refl;
-  if ((rc = sensim__traced_view(cap, &view))) goto done;
+  if ((rc = sensim__traced_view(&ctx, &view))) goto done;
   sc.view = view;
-  int fixed = sc.win <= 0 || !s->params.body || s->params.body->is_static;
+  int fixed = sc.win <= 0 || sensim__ctx_fixed(&ctx);
   /* One table entry per column keeps interpolation error far below the
    * float precision of a point (nlerp over one column step). */
-  if ((rc = sensim__pose_table_init(&poses, s, snap, sc.t0, cap->t_capture, fixed ? 1 : N + 1))) goto done;
+  if ((rc = sensim__pose_table_init(&poses, &ctx, sc.t0, ctx.t_capture, fixed ? 1 : N + 1))) goto done;
   sc.poses = &poses;
   f->trajectory = malloc((size_t)poses.n * sizeof *f->trajectory);
   if (!f->trajectory) {
@@ -97,30 +96,19 @@ static sensim_status lidar_generate(const sensim_sensor *s, const sensim_capture
    * host needs it. A scan with more slack runs whole on one worker beside
    * the others: bands would only add hand-offs and cache traffic (the
    * OS1-128 bench at lag 3 periods ran 20 % slower on 2 threads banded). */
-  int threads = sensim__pool_threads(s->world->pool);
-  int urgent = s->params.lag * s->params.rate < 1.0;
-  int nb = threads > 0 && urgent ? 4 * (threads + 1) : 1;
-  if (nb > N) nb = N;
-  bands = calloc((size_t)nb, sizeof *bands);
-  args = calloc((size_t)nb, sizeof *args);
-  if (!bands || !args) {
-    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %d lidar bands", nb);
+  int urgent = ctx.lag * ctx.rate < 1.0;
+  size_t nb = sensim__fork_band_count(ctx.fork, (size_t)N, urgent);
+  bands = calloc(nb, sizeof *bands);
+  if (!bands) {
+    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %zu lidar bands", nb);
     goto done;
   }
-  for (int i = 0; i < nb; i++) {
-    bands[i].sc = &sc;
-    bands[i].j0 = (int)((int64_t)N * i / nb);
-    bands[i].j1 = (int)((int64_t)N * (i + 1) / nb);
-    args[i] = &bands[i];
-  }
-  sensim__pool_run_all(s->world->pool, sensim__lidar_columns_run, args, (size_t)nb);
-  for (int i = 0; i < nb && !rc; i++)
-    if (bands[i].rc) rc = sensim__fail(bands[i].rc, "%s", bands[i].error);
+  for (size_t i = 0; i < nb; i++) bands[i].sc = &sc;
+  rc = sensim__fork_run_bands(ctx.fork, (size_t)N, bands, nb, sizeof *bands, sensim__lidar_columns_run);
 done:
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   free(bands);
-  free(args);
   free(refl);
   return rc;
 }

@@ -92,8 +92,7 @@ static void columns_run(void *arg) {
   sensim_lidar_hit *bh = malloc(CS * sizeof *bh);
   firing *fr = malloc((size_t)C * sizeof *fr);
   if (!bh || !fr) {
-    band->rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column");
-    snprintf(band->error, sizeof band->error, "%s", sensim_last_error());
+    sensim__band_fail(&band->b, sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column"));
     free(bh);
     free(fr);
     return;
@@ -111,7 +110,7 @@ static void columns_run(void *arg) {
   /* Ray times matter if something moves; absolute times if the sensor
    * does (its pose per firing) or something does. */
   const int need_t = !still || poses->n != 1;
-  for (int j = band->j0; j < band->j1; j++) {
+  for (int j = (int)band->b.lo; j < (int)band->b.hi; j++) {
     const double azj = l->col_az[j], ca = l->col_cs[2 * j], sa = l->col_cs[2 * j + 1];
     if (l->p.pattern == SENSIM_LIDAR_GRID) {
       for (int c = 0; c < C; c++) tf[c] = fire_time(l, win, j, c);

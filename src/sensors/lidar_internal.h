@@ -7,6 +7,7 @@
 #include "core/internal.h"
 #include "sensim/lidar.h"
 #include "sensors/traced.h"
+#include "sensors/window.h"
 
 /* Sub-rays of one beam: angular offsets from the beam's axis and the
  * fraction of the beam's energy each carries (sensors/lidar_beam.c). */
@@ -78,14 +79,12 @@ typedef struct sensim_lidar_scan {
   int still; /* no instance moves: ray times are irrelevant */
 } sensim_lidar_scan;
 
-/* A band of columns [j0, j1) traced by one pool job, with its own scratch
- * buffers; columns are independent, so the beams are the same however
- * the scan is banded. */
+/* A band of columns [b.lo, b.hi) traced by one pool job, with its own
+ * scratch buffers; columns are independent, so the beams are the same
+ * however the scan is banded. */
 typedef struct sensim_lidar_band {
+  sensim_band b;
   const sensim_lidar_scan *sc;
-  int j0, j1;
-  sensim_status rc;
-  char error[256];
 } sensim_lidar_band;
 
 /* The beams of one traced packet of a one-sub-ray scan (lane e is channel

@@ -30,7 +30,7 @@
 #include "core/vecmath.h"
 #include "sensim/geodesy.h"
 #include "sensim/magnetometer.h"
-#include "sensors/sensor_internal.h"
+#include "sensors/window.h"
 
 void sensim_magnetometer_params_init(sensim_magnetometer_params *p) {
   if (!p) return;
@@ -140,9 +140,9 @@ static double mag_default_window(const void *impl, double rate) {
   return 0.0;
 }
 
-static sensim_vec3 mag_read(const sensim_sensor *s, const sensim_body_state *st,
+static sensim_vec3 mag_read(const sensim_capture_ctx *ctx, const sensim_body_state *st,
                             const mag_impl *m, const enu_frame *f) {
-  const sensim_pose *mount = &s->params.mount;
+  const sensim_pose *mount = &ctx->mount;
   sensim_vec3 pos = v3_add(st->pose.pos, q_rotate(st->pose.rot, mount->pos));
   sensim_quat rs = q_mul(st->pose.rot, mount->rot);
   return q_rotate_inv(rs, world_field(&m->p, f, pos));
@@ -154,24 +154,23 @@ typedef struct mag_ctx {
 } mag_ctx;
 
 /* mag_read as a window reading. */
-static void mag_reading(const sensim_sensor *s, const sensim_body_state *st, const void *user,
+static void mag_reading(const sensim_capture_ctx *ctx, const sensim_body_state *st, const void *user,
                         double *out) {
   const mag_ctx *c = user;
-  sensim_vec3 b = mag_read(s, st, c->m, c->f);
+  sensim_vec3 b = mag_read(ctx, st, c->m, c->f);
   out[0] = b.x, out[1] = b.y, out[2] = b.z;
 }
 
-static sensim_status mag_generate(const sensim_sensor *s, const sensim_capture *cap,
-                                  sensim_frame *frame) {
-  const sensim_snapshot *snap = cap->snap;
-  const mag_impl *m = s->impl;
+static sensim_status mag_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
+  const sensim_snapshot *snap = ctx.snap;
+  const mag_impl *m = ctx.impl;
   const double origin[3] = {snap->params.origin_lat, snap->params.origin_lon,
                             snap->params.origin_height};
   enu_frame f = enu_at(origin);
   /* Time average of the sensor-frame reading over the window, as the IMU. */
   mag_ctx c = {m, &f};
   double mean[3];
-  sensim__sensor_window_mean(s, snap, cap->t_capture, mag_reading, &c, 3, mean);
+  sensim__window_mean(&ctx, ctx.t_capture, mag_reading, &c, 3, mean);
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_MAG, 1, 1);
   if (rc != SENSIM_OK) return rc;
   sensim_mag_sample *out = frame->data;

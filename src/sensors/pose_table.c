@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
-#include "sensors/sensor_internal.h"
+#include "sensors/window.h"
 
-sensim_status sensim__pose_table_init(sensim_pose_table *tab, const sensim_sensor *s,
-                                      const sensim_snapshot *snap, double t0, double t1, int n) {
+sensim_status sensim__pose_table_init(sensim_pose_table *tab, const sensim_capture_ctx *ctx, double t0, double t1,
+                                      int n) {
   if (!(t1 > t0) || n < 2) n = 1;
   tab->pose = malloc((size_t)n * sizeof *tab->pose);
   if (!tab->pose) return sensim__fail(SENSIM_ENOMEM, "out of memory for a pose table");
@@ -13,7 +13,7 @@ sensim_status sensim__pose_table_init(sensim_pose_table *tab, const sensim_senso
   tab->t0 = t0;
   tab->t1 = t1;
   for (int i = 0; i < n; i++)
-    tab->pose[i] = sensim__sensor_pose_at(s, snap, n == 1 ? t1 : t0 + (t1 - t0) * i / (n - 1));
+    tab->pose[i] = sensim__ctx_pose_at(ctx, n == 1 ? t1 : t0 + (t1 - t0) * i / (n - 1));
   return SENSIM_OK;
 }
 

@@ -4,16 +4,16 @@
 #include "core/internal.h"
 #include "sensors/traced.h"
 
-sensim_status sensim__traced_prepare(sensim_sensor *s, sensim_capture *cap) {
+sensim_status sensim__traced_prepare(sensim_world *w, const sensim_snapshot *snap, void **aux) {
   sensim_rt_binding *b = NULL;
-  sensim_status rc = sensim__rt_bind(s->world, cap->snap, &b);
+  sensim_status rc = sensim__rt_bind(w, snap, &b);
   if (rc) return rc;
-  cap->aux = b;
+  *aux = b;
   return SENSIM_OK;
 }
 
 void sensim__traced_release(void *aux) { sensim__rt_binding_free(aux); }
 
-sensim_status sensim__traced_view(const sensim_capture *cap, sensim_rt_view **out) {
-  return sensim__rt_view_create(cap->aux, cap->snap, out);
+sensim_status sensim__traced_view(const sensim_capture_ctx *ctx, sensim_rt_view **out) {
+  return sensim__rt_view_create(ctx->aux, ctx->snap, out);
 }

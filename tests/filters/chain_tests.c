@@ -1,5 +1,5 @@
 /* tests/filters/chain_tests.c: filter chains (src/filters/chain.c,
- * src/sensors/sensor.c add_filter paths) on a real lidar sensor: type
+ * src/runtime/sensor.c add_filter paths) on a real lidar sensor: type
  * checks at set-up, bad names and parameters, user filters' lifetime and
  * errors, frame order with worker threads; and the built-in srgb8, points
  * and range_noise filters against closed forms on hand-made frames. */
@@ -10,7 +10,7 @@
 #include "support/testutil.h"
 #include "core/internal.h"
 #include "filters/chain.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "sensim/lidar.h"
 
 static const double PI = 3.14159265358979323846;

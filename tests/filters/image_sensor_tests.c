@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "filters/chain.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "support/testutil.h"
 #include "filters/builtin.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inertial/inertial_groups.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "filters/builtin.h"
 
 #define F (&sensim__filter_imu_noise)

@@ -12,7 +12,7 @@
 #include "io/csv_mag.h"
 #include "io/scenario_magnetometer.h"
 #include "sensim/magnetometer.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "filters/builtin.h"
 
 static const double origin0[3] = {0, 0, 0};

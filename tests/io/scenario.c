@@ -9,7 +9,7 @@
 #include "filters/chain.h"
 #include "io/scenario_internal.h"
 #include "sensors/lidar_internal.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "support/testutil.h"
 
 #define TMP SENSIM_TEST_TMP "/scenario"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "rt/rt.h"
-#include "sensors/sensor_internal.h"
+#include "runtime/runtime_internal.h"
 #include "support/testutil.h"
 
 typedef struct fixture {

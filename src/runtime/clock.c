@@ -1,0 +1,96 @@
+/* runtime/clock.c: the world's clock. sensim_world_advance starts every
+ * capture whose time has come and delivers every frame whose delivery time
+ * t_capture + lag has come, in delivery order. Delivery depends on
+ * simulation time only, never on how fast jobs run (DESIGN.md).
+ *
+ * Bounded work: a sensor has at most max_inflight captures whose jobs have
+ * not finished; at the bound a capture waits (SENSIM_OVERRUN_WAIT) or is
+ * skipped and counted (SENSIM_OVERRUN_SKIP). */
+#include <math.h>
+#include "core/internal.h"
+#include "runtime/runtime_internal.h"
+
+double sensim_world_time(const sensim_world *w) { return w->t; }
+
+static double capture_time(const sensim_sensor *s, uint64_t k) {
+  /* Computed from k, never accumulated, so no drift over long runs. */
+  return s->params.phase + (double)k / s->params.rate;
+}
+
+/* Make room under the sensor's bound: 1 when the capture may start, 0 when
+ * the policy skips it. */
+static int claim_slot(sensim_sensor *s) {
+  pthread_mutex_lock(&s->mu);
+  if (s->unfinished >= s->max_inflight && s->overrun == SENSIM_OVERRUN_SKIP) {
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+  }
+  while (s->unfinished >= s->max_inflight) pthread_cond_wait(&s->cv, &s->mu);
+  pthread_mutex_unlock(&s->mu);
+  return 1;
+}
+
+/* Start the sensor's captures with t_k <= t. */
+static sensim_status schedule(sensim_sensor *s, double t) {
+  for (double tk; (tk = capture_time(s, s->next_index)) <= t; s->next_index++) {
+    if (!claim_slot(s)) {
+      s->skipped++;
+      continue;
+    }
+    sensim_status rc = sensim__capture_start(s, s->next_index, tk);
+    if (rc) return rc;
+  }
+  return SENSIM_OK;
+}
+
+/* Deliver every due frame of the world in delivery order: by t_deliver,
+ * then sensor id (each sensor's due list is in index order, and its
+ * t_deliver = t_k + lag grows with k). */
+static sensim_status deliver(sensim_runtime *rt, double t) {
+  size_t ndue = 0;
+  for (size_t i = 0; i < rt->nsensors; i++) {
+    sensim__sensor_collect_due(rt->sensors[i], t);
+    if (rt->sensors[i]->due.head) ndue++;
+  }
+  sensim_status first = SENSIM_OK;
+  while (ndue) {
+    sensim_sensor *best = NULL;
+    for (size_t i = 0; i < rt->nsensors; i++) {
+      sensim_sensor *s = rt->sensors[i];
+      if (s->due.head && (!best || s->due.head->t_deliver < best->due.head->t_deliver)) best = s;
+    }
+    sensim_capture *c = sensim__list_pop(&best->due);
+    if (!best->due.head) ndue--;
+    sensim_status rc = sensim__sensor_hand_over(best, c);
+    if (rc && !first) first = rc;
+  }
+  return first;
+}
+
+sensim_status sensim_world_advance(sensim_world *w, double t) {
+  if (!w) return sensim__fail(SENSIM_EINVAL, "sensim_world_advance: world is NULL");
+  if (sensim__world_in_callback(w))
+    return sensim__fail(SENSIM_ESTATE, "sensim_world_advance: not allowed inside this world's frame callback");
+  if (!isfinite(t)) return sensim__fail(SENSIM_EINVAL, "advance time %g is not finite", t);
+  if (t < w->t)
+    return sensim__fail(SENSIM_ESTATE, "advance time %.9g s is before the world's time %.9g s", t, w->t);
+  sensim_runtime *rt = sensim__runtime_of(w);
+  sensim_status first = SENSIM_OK;
+  int scheduled = 0;
+  for (size_t i = 0; rt && i < rt->nsensors; i++) {
+    sensim_sensor *s = rt->sensors[i];
+    if (capture_time(s, s->next_index) > t) continue;
+    scheduled = 1;
+    sensim_status rc = schedule(s, t);
+    if (rc && !first) first = rc;
+  }
+  w->t = t;
+  if (rt) {
+    sensim_status rc = deliver(rt, t);
+    if (rc && !first) first = rc;
+  }
+  /* Pushes trim their own track every 64 keyframes; this catches bodies
+   * that are not pushed, and needs doing only when the window moved on. */
+  if (scheduled) sensim__world_trim_tracks(w);
+  return first;
+}

@@ -1,0 +1,118 @@
+/* runtime/runtime_internal.h: the runtime's own objects: the per-world
+ * registry of sensors and workers, the sensor object, and its captures.
+ * Private to src/runtime (and white-box tests). */
+#ifndef SENSIM_RUNTIME_INTERNAL_H
+#define SENSIM_RUNTIME_INTERNAL_H
+
+#include <pthread.h>
+#include "core/pool.h"
+#include "filters/chain.h"
+#include "runtime/kind.h"
+
+/* What the runtime keeps per world, attached on the first sensor
+ * (world->runtime): the sensors in creation order and the workers their
+ * captures run on. */
+typedef struct sensim_runtime {
+  sensim_world *world;
+  sensim_pool *pool;          /* world.params.threads workers */
+  sensim_sensor **sensors;    /* index = sensor id */
+  size_t nsensors, cap_sensors;
+} sensim_runtime;
+
+/* How to re-create one link of a sensor's chain on sensim_world_reset: a
+ * built-in filter is created anew from its name and parameters (its state,
+ * an IMU bias walk, starts over); a user filter (builtin == NULL) is kept
+ * as it is: its state is the host's (sensor.h). */
+typedef struct sensim_filter_spec {
+  const sensim_builtin_filter *builtin; /* NULL: a user filter */
+  char *params_json;                    /* copy of the JSON given, or NULL */
+} sensim_filter_spec;
+
+enum { SENSIM_CAP_PENDING, SENSIM_CAP_GENERATED, SENSIM_CAP_DONE };
+
+/* One capture from scheduling to its hand-over. The host thread alone
+ * links and unlinks captures; workers only change `state` (under the
+ * sensor's lock), `frame`, `status` and `error`. */
+typedef struct sensim_capture {
+  sensim_sensor *sensor;
+  sensim_capture_ctx ctx;      /* what the generator sees (snapshot owned here) */
+  double t_deliver;            /* s, t_capture + lag */
+  sensim_frame frame;
+  sensim_status status;        /* of generation and filtering */
+  char error[256];             /* message of a failed job */
+  int state;                   /* SENSIM_CAP_*, guarded by sensor->mu */
+  sensim_job job;
+  struct sensim_capture *next; /* in the sensor's in-flight, due, ready list */
+} sensim_capture;
+
+/* A FIFO list of captures. */
+typedef struct sensim_capture_list {
+  sensim_capture *head, *tail;
+} sensim_capture_list;
+
+struct sensim_sensor {
+  sensim_world *world;
+  sensim_runtime *rt;
+  int id;
+  char *name;
+  sensim_sensor_params params; /* window resolved, name points at `name` */
+  const sensim_sensor_kind *kind;
+  void *impl;                  /* kind's configuration, immutable after create */
+  sensim_chain chain;
+  sensim_filter_spec *specs;   /* one per chain link, chain.n of them */
+  size_t cap_specs;
+  uint64_t next_index;         /* next capture k */
+  uint64_t captured, delivered;
+  uint64_t skipped;            /* captures not taken under SENSIM_OVERRUN_SKIP */
+  int max_inflight;            /* captures not yet generated and filtered, >= 1 */
+  int overrun;                 /* sensim_overrun: what a capture does at the bound */
+  sensim_frame_callback callback; /* NULL: frames queue for sensim_sensor_poll */
+  void *callback_user;
+  /* The capture queues (runtime/queue.c), oldest first. */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int unfinished;              /* captures whose job has not finished (guarded by mu) */
+  int filtering;               /* a worker is running the chain (guarded by mu) */
+  sensim_capture_list inflight; /* scheduled, not yet due */
+  sensim_capture_list due;     /* due in this advance, not yet handed over */
+  sensim_capture_list ready;   /* delivered, not yet polled */
+  sensim_capture *polled;      /* handed out by the last poll; freed on the next */
+};
+
+/* ---- registry (runtime/registry.c) ---- */
+
+/* The world's runtime, or NULL before its first sensor. */
+sensim_runtime *sensim__runtime_of(const sensim_world *w);
+/* Wait for the sensor's jobs, then free it and everything it holds. */
+void sensim__sensor_destroy(sensim_sensor *s);
+/* Nonzero while a frame callback of world w runs on this thread. */
+int sensim__world_in_callback(const sensim_world *w);
+/* Run cb on this thread as a frame callback of w (calls it must not make
+ * are refused while it runs). */
+void sensim__run_callback(sensim_sensor *s, const sensim_frame *f);
+
+/* ---- captures (runtime/capture.c) ---- */
+
+/* Take the snapshot of capture k at t_k, bind it, and queue its job. */
+sensim_status sensim__capture_start(sensim_sensor *s, uint64_t k, double tk);
+void sensim__capture_free(sensim_capture *c);
+/* The job of a capture: generate, then filter every capture of the sensor
+ * whose turn has come. Run by a worker, or by the host taking it back. */
+void sensim__capture_run(void *capture);
+
+/* ---- queues (runtime/queue.c) ---- */
+
+void sensim__list_push(sensim_capture_list *l, sensim_capture *c);
+sensim_capture *sensim__list_pop(sensim_capture_list *l);
+/* Move the captures due by t from in-flight to due, waiting for (or
+ * running) the jobs of those only. */
+void sensim__sensor_collect_due(sensim_sensor *s, double t);
+/* Hand one due capture over: to the callback or the poll queue; a failed
+ * one is dropped and its error returned. */
+sensim_status sensim__sensor_hand_over(sensim_sensor *s, sensim_capture *c);
+/* Wait for every capture job of the sensor to finish (host thread). */
+void sensim__sensor_wait_idle(sensim_sensor *s);
+/* Free every capture the sensor holds; its jobs must have finished. */
+void sensim__sensor_drop_captures(sensim_sensor *s);
+
+#endif
