@@ -67,7 +67,7 @@ sensim_status sensim__capture_start(sensim_sensor *s, uint64_t k, double tk) {
   sensim_snapshot *snap = NULL;
   sensim_status rc = sensim__snapshot_take(s->world, tk - p->window, tk, s->kind->needs_geometry, carrier, &snap);
   c->ctx.snap = snap;
-  if (!rc && s->kind->prepare) rc = s->kind->prepare(s->world, snap, &c->ctx.aux);
+  if (!rc && s->kind->prepare) rc = s->kind->prepare(s->impl, s->world, snap, &c->ctx.aux);
   if (rc) {
     sensim__capture_free(c);
     sensim__error_context("sensor '%s'", s->name);

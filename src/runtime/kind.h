@@ -62,7 +62,7 @@ typedef struct sensim_sensor_kind {
    * taken, to bind what the job needs from mutable world state (ray-traced
    * kinds bind each body's mesh acceleration structure) into *aux, which
    * release_aux frees when the capture ends. */
-  sensim_status (*prepare)(sensim_world *w, const sensim_snapshot *snap, void **aux);
+  sensim_status (*prepare)(const void *impl, sensim_world *w, const sensim_snapshot *snap, void **aux);
   void (*release_aux)(void *aux);
   /* Optional: called by sensim_world_reset with no capture of the sensor
    * in flight, so a kind that carries state from frame to frame (outside

@@ -4,7 +4,8 @@
 #include "core/internal.h"
 #include "sensors/traced.h"
 
-sensim_status sensim__traced_prepare(sensim_world *w, const sensim_snapshot *snap, void **aux) {
+sensim_status sensim__traced_prepare(const void *impl, sensim_world *w, const sensim_snapshot *snap, void **aux) {
+  (void)impl;
   sensim_rt_binding *b = NULL;
   sensim_status rc = sensim__rt_bind(w, snap, &b);
   if (rc) return rc;

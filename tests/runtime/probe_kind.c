@@ -33,10 +33,10 @@ static sensim_status probe_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   return SENSIM_OK;
 }
 
-static sensim_status probe_prepare(sensim_world *w, const sensim_snapshot *snap, void **aux) {
+static sensim_status probe_prepare(const void *impl, sensim_world *w, const sensim_snapshot *snap, void **aux) {
+  (void)w;
   (void)snap;
-  /* The world's runtime holds the one probe of these tests. */
-  probe *p = ((const probe_impl *)sensim__sensor_impl(sensim_world_sensor(w, 0)))->p;
+  probe *p = ((const probe_impl *)impl)->p;
   if (p->fail_prepare > 0) {
     p->fail_prepare--;
     return sensim__fail(SENSIM_EBACKEND, "probe: prepare refused");
