@@ -7,8 +7,13 @@ int main(void) {
   failed += sensim_test_camera_render();
   failed += sensim_test_optics();
   failed += sensim_test_lidar();
-  failed += sensim_test_lidar_beam();
-  failed += sensim_test_lidar_scan();
+  failed += sensim_test_lidar_speed();
+  failed += sensim_test_lidar_footprint();
+  failed += sensim_test_lidar_returns();
+  failed += sensim_test_lidar_noise();
+  failed += sensim_test_lidar_presets();
+  failed += sensim_test_lidar_rolling_scan();
+  failed += sensim_test_lidar_deskew();
   failed += sensim_test_gnss();
   failed += sensim_test_imu();
   return failed ? 1 : 0;
