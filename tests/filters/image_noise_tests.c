@@ -29,11 +29,11 @@ static void test_noise_intensity_variance_is_s1sq_I_plus_s2sq_at_four_levels(voi
   (void)state;
   const double s1 = 0.05, s2 = 0.01, levels[4] = {0.0, 0.05, 0.3, 0.8};
   const sensim_payload types[3] = {SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_RAW_F32, SENSIM_PAYLOAD_RGB_F32};
-  void *u = make(&sensim__filter_noise_intensity, "{\"s1\": 0.05, \"s2\": 0.01}");
+  void *u = fx_make(&sensim__filter_noise_intensity, "{\"s1\": 0.05, \"s2\": 0.01}");
   for (int t = 0; t < 3; t++)
     for (int k = 0; k < 4; k++) {
       sensim_frame f;
-      image(&f, types[t], 256, 256, SENSIM_UNIT_SIGNAL, (float)levels[k], (uint64_t)(4 * t + k));
+      fx_image(&f, types[t], 256, 256, SENSIM_UNIT_SIGNAL, (float)levels[k], (uint64_t)(4 * t + k));
       run_ok(&sensim__filter_noise_intensity, u, &f);
       size_t n = f.count * (types[t] == SENSIM_PAYLOAD_RGB_F32 ? 3 : 1);
       moments m = mom_of(f.data, n);
@@ -41,22 +41,22 @@ static void test_noise_intensity_variance_is_s1sq_I_plus_s2sq_at_four_levels(voi
       assert_int_equal(f.unit, SENSIM_UNIT_SIGNAL);
       free(f.data);
     }
-  drop(&sensim__filter_noise_intensity, u);
+  fx_drop(&sensim__filter_noise_intensity, u);
 }
 
 /* The documented defaults: noise_intensity's model in SIGNAL units is the
  * temporal noise of the noise_emva1288 + adc defaults at unity gain. */
 static void test_noise_intensity_defaults_match_emva1288_and_adc_defaults(void **state) {
   (void)state;
-  void *emva = make(&sensim__filter_noise_emva1288, "{\"prnu\": 0, \"dsnu\": 0}");
-  void *adc = make(&sensim__filter_adc, NULL);
-  void *intensity = make(&sensim__filter_noise_intensity, NULL);
+  void *emva = fx_make(&sensim__filter_noise_emva1288, "{\"prnu\": 0, \"dsnu\": 0}");
+  void *adc = fx_make(&sensim__filter_adc, NULL);
+  void *intensity = fx_make(&sensim__filter_noise_intensity, NULL);
   /* 20 e- (8 DN, where s2 is a third of the variance, 3.7 sigma above the
    * clip at 0), 1000 e- and 5000 e-. */
   const float levels[3] = {20.0f, 1000.0f, 5000.0f};
   for (int k = 0; k < 3; k++) {
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_ELECTRONS, levels[k], (uint64_t)k);
+    fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_ELECTRONS, levels[k], (uint64_t)k);
     f.exposure_time = 0.01;
     run_ok(&sensim__filter_noise_emva1288, emva, &f);
     run_ok(&sensim__filter_adc, adc, &f);
@@ -66,16 +66,16 @@ static void test_noise_intensity_defaults_match_emva1288_and_adc_defaults(void *
     assert_near(mom_var(&m), model, 5.0 * se);
     /* The filter's own defaults on a flat frame at that mean. */
     sensim_frame g;
-    image(&g, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_SIGNAL, (float)m.mean, (uint64_t)k);
+    fx_image(&g, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_SIGNAL, (float)m.mean, (uint64_t)k);
     run_ok(&sensim__filter_noise_intensity, intensity, &g);
     moments mi = mom_of(g.data, g.count);
     assert_near(mom_var(&mi), mom_var(&m), 5.0 * sqrt(2.0) * se);
     free(f.data);
     free(g.data);
   }
-  drop(&sensim__filter_noise_emva1288, emva);
-  drop(&sensim__filter_adc, adc);
-  drop(&sensim__filter_noise_intensity, intensity);
+  fx_drop(&sensim__filter_noise_emva1288, emva);
+  fx_drop(&sensim__filter_adc, adc);
+  fx_drop(&sensim__filter_noise_intensity, intensity);
 }
 
 /* ---- noise_emva1288 ----------------------------------------------------- */
@@ -111,12 +111,12 @@ static void test_emva1288_shot_noise_is_poisson_at_five_means(void **state) {
   /* Means on both sides of the sampler's switch at 10 (inversion, PTRS):
    * the whole distribution by chi-square where it has few values, mean and
    * variance (Poisson: kappa2 = kappa4 = mu) everywhere. */
-  void *u = make(&sensim__filter_noise_emva1288,
+  void *u = fx_make(&sensim__filter_noise_emva1288,
                  "{\"read_noise\": 0, \"dark_current\": 0, \"prnu\": 0, \"dsnu\": 0}");
   const double mus[5] = {3.0, 9.5, 15.0, 50.0, 2000.0};
   for (int k = 0; k < 5; k++) {
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)mus[k], (uint64_t)k);
+    fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)mus[k], (uint64_t)k);
     run_ok(&sensim__filter_noise_emva1288, u, &f);
     const float *v = f.data;
     for (size_t i = 0; i < f.count; i++) assert_true(v[i] == floorf(v[i]) && v[i] >= 0.0f); /* electrons */
@@ -131,19 +131,19 @@ static void test_emva1288_shot_noise_is_poisson_at_five_means(void **state) {
     assert_int_equal(f.unit, SENSIM_UNIT_ELECTRONS);
     free(f.data);
   }
-  drop(&sensim__filter_noise_emva1288, u);
+  fx_drop(&sensim__filter_noise_emva1288, u);
 }
 
 static void test_emva1288_temporal_variance_adds_dark_current_and_read_noise(void **state) {
   (void)state;
   /* mu_d = 40 e-/s x 0.5 s = 20 e-; sigma_d = 4 e-: mean mu_e + mu_d,
    * variance mu_e + mu_d + 16, kappa4 = mu_e + mu_d (Gaussian adds none). */
-  void *u = make(&sensim__filter_noise_emva1288,
+  void *u = fx_make(&sensim__filter_noise_emva1288,
                  "{\"read_noise\": 4, \"dark_current\": 40, \"prnu\": 0, \"dsnu\": 0}");
   const double mus[3] = {0.0, 1000.0, 5000.0};
   for (int k = 0; k < 3; k++) {
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_RAW_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)mus[k], (uint64_t)k);
+    fx_image(&f, SENSIM_PAYLOAD_RAW_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)mus[k], (uint64_t)k);
     f.exposure_time = 0.5;
     run_ok(&sensim__filter_noise_emva1288, u, &f);
     moments m = mom_of(f.data, f.count);
@@ -151,15 +151,15 @@ static void test_emva1288_temporal_variance_adds_dark_current_and_read_noise(voi
     check_moments(&m, mu, mu + 16.0, mu);
     free(f.data);
   }
-  drop(&sensim__filter_noise_emva1288, u);
+  fx_drop(&sensim__filter_noise_emva1288, u);
   /* Saturation: the drawn charge is clipped at the full well before read
    * noise, also far beyond it (no draw). */
-  u = make(&sensim__filter_noise_emva1288, "{\"read_noise\": 0, \"dark_current\": 0, \"prnu\": 0, \"dsnu\": 0,"
+  u = fx_make(&sensim__filter_noise_emva1288, "{\"read_noise\": 0, \"dark_current\": 0, \"prnu\": 0, \"dsnu\": 0,"
                                            " \"full_well\": 1000}");
   const float fills[2] = {1000.0f, 1e8f};
   for (int k = 0; k < 2; k++) {
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_GRAY_F32, 64, 64, SENSIM_UNIT_ELECTRONS, fills[k], 0);
+    fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, 64, 64, SENSIM_UNIT_ELECTRONS, fills[k], 0);
     run_ok(&sensim__filter_noise_emva1288, u, &f);
     moments m = mom_of(f.data, f.count);
     for (size_t i = 0; i < f.count; i++) assert_true(((float *)f.data)[i] <= 1000.0f);
@@ -167,7 +167,7 @@ static void test_emva1288_temporal_variance_adds_dark_current_and_read_noise(voi
     else assert_true(m.mean == 1000.0);
     free(f.data);
   }
-  drop(&sensim__filter_noise_emva1288, u);
+  fx_drop(&sensim__filter_noise_emva1288, u);
 }
 
 /* EMVA 1288 photon transfer: pairs of frames A, B per level give
@@ -176,17 +176,17 @@ static void test_emva1288_temporal_variance_adds_dark_current_and_read_noise(voi
  * sigma_y^2 = K^2 sigma_d^2 + 1/12 + K (mu_y - mu_y.dark). */
 static void photon_transfer(double gain, const double *levels, int nl) {
   const double K = 4095.0 / 10000.0, Kg = K * gain, sd = 5.0, black = 100.0;
-  void *noise = make(&sensim__filter_noise_emva1288,
+  void *noise = fx_make(&sensim__filter_noise_emva1288,
                      "{\"read_noise\": 5, \"dark_current\": 0, \"prnu\": 0.02, \"dsnu\": 3}");
-  void *raw = make(&sensim__filter_raw16, "{\"bits\": 12, \"black_level\": 100}");
-  void *adc = make(&sensim__filter_adc, "{\"bits\": 12, \"black_level\": 100}");
+  void *raw = fx_make(&sensim__filter_raw16, "{\"bits\": 12, \"black_level\": 100}");
+  void *adc = fx_make(&sensim__filter_adc, "{\"bits\": 12, \"black_level\": 100}");
   double x[16], y[16], se[16], mu_dark = 0.0;
   for (int k = 0; k < nl; k++) {
     moments mean = {0}, diff = {0};
     uint16_t *dn[2];
     for (int j = 0; j < 2; j++) {
       sensim_frame f;
-      image(&f, SENSIM_PAYLOAD_RAW_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)levels[k], (uint64_t)(2 * k + j));
+      fx_image(&f, SENSIM_PAYLOAD_RAW_F32, 256, 256, SENSIM_UNIT_ELECTRONS, (float)levels[k], (uint64_t)(2 * k + j));
       f.cfa = SENSIM_CFA_RGGB;
       f.gain = gain;
       run_ok(&sensim__filter_noise_emva1288, noise, &f);
@@ -233,9 +233,9 @@ static void photon_transfer(double gain, const double *levels, int nl) {
   assert_near(slope, Kg, 5.0 * slope_se);
   assert_true(5.0 * slope_se < 0.05 * Kg); /* the check can tell K from 1.1 K */
   assert_near(ym - slope * xm, Kg * Kg * sd * sd + 1.0 / 12.0, 5.0 * (se[0] + slope_se * xm));
-  drop(&sensim__filter_noise_emva1288, noise);
-  drop(&sensim__filter_raw16, raw);
-  drop(&sensim__filter_adc, adc);
+  fx_drop(&sensim__filter_noise_emva1288, noise);
+  fx_drop(&sensim__filter_raw16, raw);
+  fx_drop(&sensim__filter_adc, adc);
 }
 
 static void test_emva1288_photon_transfer_slope_is_system_gain(void **state) {
@@ -249,16 +249,16 @@ static void test_emva1288_photon_transfer_slope_is_system_gain(void **state) {
 /* Noise-free pattern: out = mu_e (1 + prnu a) + dsnu b. */
 static float *pattern_frame(void *u, float mu_e, uint32_t w, uint64_t index, uint64_t seed, uint32_t sensor) {
   sensim_frame f;
-  image(&f, SENSIM_PAYLOAD_GRAY_F32, w, 128, SENSIM_UNIT_ELECTRONS, mu_e, index);
+  fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, w, 128, SENSIM_UNIT_ELECTRONS, mu_e, index);
   harness h;
   memset(&h, 0, sizeof h);
-  SENSIM_OK_OR_FAIL(run(&sensim__filter_noise_emva1288, u, &f, &h, seed, sensor));
+  SENSIM_OK_OR_FAIL(fx_run(&sensim__filter_noise_emva1288, u, &f, &h, seed, sensor));
   return f.data;
 }
 
 static void test_emva1288_fixed_pattern_same_every_frame_differs_per_seed_and_sensor(void **state) {
   (void)state;
-  void *u = make(&sensim__filter_noise_emva1288, "{\"shot_noise\": 0, \"read_noise\": 0, \"dark_current\": 0,"
+  void *u = fx_make(&sensim__filter_noise_emva1288, "{\"shot_noise\": 0, \"read_noise\": 0, \"dark_current\": 0,"
                                                  " \"prnu\": 0.05, \"dsnu\": 4}");
   const size_t n = 128u * 128u;
   float *a0 = pattern_frame(u, 1000.0f, 128, 0, SEED, 3);
@@ -286,7 +286,7 @@ static void test_emva1288_fixed_pattern_same_every_frame_differs_per_seed_and_se
   m = mom_of(dark, n);
   check_moments(&m, 0.0, 16.0, 0.0);
   free(a0), free(a7), free(seed2), free(sensor4), free(narrow), free(dark);
-  drop(&sensim__filter_noise_emva1288, u);
+  fx_drop(&sensim__filter_noise_emva1288, u);
 }
 
 /* Frames 0..n-1 of a fresh flat world's camera through `chain` (pairs of

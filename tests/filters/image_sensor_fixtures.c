@@ -17,17 +17,17 @@ sensim_status try_make(const sensim_builtin_filter *b, const char *json, void **
   return rc;
 }
 
-void *make(const sensim_builtin_filter *b, const char *json) {
+void *fx_make(const sensim_builtin_filter *b, const char *json) {
   void *user = NULL;
   SENSIM_OK_OR_FAIL(try_make(b, json, &user));
   return user;
 }
 
-void drop(const sensim_builtin_filter *b, void *user) {
+void fx_drop(const sensim_builtin_filter *b, void *user) {
   if (b->def.destroy) b->def.destroy(user);
 }
 
-sensim_status run(const sensim_builtin_filter *b, void *user, sensim_frame *f, harness *h, uint64_t seed,
+sensim_status fx_run(const sensim_builtin_filter *b, void *user, sensim_frame *f, harness *h, uint64_t seed,
                   uint32_t sensor) {
   h->x.frame = f->index;
   h->ctx.seed = seed;
@@ -41,11 +41,11 @@ sensim_status run(const sensim_builtin_filter *b, void *user, sensim_frame *f, h
 void run_ok(const sensim_builtin_filter *b, void *user, sensim_frame *f) {
   harness h;
   memset(&h, 0, sizeof h);
-  SENSIM_OK_OR_FAIL(run(b, user, f, &h, SEED, 3));
+  SENSIM_OK_OR_FAIL(fx_run(b, user, f, &h, SEED, 3));
 }
 
 /* A w x h frame of `type` whose every value is `fill`. */
-void image(sensim_frame *f, sensim_payload type, uint32_t w, uint32_t h, sensim_image_unit unit, float fill,
+void fx_image(sensim_frame *f, sensim_payload type, uint32_t w, uint32_t h, sensim_image_unit unit, float fill,
            uint64_t index) {
   memset(f, 0, sizeof *f);
   SENSIM_OK_OR_FAIL(sensim_frame_alloc(f, type, w, h));

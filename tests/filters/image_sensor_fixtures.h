@@ -15,21 +15,21 @@
 /* A builtin's create with parameters `json` (NULL: none); make fails the
  * test on error, drop destroys. */
 sensim_status try_make(const sensim_builtin_filter *b, const char *json, void **user);
-void *make(const sensim_builtin_filter *b, const char *json);
-void drop(const sensim_builtin_filter *b, void *user);
+void *fx_make(const sensim_builtin_filter *b, const char *json);
+void fx_drop(const sensim_builtin_filter *b, void *user);
 
 /* The context chain.c builds for slot 0 of sensor `sensor`, frame f->index. */
 typedef struct harness {
   sensim_exposure_state x;
   sensim_filter_ctx ctx;
 } harness;
-sensim_status run(const sensim_builtin_filter *b, void *user, sensim_frame *f, harness *h, uint64_t seed,
+sensim_status fx_run(const sensim_builtin_filter *b, void *user, sensim_frame *f, harness *h, uint64_t seed,
                   uint32_t sensor);
 /* run with SEED for sensor 3 in a fresh harness; fails the test on error. */
 void run_ok(const sensim_builtin_filter *b, void *user, sensim_frame *f);
 
 /* A w x h frame of `type` whose every value is `fill`. */
-void image(sensim_frame *f, sensim_payload type, uint32_t w, uint32_t h, sensim_image_unit unit, float fill,
+void fx_image(sensim_frame *f, sensim_payload type, uint32_t w, uint32_t h, sensim_image_unit unit, float fill,
            uint64_t index);
 
 /* Running mean and variance (Welford). */

@@ -25,9 +25,9 @@ static void test_cfa_each_pattern_puts_right_channel_at_each_cell(void **state) 
   for (int p = 0; p < 4; p++) {
     char json[64];
     snprintf(json, sizeof json, "{\"pattern\": \"%s\"}", names[p]);
-    void *u = make(&sensim__filter_cfa, json);
+    void *u = fx_make(&sensim__filter_cfa, json);
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_RGB_F32, 6, 4, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
+    fx_image(&f, SENSIM_PAYLOAD_RGB_F32, 6, 4, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
     float *rgb = f.data;
     for (size_t i = 0; i < f.count; i++)
       for (int c = 0; c < 3; c++) rgb[3 * i + c] = (float)(1000 * c + i); /* channel and pixel coded */
@@ -47,7 +47,7 @@ static void test_cfa_each_pattern_puts_right_channel_at_each_cell(void **state) 
         assert_true(raw[y * 6 + x] == (float)(1000 * c + y * 6 + x));
       }
     free(f.data);
-    drop(&sensim__filter_cfa, u);
+    fx_drop(&sensim__filter_cfa, u);
   }
 }
 
@@ -57,10 +57,10 @@ static void test_adc_rounding_error_of_ramp_has_variance_one_twelfth(void **stat
   (void)state;
   /* A dense ramp over the full well: DN - K e is uniform on [-1/2, 1/2]
    * (EMVA 1288: sigma_q^2 = 1/12 DN^2); kappa2 = 1/12, kappa4 = -1/120. */
-  void *u = make(&sensim__filter_adc, NULL); /* 12 bits, K = 4095 / 10000 */
+  void *u = fx_make(&sensim__filter_adc, NULL); /* 12 bits, K = 4095 / 10000 */
   const double K = 4095.0 / 10000.0;
   sensim_frame f;
-  image(&f, SENSIM_PAYLOAD_GRAY_F32, 1000, 100, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
+  fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, 1000, 100, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
   float *v = f.data;
   double *e = malloc(f.count * sizeof *e);
   assert_non_null(e);
@@ -81,7 +81,7 @@ static void test_adc_rounding_error_of_ramp_has_variance_one_twelfth(void **stat
   /* Saturation, black, NaN, gain and an 8-bit converter. */
   const float in[5] = {20000.0f, 10000.0f, -50.0f, NAN, 2000.0f};
   const float want12[5] = {1.0f, 1.0f, 0.0f, 0.0f, (float)(819.0 / 4095.0)};
-  image(&f, SENSIM_PAYLOAD_GRAY_F32, 5, 1, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
+  fx_image(&f, SENSIM_PAYLOAD_GRAY_F32, 5, 1, SENSIM_UNIT_ELECTRONS, 0.0f, 0);
   memcpy(f.data, in, sizeof in);
   run_ok(&sensim__filter_adc, u, &f);
   for (int i = 0; i < 5; i++) assert_true(((float *)f.data)[i] == want12[i]);
@@ -90,15 +90,15 @@ static void test_adc_rounding_error_of_ramp_has_variance_one_twelfth(void **stat
   f.gain = 2.0; /* K g: 2000 e- -> 1638 DN */
   run_ok(&sensim__filter_adc, u, &f);
   assert_true(((float *)f.data)[4] == (float)(1638.0 / 4095.0));
-  drop(&sensim__filter_adc, u);
-  u = make(&sensim__filter_adc, "{\"bits\": 8, \"full_well\": 5000}");
+  fx_drop(&sensim__filter_adc, u);
+  u = fx_make(&sensim__filter_adc, "{\"bits\": 8, \"full_well\": 5000}");
   memcpy(f.data, in, sizeof in);
   f.unit = SENSIM_UNIT_ELECTRONS;
   f.gain = 0.0; /* no image_sensor: unity */
   run_ok(&sensim__filter_adc, u, &f);
   assert_true(((float *)f.data)[4] == (float)(102.0 / 255.0)); /* 2000 x 255 / 5000 = 102 */
   free(f.data);
-  drop(&sensim__filter_adc, u);
+  fx_drop(&sensim__filter_adc, u);
 }
 
 /* ---- image_sensor ------------------------------------------------------- */
@@ -112,9 +112,9 @@ static void test_image_sensor_electrons_follow_formula_and_double_with_time(void
     char json[160];
     snprintf(json, sizeof json,
              "{\"exposure_time\": %g, \"responsivity\": 1e6, \"qe\": [0.4, 0.6, 0.3], \"full_well\": 20000}", t);
-    void *u = make(&sensim__filter_image_sensor, json);
+    void *u = fx_make(&sensim__filter_image_sensor, json);
     sensim_frame f;
-    image(&f, SENSIM_PAYLOAD_RGB_F32, 4, 2, SENSIM_UNIT_RADIANCE, 0.0f, 0);
+    fx_image(&f, SENSIM_PAYLOAD_RGB_F32, 4, 2, SENSIM_UNIT_RADIANCE, 0.0f, 0);
     float *v = f.data;
     for (size_t i = 0; i < f.count; i++)
       for (int c = 0; c < 3; c++) v[3 * i + c] = (float)L[c];
@@ -128,43 +128,43 @@ static void test_image_sensor_electrons_follow_formula_and_double_with_time(void
     }
     assert_true(v[3] == 20000.0f && v[4] == 0.0f && v[5] == 0.0f);
     free(f.data);
-    drop(&sensim__filter_image_sensor, u);
+    fx_drop(&sensim__filter_image_sensor, u);
   }
   for (int c = 0; c < 3; c++) assert_near(e[1][c] / e[0][c], 2.0, 1e-6);
   /* A mosaic takes the quantum efficiency of each site's colour. */
-  void *u = make(&sensim__filter_image_sensor, "{\"responsivity\": 1e6, \"qe\": [0.4, 0.6, 0.3]}");
+  void *u = fx_make(&sensim__filter_image_sensor, "{\"responsivity\": 1e6, \"qe\": [0.4, 0.6, 0.3]}");
   sensim_frame f;
-  image(&f, SENSIM_PAYLOAD_RAW_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.1f, 0);
+  fx_image(&f, SENSIM_PAYLOAD_RAW_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.1f, 0);
   f.cfa = SENSIM_CFA_GRBG;
   run_ok(&sensim__filter_image_sensor, u, &f);
   const double want[4] = {0.6, 0.4, 0.3, 0.6}; /* G R / B G */
   for (int i = 0; i < 4; i++) assert_near(((float *)f.data)[i], 0.1 * 0.01 * 1e6 * want[i], 1e-3);
   free(f.data);
-  drop(&sensim__filter_image_sensor, u);
+  fx_drop(&sensim__filter_image_sensor, u);
 }
 
 static void test_image_sensor_uses_shared_exposure_when_set(void **state) {
   (void)state;
-  void *u = make(&sensim__filter_image_sensor, "{\"exposure_time\": 0.001, \"gain\": 2, \"qe\": 1}");
+  void *u = fx_make(&sensim__filter_image_sensor, "{\"exposure_time\": 0.001, \"gain\": 2, \"qe\": 1}");
   sensim_frame f;
   harness h;
   /* No exposure yet: this filter's own becomes the chain's. */
   memset(&h, 0, sizeof h);
-  image(&f, SENSIM_PAYLOAD_RGB_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.5f, 0);
-  SENSIM_OK_OR_FAIL(run(&sensim__filter_image_sensor, u, &f, &h, SEED, 0));
+  fx_image(&f, SENSIM_PAYLOAD_RGB_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.5f, 0);
+  SENSIM_OK_OR_FAIL(fx_run(&sensim__filter_image_sensor, u, &f, &h, SEED, 0));
   assert_true(h.x.valid && h.x.current.time == 0.001 && h.x.current.gain == 2.0);
   assert_true(f.exposure_time == 0.001 && f.gain == 2.0);
   assert_near(((float *)f.data)[0], 0.5 * 0.001 * 3e6, 1e-3);
   free(f.data);
   /* An exposure in effect (e.g. from auto exposure) wins over the parameters. */
   h.x.current = (sensim_exposure){0.004, 3.0};
-  image(&f, SENSIM_PAYLOAD_RGB_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.5f, 1);
-  SENSIM_OK_OR_FAIL(run(&sensim__filter_image_sensor, u, &f, &h, SEED, 0));
+  fx_image(&f, SENSIM_PAYLOAD_RGB_F32, 2, 2, SENSIM_UNIT_RADIANCE, 0.5f, 1);
+  SENSIM_OK_OR_FAIL(fx_run(&sensim__filter_image_sensor, u, &f, &h, SEED, 0));
   assert_true(f.exposure_time == 0.004 && f.gain == 3.0);
   assert_true(h.x.current.time == 0.004 && h.x.current.gain == 3.0);
   assert_near(((float *)f.data)[0], 0.5 * 0.004 * 3e6, 1e-3);
   free(f.data);
-  drop(&sensim__filter_image_sensor, u);
+  fx_drop(&sensim__filter_image_sensor, u);
 }
 
 /* A user filter after "image_sensor" that asks for twice the exposure time
@@ -242,18 +242,18 @@ static void test_bad_parameters_are_refused_with_a_message(void **state) {
 /* apply() refuses a frame in the wrong unit and leaves it unchanged. */
 static void expect_unit_error(const sensim_builtin_filter *b, const char *json, sensim_payload type,
                               sensim_image_unit unit, const char *says) {
-  void *u = make(b, json);
+  void *u = fx_make(b, json);
   sensim_frame f;
-  image(&f, type, 4, 4, unit, 0.5f, 0);
+  fx_image(&f, type, 4, 4, unit, 0.5f, 0);
   harness h;
   memset(&h, 0, sizeof h);
-  assert_int_equal(run(b, u, &f, &h, SEED, 0), SENSIM_ETYPE);
+  assert_int_equal(fx_run(b, u, &f, &h, SEED, 0), SENSIM_ETYPE);
   if (!strstr(sensim_last_error(), says)) fail_msg("%s: '%s' does not say '%s'", b->def.name, sensim_last_error(), says);
   assert_int_equal(f.type, type);
   assert_int_equal(f.unit, unit);
   for (size_t i = 0; i < f.count; i++) assert_true(((float *)f.data)[i] == 0.5f);
   free(f.data);
-  drop(b, u);
+  fx_drop(b, u);
 }
 
 static void test_wrong_unit_at_apply_time_is_a_clear_type_error(void **state) {
