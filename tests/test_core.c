@@ -8,5 +8,6 @@ int main(void) {
   failed += sensim_test_pool();
   failed += sensim_test_fork();
   failed += sensim_test_geodesy();
+  failed += sensim_test_payload();
   return failed ? 1 : 0;
 }

@@ -4,6 +4,8 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_writers();
+  failed += sensim_test_payload_golden();
+  failed += sensim_test_payload_formats();
   failed += sensim_test_scenario();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();

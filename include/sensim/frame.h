@@ -57,8 +57,41 @@ typedef enum sensim_image_unit {
   SENSIM_UNIT_SIGNAL        /* normalised digital signal, 0 = black, 1 = full scale */
 } sensim_image_unit;
 
-/* Name of a payload type ("rgb_f32", "points", ...); never NULL. */
+/* What each sample of a payload's elements is. */
+typedef enum sensim_sample {
+  SENSIM_SAMPLE_NONE = 0, /* NONE, ANY and values outside the enum */
+  SENSIM_SAMPLE_U8,       /* uint8_t */
+  SENSIM_SAMPLE_U16,      /* uint16_t, host byte order */
+  SENSIM_SAMPLE_F32,      /* float */
+  SENSIM_SAMPLE_STRUCT    /* the element is one C struct below (sensim_label,
+                             sensim_point, sensim_gnss_fix, ...) */
+} sensim_sample;
+
+/* Name of a payload type ("rgb_f32", "points", ...); never NULL: "unknown"
+ * for a value outside the enum. */
 SENSIM_API const char *sensim_payload_name(sensim_payload type);
+
+/* The payload type whose sensim_payload_name is `name` (case-sensitive;
+ * "none" and "any" included). SENSIM_ENOTFOUND for any other name (the
+ * message lists the known ones), SENSIM_EINVAL for NULL; *out is written
+ * only on success. */
+SENSIM_API sensim_status sensim_payload_from_name(const char *name, sensim_payload *out);
+
+/* 1 if frames of this type are images (width x height pixels, row 0 on
+ * top, pixel (x, y) at element y * width + x); 0 for records (count
+ * elements: points, fixes, samples), NONE, ANY and values outside the
+ * enum. */
+SENSIM_API int sensim_payload_is_image(sensim_payload type);
+
+/* Samples per element: 1, 3 or 4 for images of u8, u16 or f32 samples
+ * (interleaved: rgb_f32 is R, G, B floats per pixel), 1 for payloads whose
+ * element is a struct, 0 for NONE, ANY and values outside the enum. The
+ * element size is channels times the sample's size, or the struct's. */
+SENSIM_API int sensim_payload_channels(sensim_payload type);
+
+/* The type of each sample (SENSIM_SAMPLE_NONE for NONE, ANY and values
+ * outside the enum). */
+SENSIM_API sensim_sample sensim_payload_sample(sensim_payload type);
 
 typedef struct sensim_label {
   uint16_t class_id;    /* body's class id, 0 where nothing was hit */

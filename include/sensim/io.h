@@ -31,8 +31,12 @@ SENSIM_API sensim_status sensim_write_png(const char *path, const sensim_frame *
  * float, uint8), binary or ascii. */
 SENSIM_API sensim_status sensim_write_pcd(const char *path, const sensim_frame *frame, int binary);
 
-/* CSV: a header line, then one line per frame. Works for gnss and imu
- * frames (one row each) and points frames (one row per point). */
+/* CSV: a header line naming the columns, then the frames' rows: one row
+ * per frame for gnss, imu, mag and detection frames, one row per point for
+ * points frames. Every number reads back to the exact value written.
+ * sensim_csv_open gives SENSIM_ETYPE for a payload without a CSV layout,
+ * sensim_csv_append SENSIM_ETYPE for a frame of another type than the
+ * file's. The file appears under `path` only when closed. */
 typedef struct sensim_csv sensim_csv;
 SENSIM_API sensim_status sensim_csv_open(const char *path, sensim_payload type, sensim_csv **out);
 SENSIM_API sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame);

@@ -1,56 +1,8 @@
-/* core/frame.c: payload sizes and names, frame buffers. */
+/* core/frame.c: frame buffers, sized by the payload table (core/payload.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include "core/internal.h"
 #include "sensim/frame.h"
-
-const char *sensim_payload_name(sensim_payload type) {
-  switch (type) {
-    case SENSIM_PAYLOAD_NONE: return "none";
-    case SENSIM_PAYLOAD_RGB_F32: return "rgb_f32";
-    case SENSIM_PAYLOAD_RGBA8: return "rgba8";
-    case SENSIM_PAYLOAD_GRAY8: return "gray8";
-    case SENSIM_PAYLOAD_GRAY16: return "gray16";
-    case SENSIM_PAYLOAD_DEPTH_F32: return "depth_f32";
-    case SENSIM_PAYLOAD_LABELS: return "labels";
-    case SENSIM_PAYLOAD_BEAMS: return "beams";
-    case SENSIM_PAYLOAD_POINTS: return "points";
-    case SENSIM_PAYLOAD_GNSS: return "gnss";
-    case SENSIM_PAYLOAD_IMU: return "imu";
-    case SENSIM_PAYLOAD_RAW_F32: return "raw_f32";
-    case SENSIM_PAYLOAD_RAW16: return "raw16";
-    case SENSIM_PAYLOAD_RGB16: return "rgb16";
-    case SENSIM_PAYLOAD_GRAY_F32: return "gray_f32";
-    case SENSIM_PAYLOAD_MAG: return "mag";
-    case SENSIM_PAYLOAD_DETECTION: return "detection";
-    case SENSIM_PAYLOAD_ANY: return "any";
-  }
-  return "unknown";
-}
-
-size_t sensim_payload_elem_size(sensim_payload type) {
-  switch (type) {
-    case SENSIM_PAYLOAD_RGB_F32: return 3 * sizeof(float);
-    case SENSIM_PAYLOAD_RGBA8: return 4;
-    case SENSIM_PAYLOAD_GRAY8: return 1;
-    case SENSIM_PAYLOAD_GRAY16: return 2;
-    case SENSIM_PAYLOAD_DEPTH_F32: return sizeof(float);
-    case SENSIM_PAYLOAD_LABELS: return sizeof(sensim_label);
-    case SENSIM_PAYLOAD_BEAMS: return sizeof(sensim_beam);
-    case SENSIM_PAYLOAD_POINTS: return sizeof(sensim_point);
-    case SENSIM_PAYLOAD_GNSS: return sizeof(sensim_gnss_fix);
-    case SENSIM_PAYLOAD_IMU: return sizeof(sensim_imu_sample);
-    case SENSIM_PAYLOAD_RAW_F32: return sizeof(float);
-    case SENSIM_PAYLOAD_RAW16: return 2;
-    case SENSIM_PAYLOAD_RGB16: return 6;
-    case SENSIM_PAYLOAD_GRAY_F32: return sizeof(float);
-    case SENSIM_PAYLOAD_MAG: return sizeof(sensim_mag_sample);
-    case SENSIM_PAYLOAD_DETECTION: return sizeof(sensim_detection);
-    case SENSIM_PAYLOAD_NONE:
-    case SENSIM_PAYLOAD_ANY: return 0;
-  }
-  return 0;
-}
 
 /* sensim_frame_alloc, zeroed or not. */
 static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height, int zero) {

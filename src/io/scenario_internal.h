@@ -127,6 +127,10 @@ typedef enum sensim__out_format {
   SENSIM__OUT_NMEA
 } sensim__out_format;
 
+/* The output format a scenario names `name` ("png", "pcd_ascii", "none",
+ * ...): 1 with *out set, or 0 for NULL or an unknown name. */
+int sensim__out_format_from_name(const char *name, sensim__out_format *out);
+
 typedef struct sensim__scn_body {
   char *name;
   sensim_body *body;

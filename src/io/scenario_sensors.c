@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "core/payload.h"
 #include "core/vecmath.h"
 #include "io/scenario_cone.h"
 #include "io/scenario_gnss.h"
@@ -206,46 +207,30 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
   return st;
 }
 
-/* The writer each output format needs, and the format a payload gets when
- * "output" is not given. */
-static int format_takes(sensim__out_format f, sensim_payload p) {
-  switch ((int)f) {
-  case SENSIM__OUT_NONE:
-    return 1;
-  case SENSIM__OUT_PNG:
-    return p == SENSIM_PAYLOAD_RGBA8 || p == SENSIM_PAYLOAD_GRAY8 || p == SENSIM_PAYLOAD_GRAY16 ||
-           p == SENSIM_PAYLOAD_DEPTH_F32 || p == SENSIM_PAYLOAD_LABELS ||
-           p == SENSIM_PAYLOAD_RGB16 || p == SENSIM_PAYLOAD_RAW16;
-  case SENSIM__OUT_PCD:
-  case SENSIM__OUT_PCD_ASCII:
-  case SENSIM__OUT_PLY:
-  case SENSIM__OUT_PLY_ASCII:
-    return p == SENSIM_PAYLOAD_POINTS;
-  case SENSIM__OUT_CSV:
-    return p == SENSIM_PAYLOAD_GNSS || p == SENSIM_PAYLOAD_IMU || p == SENSIM_PAYLOAD_POINTS ||
-           p == SENSIM_PAYLOAD_DETECTION || p == SENSIM_PAYLOAD_MAG;
-  case SENSIM__OUT_NMEA:
-    return p == SENSIM_PAYLOAD_GNSS;
-  }
-  return 0;
-}
+/* Output formats by name. Which payloads each can hold, and which one a
+ * payload gets when "output" is not given, are the payload table's
+ * (core/payload.h): a new payload brings its own. */
+static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea"};
+static const sensim__out_format format_values[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
+                                                   SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
+                                                   SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
+                                                   SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
+enum { NFORMATS = sizeof format_names / sizeof format_names[0] };
 
-static sensim__out_format default_format(sensim_payload p) {
-  if (format_takes(SENSIM__OUT_PNG, p)) return SENSIM__OUT_PNG;
-  if (p == SENSIM_PAYLOAD_POINTS) return SENSIM__OUT_PCD;
-  if (format_takes(SENSIM__OUT_CSV, p)) return SENSIM__OUT_CSV;
-  return SENSIM__OUT_NONE;
+int sensim__out_format_from_name(const char *name, sensim__out_format *out) {
+  for (int i = 0; name && i < NFORMATS; i++)
+    if (strcmp(name, format_names[i]) == 0) {
+      *out = format_values[i];
+      return 1;
+    }
+  return 0;
 }
 
 static sensim_status parse_output(const cJSON *obj, const char *path, sensim_payload p,
                                   sensim__out_format *f, double *utc_start) {
   static const char *const keys[] = {"format", "utc_start", NULL};
-  static const char *const names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea"};
-  static const sensim__out_format formats[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
-                                               SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
-                                               SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
-                                               SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
-  *f = default_format(p);
+  const sensim__payload_desc *desc = sensim__payload_desc_of(p);
+  if (!desc || !sensim__out_format_from_name(desc->default_output, f)) *f = SENSIM__OUT_NONE;
   *utc_start = SENSIM_NMEA_DEFAULT_UTC_START;
   if (!obj) return SENSIM_OK;
   const char *fmt = NULL, *utc = NULL;
@@ -253,23 +238,21 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "format", 1, &fmt);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "utc_start", 0, &utc);
   if (st != SENSIM_OK) return st;
-  int k = -1;
-  for (int i = 0; i < 8; i++)
-    if (strcmp(fmt, names[i]) == 0) k = i;
-  if (k < 0)
+  sensim__out_format given;
+  if (!sensim__out_format_from_name(fmt, &given))
     return sensim__fail(SENSIM_EINVAL,
                         "%s.format: unknown format '%s' (png, pcd, pcd_ascii, ply, ply_ascii, "
                         "csv, nmea, none)", path, fmt);
-  if (!format_takes(formats[k], p))
+  if (!sensim__payload_takes_output(desc, fmt))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",
                         path, fmt, sensim_payload_name(p));
-  if (utc && formats[k] != SENSIM__OUT_NMEA)
+  if (utc && given != SENSIM__OUT_NMEA)
     return sensim__fail(SENSIM_EINVAL, "%s.utc_start: only the nmea format takes a UTC start", path);
   if (utc && (st = sensim_utc_parse_iso8601(utc, utc_start)) != SENSIM_OK) {
     sensim__error_context("%s.utc_start", path);
     return st;
   }
-  *f = formats[k];
+  *f = given;
   return SENSIM_OK;
 }
 

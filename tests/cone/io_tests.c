@@ -4,7 +4,7 @@
 #include <string.h>
 #include "support/testutil.h"
 #include "cone/cone_groups.h"
-#include "io/csv_detection.h"
+#include "core/payload.h"
 #include "io/scenario_cone.h"
 
 static void test_cone_csv_record_reads_back_exactly_with_nan_for_unknowns(void **state) {
@@ -33,8 +33,9 @@ static void test_cone_csv_record_reads_back_exactly_with_nan_for_unknowns(void *
   f.t_capture = 0.1;
   FILE *fp = tmpfile();
   assert_non_null(fp);
-  fputs(sensim__csv_detection_header(), fp);
-  sensim__csv_append_detection(fp, &f);
+  const sensim__payload_desc *desc = sensim__payload_desc_of(SENSIM_PAYLOAD_DETECTION);
+  fputs(desc->csv_header, fp);
+  desc->csv_rows(fp, &f);
   rewind(fp);
   char line[1024];
   assert_non_null(fgets(line, sizeof line, fp));

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inertial/inertial_groups.h"
-#include "io/csv_mag.h"
+#include "core/payload.h"
 #include "io/scenario_magnetometer.h"
 #include "sensim/magnetometer.h"
 #include "runtime/runtime_internal.h"
@@ -349,8 +349,9 @@ static void test_mag_scenario_keys_and_csv_rows(void **st) {
   f.count = 1;
   f.data = &s;
   f.t_capture = 0.3;
-  fputs(sensim__csv_mag_header, fp);
-  sensim__csv_mag_append(fp, &f);
+  const sensim__payload_desc *desc = sensim__payload_desc_of(SENSIM_PAYLOAD_MAG);
+  fputs(desc->csv_header, fp);
+  desc->csv_rows(fp, &f);
   rewind(fp);
   char text[128] = {0};
   assert_true(fread(text, 1, sizeof text - 1, fp) > 0);

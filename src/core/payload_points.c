@@ -1,0 +1,35 @@
+/* core/payload_points.c: lidar point clouds (sensim_point) in the sensor
+ * frame. An organised scan keeps its grid as width x height.
+ *
+ * CSV, one row per point (frames appended one after another):
+ *   t_capture,x,y,z,intensity,ring,time,return
+ *   (s, m, m, m, [0, 1], channel, s from t_capture, return index)
+ * t_capture is printed losslessly as every double of the CSV layouts;
+ * the float fields with 9 significant digits, which read back to the same
+ * float (IEEE 754-2008 5.12.2). PCD and PLY are formats of their own for
+ * this payload alone (io/pcd.c, io/ply.c). */
+#include "core/payload.h"
+
+static void points_csv_rows(FILE *fp, const sensim_frame *f) {
+  const sensim_point *p = f->data;
+  char t[40];
+  /* Once per frame: a scan has 10^5 points sharing one capture time. */
+  sensim__shortest_double(t, sizeof t, f->t_capture);
+  for (size_t i = 0; i < f->count; i++)
+    fprintf(fp, "%s,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%u\n", t, p[i].x, p[i].y, p[i].z,
+            p[i].intensity, (unsigned)p[i].ring, p[i].time_offset,
+            (unsigned)p[i].return_index);
+}
+
+const sensim__payload_desc sensim__payload_points = {
+    .type = SENSIM_PAYLOAD_POINTS,
+    .name = "points",
+    .elem_size = sizeof(sensim_point),
+    .shape = SENSIM__SHAPE_RECORDS,
+    .channels = 1,
+    .sample = SENSIM_SAMPLE_STRUCT,
+    .csv_header = "t_capture,x,y,z,intensity,ring,time,return\n",
+    .csv_rows = points_csv_rows,
+    .formats = (const char *const[]){"pcd", "pcd_ascii", "ply", "ply_ascii", NULL},
+    .default_output = "pcd",
+};
