@@ -7,6 +7,9 @@ int main(void) {
   failed += sensim_test_payload_golden();
   failed += sensim_test_payload_formats();
   failed += sensim_test_scenario();
+  failed += sensim_test_scenario_motion();
+  failed += sensim_test_scenario_camera();
+  failed += sensim_test_scenario_lidar();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();
   failed += sensim_test_texture_png();
