@@ -7,5 +7,6 @@ int main(void) {
   failed += sensim_test_rng();
   failed += sensim_test_pool();
   failed += sensim_test_geodesy();
+  failed += sensim_test_error();
   return failed ? 1 : 0;
 }

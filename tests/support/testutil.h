@@ -62,6 +62,7 @@ int sensim_test_math(void);
 int sensim_test_rng(void);
 int sensim_test_pool(void);
 int sensim_test_geodesy(void);
+int sensim_test_error(void);
 int sensim_test_keyframes(void);
 int sensim_test_world(void);
 int sensim_test_mesh_import(void);
