@@ -78,6 +78,7 @@ int sensim_test_lidar_scan(void);
 int sensim_test_gnss(void);
 int sensim_test_imu(void);
 int sensim_test_chain(void);
+int sensim_test_standalone_chain(void);
 int sensim_test_noise_filters(void);
 int sensim_test_isp(void);
 int sensim_test_isp_color(void);
