@@ -72,6 +72,7 @@ int sensim_test_rt_steps(void);
 int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_optics(void);
+int sensim_test_lens_table(void);
 int sensim_test_lidar(void);
 int sensim_test_lidar_beam(void);
 int sensim_test_lidar_scan(void);
