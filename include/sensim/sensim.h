@@ -26,6 +26,7 @@
 #include "sensim/frame.h"
 #include "sensim/sensor.h"
 #include "sensim/filter.h"
+#include "sensim/units.h"
 #include "sensim/camera.h"
 #include "sensim/lidar.h"
 #include "sensim/gnss.h"

@@ -112,12 +112,12 @@ static void print_lines(const char *name, const sensim_allan_lines *l) {
   double fn = 1.0, fk = 1.0;
   const char *un = "", *uk = "";
   if (name[0] == 'g') {
-    sensim__unit_match("n_deg_per_rth", "n", SENSIM__DIM_GYRO_DENS, &fn);
-    sensim__unit_match("k_deg_per_h_per_rth", "k", SENSIM__DIM_GYRO_WALK, &fk);
+    sensim__unit_match("n_deg_per_rth", "n", SENSIM_DIM_GYRO_DENS, &fn);
+    sensim__unit_match("k_deg_per_h_per_rth", "k", SENSIM_DIM_GYRO_WALK, &fk);
     un = "deg/sqrt(h)", uk = "deg/h/sqrt(h)";
   } else if (name[0] == 'a') {
-    sensim__unit_match("n_mps_per_rth", "n", SENSIM__DIM_ACCEL_DENS, &fn);
-    sensim__unit_match("k_mps2_per_rth", "k", SENSIM__DIM_ACCEL_WALK, &fk);
+    sensim__unit_match("n_mps_per_rth", "n", SENSIM_DIM_ACCEL_DENS, &fn);
+    sensim__unit_match("k_mps2_per_rth", "k", SENSIM_DIM_ACCEL_WALK, &fk);
     un = "m/s/sqrt(h)", uk = "m/s^2/sqrt(h)";
   }
   if (isfinite(l->n))
