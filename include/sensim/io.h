@@ -60,6 +60,28 @@ SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char
 /* Create every missing folder of `path` (like mkdir -p). */
 SENSIM_API sensim_status sensim_mkdirs(const char *path);
 
+/* ---- all-or-nothing files (io/atomic_file.c) -----------------------------
+ * How every sensim writer writes: into a temporary file next to the target,
+ * renamed over it only when every byte was written, so a failed write never
+ * leaves a truncated file under the final name (rename is atomic within a
+ * file system, POSIX.1-2008 rename()). For programs built on sensim that
+ * write their own files with the same guarantee. */
+typedef struct sensim_atomic_file sensim_atomic_file;
+
+/* Start writing `path` (its folder must exist: SENSIM_EIO otherwise, and
+ * SENSIM_EINVAL for NULL or ""). The temporary file is created in the
+ * target's folder with a name unique across threads and processes. */
+SENSIM_API sensim_status sensim_atomic_file_open(const char *path, sensim_atomic_file **out);
+/* The stream to write to (owned by the file: do not fclose it). */
+SENSIM_API FILE *sensim_atomic_file_stream(sensim_atomic_file *af);
+/* Close the stream and rename the temporary file over `path`; on any
+ * write, close or rename error the temporary file is removed and
+ * SENSIM_EIO returned with the reason. Frees `af` either way. */
+SENSIM_API sensim_status sensim_atomic_file_commit(sensim_atomic_file *af);
+/* Close and remove the temporary file, leaving `path` as it was; frees
+ * `af`. NULL is a no-op. */
+SENSIM_API void sensim_atomic_file_abort(sensim_atomic_file *af);
+
 /* ---- statistics of image files ------------------------------------------ */
 
 /* Per-channel (R, G, B) mean and standard deviation of the stored values
