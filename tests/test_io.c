@@ -5,6 +5,7 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_writers();
   failed += sensim_test_scenario();
+  failed += sensim_test_scenario_api();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();
   failed += sensim_test_texture_png();

@@ -86,6 +86,7 @@ int sensim_test_isp_color(void);
 int sensim_test_image_sensor(void);
 int sensim_test_writers(void);
 int sensim_test_scenario(void);
+int sensim_test_scenario_api(void);
 int sensim_test_png_read(void);
 int sensim_test_ply(void);
 int sensim_test_lidar_outputs(void);
