@@ -1,39 +1,49 @@
 # tests/extra.cmake: tests of the public surface rather than of one module.
 # Included by tests/CMakeLists.txt.
 #
-#   headers   every public header compiles alone, first in its translation
-#             unit, as C99 (-pedantic, no _POSIX_C_SOURCE) and as C++11; the
-#             checks are build targets, so a broken header breaks the build.
-#   exports   libsensim.so exports the SENSIM_API functions and nothing else.
-#   layers    each layer of the library can include only the layers it uses.
+#   headers   every public header (sensim/ and sensim_tools/) compiles alone,
+#             first in its translation unit, as C99 (-pedantic, no
+#             _POSIX_C_SOURCE) and as C++11; the checks are build targets, so
+#             a broken header breaks the build.
+#   exports   libsensim.so exports the SENSIM_API functions and nothing else,
+#             libsensim_tools.so the SENSIM_TOOLS_API ones and nothing else.
+#   layers    each layer of the library can include only the layers it uses;
+#             the tools and the program can include none of the library's
+#             internal headers, nor each other's.
 #   consumer  an installed sensim is usable from outside: `cmake --install`
 #             into a scratch prefix, then find_package(sensim) and pkg-config
-#             builds of tests/consumer/main.c, run (tests/consumer/run.cmake).
+#             builds of tests/consumer/main.c and tools.c, run
+#             (tests/consumer/run.cmake).
 
 # ---- headers ------------------------------------------------------------------
 
 file(GLOB SENSIM_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/sensim/*.h)
+file(GLOB SENSIM_TOOLS_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/sensim_tools/*.h)
 set(_alone_dir ${CMAKE_CURRENT_BINARY_DIR}/headers_alone)
 set(_alone_sources "")
-foreach(_h IN LISTS SENSIM_PUBLIC_HEADERS)
+foreach(_h IN LISTS SENSIM_PUBLIC_HEADERS SENSIM_TOOLS_PUBLIC_HEADERS)
   get_filename_component(_n ${_h} NAME_WE)
+  get_filename_component(_d ${_h} DIRECTORY)
+  get_filename_component(_d ${_d} NAME)
   # The declaration keeps the translation unit from being empty, which ISO C
   # forbids, whatever the header holds.
-  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_n}.c
-       CONTENT "#include <sensim/${_n}.h>\ntypedef int sensim__alone_${_n}_c;\n")
-  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_n}.cpp
-       CONTENT "#include <sensim/${_n}.h>\ntypedef int sensim__alone_${_n}_cxx;\n")
-  list(APPEND _alone_sources ${_alone_dir}/alone_${_n}.c ${_alone_dir}/alone_${_n}.cpp)
+  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_d}_${_n}.c
+       CONTENT "#include <${_d}/${_n}.h>\ntypedef int sensim__alone_${_d}_${_n}_c;\n")
+  file(CONFIGURE OUTPUT ${_alone_dir}/alone_${_d}_${_n}.cpp
+       CONTENT "#include <${_d}/${_n}.h>\ntypedef int sensim__alone_${_d}_${_n}_cxx;\n")
+  list(APPEND _alone_sources ${_alone_dir}/alone_${_d}_${_n}.c ${_alone_dir}/alone_${_d}_${_n}.cpp)
 endforeach()
 
 # Include guards and extern "C" blocks, which no compiler checks, are checked
 # by a script whose stamp the test program depends on.
 string(REPLACE ";" "|" _headers_arg "${SENSIM_PUBLIC_HEADERS}")
+string(REPLACE ";" "|" _tools_headers_arg "${SENSIM_TOOLS_PUBLIC_HEADERS}")
 add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/headers_guards.stamp
-  COMMAND ${CMAKE_COMMAND} "-DHEADERS=${_headers_arg}"
+  COMMAND ${CMAKE_COMMAND} "-DHEADERS=${_headers_arg}|${_tools_headers_arg}"
           -DSTAMP=${CMAKE_CURRENT_BINARY_DIR}/headers_guards.stamp
           -P ${CMAKE_CURRENT_SOURCE_DIR}/headers/check_guards.cmake
-  DEPENDS ${SENSIM_PUBLIC_HEADERS} ${CMAKE_CURRENT_SOURCE_DIR}/headers/check_guards.cmake
+  DEPENDS ${SENSIM_PUBLIC_HEADERS} ${SENSIM_TOOLS_PUBLIC_HEADERS}
+          ${CMAKE_CURRENT_SOURCE_DIR}/headers/check_guards.cmake
   COMMENT "Checking include guards and extern \"C\" in the public headers"
   VERBATIM)
 
@@ -53,7 +63,7 @@ target_compile_definitions(test_headers PRIVATE
   SENSIM_EXPECT_MINOR=${PROJECT_VERSION_MINOR}
   SENSIM_EXPECT_PATCH=${PROJECT_VERSION_PATCH})
 # Only the public include folder: what an installed copy gives a user.
-target_link_libraries(test_headers PRIVATE sensim)
+target_link_libraries(test_headers PRIVATE sensim_tools sensim)
 add_test(NAME headers COMMAND test_headers)
 set_tests_properties(headers PROPERTIES TIMEOUT 60)
 
@@ -81,15 +91,23 @@ endif()
 
 # ---- exports and layers ------------------------------------------------------------
 
-# libsensim.so exports exactly the SENSIM_API functions of the public headers.
-add_test(NAME exports COMMAND ${CMAKE_COMMAND} -DLIB=$<TARGET_FILE:sensim> -DNM=${CMAKE_NM}
-  "-DHEADERS=${_headers_arg}" -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_exports.cmake)
+# libsensim.so exports exactly the SENSIM_API functions of sensim's public
+# headers, libsensim_tools.so exactly the SENSIM_TOOLS_API functions of the
+# tools' (and so none of libsensim's, whose objects it must not contain).
+add_test(NAME exports COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+  -DLIB=$<TARGET_FILE:sensim> -DMACRO=SENSIM_API -DMIN=100 "-DHEADERS=${_headers_arg}"
+  -DLIB2=$<TARGET_FILE:sensim_tools> -DMACRO2=SENSIM_TOOLS_API -DMIN2=40
+  "-DHEADERS2=${_tools_headers_arg}"
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_exports.cmake)
 set_tests_properties(exports PROPERTIES TIMEOUT 60)
 
-# Each layer's include path reaches the layers it uses and no others.
-string(REPLACE ";" "|" _layers_arg "${SENSIM_LAYERS}")
+# Each layer's include path reaches the layers it uses and no others. The
+# tools and the program (staged the same way, CMakeLists.txt) use none: an
+# include of "core/internal.h" from src/tools must not compile.
+set(_checked_layers ${SENSIM_LAYERS} tools cli)
+string(REPLACE ";" "|" _layers_arg "${_checked_layers}")
 set(_uses_args "")
-foreach(_l IN LISTS SENSIM_LAYERS)
+foreach(_l IN LISTS _checked_layers)
   string(REPLACE ";" "|" _u "${SENSIM_USES_${_l}}")
   list(APPEND _uses_args "-DUSES_${_l}=${_u}")
 endforeach()

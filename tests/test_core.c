@@ -9,5 +9,6 @@ int main(void) {
   failed += sensim_test_fork();
   failed += sensim_test_geodesy();
   failed += sensim_test_payload();
+  failed += sensim_test_error();
   return failed ? 1 : 0;
 }

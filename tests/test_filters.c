@@ -4,6 +4,7 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_chain();
+  failed += sensim_test_standalone_chain();
   failed += sensim_test_noise_filters();
   failed += sensim_test_image_noise();
   failed += sensim_test_image_sensor();

@@ -34,7 +34,6 @@ int main(void) {
   failed += sensim_test_inertial_units();
   failed += sensim_test_inertial_allan();
   failed += sensim_test_inertial_mag();
-  failed += sensim_test_inertial_plot();
   failed += sensim_test_inertial_cli();
   failed += sensim_test_inertial_mag_scenario();
   return failed ? 1 : 0;

@@ -86,6 +86,34 @@ SENSIM_API sensim_status sensim_camera_project(const sensim_camera_params *cp, s
  * where it has no closed-form inverse. */
 SENSIM_API sensim_status sensim_camera_pixel_ray(const sensim_camera_params *cp, double u, double v, sensim_vec3 *dir);
 
+/* ---- the lens as a table (sensors/lens_table.c) ---------------------------
+ * The per-pixel ray table a camera traces with, built from its parameters
+ * once, for code that needs the renderer's very rays outside a render
+ * (remapping an existing image through the lens). The table agrees with
+ * sensim_camera_pixel_ray to the inverse's accuracy (below 1e-4 px,
+ * docs/camera_pipeline.md) and is far cheaper per call. */
+typedef struct sensim_lens_table sensim_lens_table;
+
+/* Check the lens part of cp (intrinsics, distortion invertible over the
+ * whole image, vignetting, aberration) as sensim_camera_create does, with
+ * SENSIM_EINVAL naming the parameter, and build its table: work of order
+ * width x height. The parameters are copied. */
+SENSIM_API sensim_status sensim_lens_table_create(const sensim_camera_params *cp, sensim_lens_table **out);
+SENSIM_API void sensim_lens_table_destroy(sensim_lens_table *table);
+
+/* Direction (sensor frame, X forward; not unit length) of the ray the lens
+ * images at continuous pixel (u, v) (OpenCV convention, above) for colour
+ * channel c (0 R, 1 G, 2 B; the channels differ only with lateral chromatic
+ * aberration). Returns 1, or 0 (dir untouched) where the lens images no
+ * ray (beyond a fisheye's field), for non-finite u or v, c outside 0..2 or
+ * NULL arguments. Thread-safe; a table lookup and interpolation per call,
+ * so it may be called per pixel without setting sensim_last_error(). */
+SENSIM_API int sensim_lens_table_ray(const sensim_lens_table *table, double u, double v, int c, sensim_vec3 *dir);
+
+/* 3 when lateral chromatic aberration makes the channels' rays differ, 1
+ * when every channel has the green channel's rays (0 for NULL). */
+SENSIM_API int sensim_lens_table_channels(const sensim_lens_table *table);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,6 +105,55 @@ typedef struct sensim_filter_def {
 /* Names of the built-in filters, NULL-terminated. */
 SENSIM_API const char *const *sensim_filter_names(void);
 
+/* ---- standalone chains (filters/standalone_chain.c) ----------------------
+ * A filter chain outside any sensor, for frames the caller makes: an image
+ * read from disk, a frame from another simulator. The filters are the
+ * built-in ones (and user filters) that a sensor's chain runs, checked and
+ * run the same way, so a standalone chain gives a frame exactly what a
+ * sensor's chain would. One thread at a time per chain; frames one at a
+ * time, in increasing frame->index where a filter keeps state from frame to
+ * frame (a bias random walk, an exposure request). */
+typedef struct sensim_filter_chain sensim_filter_chain;
+
+/* An empty chain whose first filter will take `input` (a payload type, not
+ * NONE or ANY: SENSIM_EINVAL). */
+SENSIM_API sensim_status sensim_filter_chain_create(sensim_payload input, sensim_filter_chain **out);
+
+/* Append built-in filter `name` with its parameters as a JSON object text
+ * (NULL: its defaults; the text is not kept), checked as
+ * sensim_sensor_add_filter checks it: SENSIM_ENOTFOUND for an unknown name,
+ * SENSIM_ETYPE when it does not take what the chain gives so far,
+ * SENSIM_EPARSE when the text is not a JSON object, the filter's own error
+ * for a bad parameter. The chain is unchanged on failure. */
+SENSIM_API sensim_status sensim_filter_chain_add(sensim_filter_chain *chain, const char *name,
+                                                const char *params_json);
+
+/* Append a user filter: *def is copied, `user` is borrowed until the chain
+ * is destroyed, when def->destroy(user) is called. On failure (ETYPE, or
+ * def->init refusing) the chain is unchanged and destroy is not called. */
+SENSIM_API sensim_status sensim_filter_chain_add_user(sensim_filter_chain *chain,
+                                                     const sensim_filter_def *def, void *user);
+
+/* The payload the chain gives after its last filter (its input when empty);
+ * SENSIM_PAYLOAD_NONE for NULL. */
+SENSIM_API sensim_payload sensim_filter_chain_output(const sensim_filter_chain *chain);
+
+/* Run every filter on `frame` in place. frame->type must be the chain's
+ * input and its buffer allocated (SENSIM_ETYPE, SENSIM_EINVAL); the
+ * caller owns the frame before and after (free it with
+ * sensim_frame_release: a filter may have replaced its payload). Random
+ * draws are keyed as in a sensor's chain, with `seed` for the world seed
+ * and `stream` for the sensor id: filter i draws from the stream (seed,
+ * stream, frame->index, 2^31 + i), so the same seed, stream and index give
+ * the same result. Stops at the first failing filter, whose error it
+ * returns with the filter named; the frame is then partly filtered. */
+SENSIM_API sensim_status sensim_filter_chain_run(sensim_filter_chain *chain, sensim_frame *frame,
+                                                uint64_t seed, uint32_t stream);
+
+/* Destroy every filter (their destroy callbacks) and the chain. NULL is a
+ * no-op. */
+SENSIM_API void sensim_filter_chain_destroy(sensim_filter_chain *chain);
+
 #ifdef __cplusplus
 }
 #endif

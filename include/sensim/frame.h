@@ -202,6 +202,15 @@ SENSIM_API size_t sensim_payload_elem_size(sensim_payload type);
 SENSIM_API sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
                                  uint32_t height);
 
+/* Free the buffers of a frame the caller owns: one it zeroed and filled
+ * with sensim_frame_alloc, or ran through a standalone filter chain
+ * (filter.h), which may have replaced its payload or added planes. Frees
+ * data, depth, labels, normals and trajectory and leaves them NULL with
+ * count 0; the struct itself stays the caller's, ready for reuse. Never for
+ * a frame from sensim_sensor_poll (the library owns those). NULL is a
+ * no-op. */
+SENSIM_API void sensim_frame_release(sensim_frame *frame);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,6 @@
 #include "sensim/export.h"
 
 #include <stdio.h>
-#include "sensim/eval.h"
 #include "sensim/frame.h"
 #include "sensim/scenario.h"
 #include "sensim/world.h"
@@ -64,6 +63,28 @@ SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char
 /* Create every missing folder of `path` (like mkdir -p). */
 SENSIM_API sensim_status sensim_mkdirs(const char *path);
 
+/* ---- all-or-nothing files (io/atomic_file.c) -----------------------------
+ * How every sensim writer writes: into a temporary file next to the target,
+ * renamed over it only when every byte was written, so a failed write never
+ * leaves a truncated file under the final name (rename is atomic within a
+ * file system, POSIX.1-2008 rename()). For programs built on sensim that
+ * write their own files with the same guarantee. */
+typedef struct sensim_atomic_file sensim_atomic_file;
+
+/* Start writing `path` (its folder must exist: SENSIM_EIO otherwise, and
+ * SENSIM_EINVAL for NULL or ""). The temporary file is created in the
+ * target's folder with a name unique across threads and processes. */
+SENSIM_API sensim_status sensim_atomic_file_open(const char *path, sensim_atomic_file **out);
+/* The stream to write to (owned by the file: do not fclose it). */
+SENSIM_API FILE *sensim_atomic_file_stream(sensim_atomic_file *af);
+/* Close the stream and rename the temporary file over `path`; on any
+ * write, close or rename error the temporary file is removed and
+ * SENSIM_EIO returned with the reason. Frees `af` either way. */
+SENSIM_API sensim_status sensim_atomic_file_commit(sensim_atomic_file *af);
+/* Close and remove the temporary file, leaving `path` as it was; frees
+ * `af`. NULL is a no-op. */
+SENSIM_API void sensim_atomic_file_abort(sensim_atomic_file *af);
+
 /* ---- statistics of image files ------------------------------------------ */
 
 /* Per-channel (R, G, B) mean and standard deviation of the stored values
@@ -81,29 +102,6 @@ SENSIM_API sensim_status sensim_image_stats_pngs(const char *const *paths, size_
  * example Rec. 709 luminance, w = {0.2126, 0.7152, 0.0722}). */
 SENSIM_API sensim_status sensim_image_stats_pngs_weighted(const char *const *paths, size_t n,
                                                const double w[3], double *mean, double *std);
-
-/* Noise calibration (eval.h) on every file named *.png in folder `dir`,
- * taken in strcmp order of their names: at least 2, all with the same width,
- * height and channel count. Values are the stored samples in [0, 1], so s1
- * and s2 come out in units of full scale; out->quant_var is LSB^2 / 12 of
- * the file with the fewest bits (included in b: subtract it from s2^2 when
- * the simulated chain quantises again). SENSIM_ENOTFOUND for a missing
- * folder, SENSIM_EINVAL for fewer than 2 files or sizes that differ,
- * sensim_read_png's errors for a bad file (the message names it). */
-SENSIM_API sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_noise_fit *out);
-
-/* Noise calibration on the frames of a scenario's own sensor: steps the
- * scenario's world as sensim_scenario_run does (ignoring its duration,
- * writing nothing) until the sensor named `sensor` has delivered nframes
- * (>= 2) frames, and fits on them. The sensor must not move and nothing in
- * the scene may move: every body of the scenario must be without a
- * "motion" (SENSIM_EINVAL otherwise). Its chain must give rgb_f32,
- * gray_f32 or raw_f32 (values as they are), or rgba8, gray8, gray16,
- * rgb16 or raw16 (scaled to [0, 1] by the type's full scale; quant_var set
- * as above); other payloads are SENSIM_ETYPE. Like sensim_scenario_run, a
- * scenario can be stepped once (SENSIM_ESTATE after a run). */
-SENSIM_API sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
-                                          size_t nframes, size_t nbins, sensim_noise_fit *out);
 
 /* ---- PLY ------------------------------------------------------------------ */
 

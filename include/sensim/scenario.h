@@ -8,6 +8,8 @@
 
 #include "sensim/export.h"
 
+#include <stddef.h>
+#include "sensim/camera.h"
 #include "sensim/world.h"
 
 #ifdef __cplusplus
@@ -33,6 +35,13 @@ SENSIM_API sensim_status sensim_scenario_load_ex(const char *path, const sensim_
  * (NULL: the current folder). */
 SENSIM_API sensim_status sensim_scenario_load_string(const char *json, const char *base_dir,
                                           sensim_scenario **out);
+/* The same with overrides (`ov` may be NULL) and the name `source` that
+ * messages give the text ("variant.json:3:7: ..."; NULL: "scenario"). For
+ * programs that edit a scenario's JSON before loading it. */
+SENSIM_API sensim_status sensim_scenario_load_string_ex(const char *json, const char *source,
+                                                       const char *base_dir,
+                                                       const sensim_scenario_overrides *ov,
+                                                       sensim_scenario **out);
 SENSIM_API void sensim_scenario_destroy(sensim_scenario *scn);
 
 /* The scenario's world (owned by the scenario). */
@@ -55,6 +64,54 @@ typedef struct sensim_run_summary {
 SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);
+
+/* ---- stepping by hand (io/scenario_step.c) -------------------------------
+ * For a program that runs a scenario's world itself instead of
+ * sensim_scenario_run: it steps the scripted bodies and polls the sensors
+ * (sensim_world_sensor, sensim_sensor_poll) as it likes. */
+
+/* Push every dynamic body's state at time t, s (its "motion" at t, or its
+ * held pose without one) and advance the world to t. Nothing is polled or
+ * written. t must not go back (SENSIM_ESTATE, as sensim_world_advance).
+ * After a step the scenario cannot also be run (sensim_scenario_run gives
+ * SENSIM_ESTATE), nor stepped after a run. */
+SENSIM_API sensim_status sensim_scenario_step_to(sensim_scenario *scn, double t);
+
+/* A body of the scenario file's "bodies" section. */
+typedef struct sensim_scenario_body_info {
+  const char *name;   /* its "name" (owned by the scenario) */
+  sensim_body *body;  /* the body in the scenario's world (owned by the world) */
+  int is_static;      /* 1 for "static": true (never pushed) */
+  int has_motion;     /* 1 when a scripted "motion" moves it */
+} sensim_scenario_body_info;
+
+/* Bodies in file order (0 for NULL). */
+SENSIM_API size_t sensim_scenario_body_count(const sensim_scenario *scn);
+/* Body i; SENSIM_EINVAL for i out of range or NULL arguments. */
+SENSIM_API sensim_status sensim_scenario_body_get(const sensim_scenario *scn, size_t i,
+                                                 sensim_scenario_body_info *out);
+
+/* ---- the JSON of scenario files (io/json.c, io/scenario_kinds.c) --------- */
+
+/* A text in the JSON dialect of scenario files (standard JSON plus // and
+ * slash-star comments) as standard JSON any parser reads: comments become
+ * spaces, newlines are kept (so line and column numbers are those of the
+ * original), and the result is checked to parse. *out is malloc'd (free()
+ * it), written only on success. SENSIM_EPARSE names source:line:column
+ * (`source` NULL: "json") of an unterminated comment or a syntax error. */
+SENSIM_API sensim_status sensim_json_strict(const char *text, const char *source, char **out);
+
+/* Apply a scenario camera's own keys (docs/scenario.md, "camera": "width",
+ * "height", "hfov_deg", "fx", "lens", "dist", "lateral_ca", ...), given as
+ * a JSON object text in the scenario dialect, onto *cp, which the caller
+ * has initialised (sensim_camera_params_init); keys left out keep cp's
+ * values, and cp's width and height are those "cx" and "cy" default from.
+ * The sensor keys every kind has ("name", "rate", "filters", ...) are not
+ * camera keys. SENSIM_EPARSE for bad JSON, a non-object or an unknown key,
+ * SENSIM_EINVAL for a value out of its domain, each message starting with
+ * `source` (NULL: "camera"). *cp is written only on success. */
+SENSIM_API sensim_status sensim_camera_params_from_json(const char *json, const char *source,
+                                                       sensim_camera_params *cp);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,10 @@
  *     while (sensim_sensor_poll(lidar, &f) == SENSIM_OK && f) use(f);
  *   }
  *   sensim_world_destroy(world);
- */
+ *
+ * The evaluation tools (VEPD, Allan deviation, noise calibration, image
+ * augmentation and statistics, ablation) are a separate library on top of
+ * this API: sensim_tools/sensim_tools.h, libsensim_tools. */
 #ifndef SENSIM_SENSIM_H
 #define SENSIM_SENSIM_H
 
@@ -26,6 +29,7 @@
 #include "sensim/frame.h"
 #include "sensim/sensor.h"
 #include "sensim/filter.h"
+#include "sensim/units.h"
 #include "sensim/camera.h"
 #include "sensim/lidar.h"
 #include "sensim/gnss.h"
@@ -35,9 +39,6 @@
 #include "sensim/io.h"
 #include "sensim/nmea.h"
 #include "sensim/scenario.h"
-#include "sensim/eval.h"
-#include "sensim/vepd.h"
-#include "sensim/augment.h"
 
 #define SENSIM_VERSION_MAJOR 0
 #define SENSIM_VERSION_MINOR 1

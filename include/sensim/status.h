@@ -9,6 +9,13 @@
 
 #include "sensim/export.h"
 
+/* Lets GCC and Clang check the arguments of a printf-like function. */
+#if defined(__GNUC__)
+#define SENSIM_PRINTF_FORMAT(fmt, first) __attribute__((format(printf, fmt, first)))
+#else
+#define SENSIM_PRINTF_FORMAT(fmt, first)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +38,20 @@ SENSIM_API const char *sensim_status_str(sensim_status status);
 /* The message of the last failing call on this thread ("" if none). The
  * pointer is valid until the next sensim call on this thread. */
 SENSIM_API const char *sensim_last_error(void);
+
+/* For code built on sensim (a user filter's apply(), a tools library, a
+ * host's own wrappers), so that its failures read like sensim's own: set
+ * this thread's last error to the printf-formatted message (truncated to
+ * 511 bytes) and return `status`:
+ *   return sensim_error_set(SENSIM_EINVAL, "gain %g must be >= 0", g);
+ * A NULL fmt leaves an empty message. */
+SENSIM_API sensim_status sensim_error_set(sensim_status status, const char *fmt, ...)
+    SENSIM_PRINTF_FORMAT(2, 3);
+
+/* Prefix this thread's last error with the formatted text and ": ", to say
+ * where a failure reported by a deeper call happened ("sensor 'cam': ...").
+ * The message keeps its first 511 bytes. */
+SENSIM_API void sensim_error_prefix(const char *fmt, ...) SENSIM_PRINTF_FORMAT(1, 2);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,11 @@
 /* cli/ablate_cmd.c: `sensim ablate`, a scenario rendered once per camera
- * stage removed (augment.h, docs/ablation.md). Exit codes as main.c: 0
- * success, 1 failure, 2 bad usage. */
+ * stage removed (sensim_tools/ablate.h, docs/ablation.md). Exit codes as
+ * main.c: 0 success, 1 failure, 2 bad usage. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sensim/augment.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 

@@ -1,20 +1,17 @@
 /* cli/allan_cmd.c: `sensim allan IMU.csv [--column NAME ...] [--out PNG]`:
- * the overlapping Allan deviation (eval.h) of each column of a recorded IMU
- * CSV (io/csv.c's layout: t,ax,ay,az,gx,gy,gz), the white-noise and
+ * the overlapping Allan deviation (sensim_tools/allan.h) of each column of a recorded IMU
+ * CSV (sensim_csv_open's layout: t,ax,ay,az,gx,gy,gz), the white-noise and
  * random-walk coefficients N and K read off its fitted slope -1/2 and +1/2
- * lines (IEEE Std 952-1997 Annex C, eval/allan_fit.c), and a log-log plot
+ * lines (IEEE Std 952-1997 Annex C, tools/allan_fit.c), and a log-log plot
  * with those lines dashed. docs/imu.md, "Allan deviation".
  * Exit codes as main.c: 0 success, 1 failure (file, data, plot), 2 bad
  * usage (including a --column the file does not have). */
 #include <errno.h>
-#include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "core/internal.h"
-#include "filters/imu_units.h"
-#include "io/plot.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2, MAX_COLS = 64, MAX_M = 128 };
 
@@ -34,91 +31,34 @@ static int usage(const char *what, const char *arg) {
   return EXIT_USAGE;
 }
 
-typedef struct table {
-  char *names[MAX_COLS];
-  size_t ncols, nrows, cap;
-  double *v; /* nrows x ncols, row-major */
-} table;
-
-static void table_free(table *t) {
-  for (size_t i = 0; i < t->ncols; i++) free(t->names[i]);
-  free(t->v);
-}
-
-static int fail(const char *file, size_t line, const char *fmt, ...) SENSIM__PRINTF(3, 4);
-static int fail(const char *file, size_t line, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "sensim allan: %s:%zu: ", file, line);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return EXIT_FAILED;
-}
-
-/* Read the header and numeric rows; EXIT_FAILED with a message on error. */
-static int read_csv(const char *path, table *t) {
-  FILE *fp = fopen(path, "r");
-  if (!fp) {
-    fprintf(stderr, "sensim allan: cannot open '%s': %s\n", path, strerror(errno));
+/* The IMU CSV as a numeric table (sensim_tools/table.h); EXIT_FAILED with
+ * a message on error. */
+static int read_csv(const char *path, sensim_table *t) {
+  sensim_status st = sensim_table_read(path, 0, t);
+  if (st != SENSIM_OK) {
+    fprintf(stderr, "sensim allan: %s\n", sensim_last_error());
     return EXIT_FAILED;
   }
-  char *line = NULL;
-  size_t lcap = 0, lineno = 0;
-  int rc = 0;
-  while (getline(&line, &lcap, fp) >= 0) {
-    lineno++;
-    line[strcspn(line, "\r\n")] = '\0';
-    if (lineno == 1) {
-      for (char *tok = strtok(line, ","); tok; tok = strtok(NULL, ",")) {
-        if (t->ncols == MAX_COLS) { rc = fail(path, lineno, "more than %d columns", MAX_COLS); break; }
-        if (!(t->names[t->ncols++] = sensim__strdup(tok))) { rc = fail(path, lineno, "out of memory"); break; }
-      }
-      if (!rc && t->ncols < 2) rc = fail(path, lineno, "header names fewer than 2 columns");
-      if (rc) break;
-      continue;
-    }
-    if (line[0] == '\0') continue;
-    if (sensim__grow((void **)&t->v, &t->cap, (t->nrows + 1) * t->ncols, sizeof *t->v)) {
-      rc = fail(path, lineno, "out of memory");
-      break;
-    }
-    double *row = t->v + t->nrows * t->ncols;
-    char *p = line;
-    size_t c = 0;
-    for (; c < t->ncols; c++) {
-      char *end = NULL;
-      row[c] = strtod(p, &end);
-      if (end == p || !isfinite(row[c]) || (*end != ',' && *end != '\0') ||
-          (*end == '\0' && c + 1 < t->ncols) || (*end == ',' && c + 1 == t->ncols))
-        break;
-      p = end + (*end == ',');
-    }
-    if (c < t->ncols) {
-      rc = fail(path, lineno, "not %zu finite numbers separated by commas", t->ncols);
-      break;
-    }
-    t->nrows++;
+  if (t->ncols < 2) {
+    fprintf(stderr, "sensim allan: %s: header names fewer than 2 columns\n", path);
+    return EXIT_FAILED;
   }
-  free(line);
-  if (!rc && ferror(fp)) rc = fail(path, lineno, "read error");
-  if (!rc && lineno == 0) rc = fail(path, 1, "empty file");
-  fclose(fp);
-  return rc;
+  return 0;
 }
 
 static void print_lines(const char *name, const sensim_allan_lines *l) {
-  /* Datasheet units for gyro (g*) and accel (a*) columns: imu_units.c. */
+  /* Datasheet units for gyro (g*) and accel (a*) columns, with the noise
+   * filters' own factors (sensim/units.h). */
   double fn = 1.0, fk = 1.0;
   const char *un = "", *uk = "";
-  if (name[0] == 'g') {
-    sensim__unit_match("n_deg_per_rth", "n", SENSIM__DIM_GYRO_DENS, &fn);
-    sensim__unit_match("k_deg_per_h_per_rth", "k", SENSIM__DIM_GYRO_WALK, &fk);
+  if (name[0] == 'g' && sensim_unit_factor(SENSIM_DIM_GYRO_DENS, "deg_per_rth", &fn) == SENSIM_OK &&
+      sensim_unit_factor(SENSIM_DIM_GYRO_WALK, "deg_per_h_per_rth", &fk) == SENSIM_OK) {
     un = "deg/sqrt(h)", uk = "deg/h/sqrt(h)";
-  } else if (name[0] == 'a') {
-    sensim__unit_match("n_mps_per_rth", "n", SENSIM__DIM_ACCEL_DENS, &fn);
-    sensim__unit_match("k_mps2_per_rth", "k", SENSIM__DIM_ACCEL_WALK, &fk);
+  } else if (name[0] == 'a' && sensim_unit_factor(SENSIM_DIM_ACCEL_DENS, "mps_per_rth", &fn) == SENSIM_OK &&
+             sensim_unit_factor(SENSIM_DIM_ACCEL_WALK, "mps2_per_rth", &fk) == SENSIM_OK) {
     un = "m/s/sqrt(h)", uk = "m/s^2/sqrt(h)";
+  } else {
+    fn = fk = 1.0;
   }
   if (isfinite(l->n))
     printf("%s: N = %.6g unit*sqrt(s)%s%.6g %s (slope %.3f around tau = %.3g s)\n", name, l->n,
@@ -137,7 +77,7 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static int analyse(const char *path, const table *t, const size_t *cols, size_t ncols,
+static int analyse(const char *path, const sensim_table *t, const size_t *cols, size_t ncols,
                    const char *out) {
   size_t n = t->nrows;
   if (n < 3) {
@@ -199,13 +139,13 @@ static int analyse(const char *path, const table *t, const size_t *cols, size_t 
   if (!rc && out) {
     static const uint8_t pal[6][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},
                                       {214, 39, 40},  {148, 103, 189}, {140, 86, 75}};
-    sensim__plot *p = NULL;
-    sensim_status st = sensim__plot_create(800, 600, "Allan deviation (dashed: fitted N, K lines)",
+    sensim_plot *p = NULL;
+    sensim_status st = sensim_plot_create(800, 600, "Allan deviation (dashed: fitted N, K lines)",
                                            "tau (s)", "ADEV (column units)", 1, 1, &p);
     double fx[2], fy[2];
     for (size_t c = 0; c < ncols && st == SENSIM_OK; c++) {
-      sensim__plot_style s = {{pal[c % 6][0], pal[c % 6][1], pal[c % 6][2]}, 0, 1, t->names[cols[c]]};
-      st = sensim__plot_line(p, tau, ad + c * nm, nm, &s);
+      sensim_plot_style s = {{pal[c % 6][0], pal[c % 6][1], pal[c % 6][2]}, 0, 1, t->names[cols[c]]};
+      st = sensim_plot_line(p, tau, ad + c * nm, nm, &s);
       s.dashed = 1, s.marker = 0, s.legend = NULL;
       /* Each line is drawn over the data's tau range, but only down to a
        * third of the column's smallest deviation, so the lines do not
@@ -218,17 +158,17 @@ static int analyse(const char *path, const table *t, const size_t *cols, size_t 
         double n2 = lines[c].n / lo;
         fx[0] = tau[0], fx[1] = fmin(tau[nm - 1], n2 * n2);
         fy[0] = lines[c].n / sqrt(fx[0]), fy[1] = lines[c].n / sqrt(fx[1]);
-        if (fx[1] > fx[0]) st = sensim__plot_line(p, fx, fy, 2, &s);
+        if (fx[1] > fx[0]) st = sensim_plot_line(p, fx, fy, 2, &s);
       }
       if (st == SENSIM_OK && isfinite(lines[c].k) && isfinite(lo)) {
         double k2 = lo / lines[c].k;
         fx[0] = fmax(tau[0], 3.0 * k2 * k2), fx[1] = tau[nm - 1];
         fy[0] = lines[c].k * sqrt(fx[0] / 3.0), fy[1] = lines[c].k * sqrt(fx[1] / 3.0);
-        if (fx[1] > fx[0]) st = sensim__plot_line(p, fx, fy, 2, &s);
+        if (fx[1] > fx[0]) st = sensim_plot_line(p, fx, fy, 2, &s);
       }
     }
-    if (st == SENSIM_OK) st = sensim__plot_write_png(p, out);
-    sensim__plot_destroy(p);
+    if (st == SENSIM_OK) st = sensim_plot_write_png(p, out);
+    sensim_plot_destroy(p);
     if (st != SENSIM_OK) {
       fprintf(stderr, "sensim allan: plot '%s': %s\n", out, sensim_last_error());
       rc = EXIT_FAILED;
@@ -264,7 +204,7 @@ int sensim__cli_allan(int argc, char **argv) {
     }
   }
   if (!file) return usage("needs an IMU CSV file", NULL);
-  table t;
+  sensim_table t;
   memset(&t, 0, sizeof t);
   int rc = read_csv(file, &t);
   size_t cols[MAX_COLS], ncols = 0;
@@ -280,6 +220,6 @@ int sensim__cli_allan(int argc, char **argv) {
   if (!rc && nwant == 0)
     for (size_t c = 1; c < t.ncols; c++) cols[ncols++] = c;
   if (!rc) rc = analyse(file, &t, cols, ncols, out);
-  table_free(&t);
+  sensim_table_free(&t);
   return rc;
 }

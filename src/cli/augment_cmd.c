@@ -1,13 +1,12 @@
 /* cli/augment_cmd.c: `sensim augment`, camera stages applied to a folder of
- * images (augment.h, docs/ablation.md). Exit codes as main.c: 0 success,
- * 1 failure, 2 bad usage. */
+ * images (sensim_tools/augment.h, docs/ablation.md). Exit codes as main.c:
+ * 0 success, 1 failure, 2 bad usage. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sensim/augment.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 

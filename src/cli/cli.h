@@ -1,8 +1,14 @@
-/* cli/cli.h: what the sensim program's files share. */
+/* cli/cli.h: what the sensim program's files share.
+ *
+ * The program is a user of the public APIs: it includes sensim's and the
+ * tools library's public headers and this file, links libsensim and
+ * libsensim_tools, and nothing else (its include path holds include/ and
+ * its own folder only). */
 #ifndef SENSIM_CLI_CLI_H
 #define SENSIM_CLI_CLI_H
 
-#include "sensim/sensim.h"
+#include <sensim/sensim.h>
+#include <sensim_tools/sensim_tools.h>
 
 /* `sensim demo`: run the built-in scenario into out_dir; returns an exit code. */
 int sensim__cli_demo(const char *out_dir, int threads, double duration);

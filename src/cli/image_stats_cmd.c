@@ -1,5 +1,5 @@
 /* cli/image_stats_cmd.c: `sensim image-stats`, per-channel statistics and
- * histograms of two image folders side by side (augment.h,
+ * histograms of two image folders side by side (sensim_tools/image_stats.h,
  * docs/ablation.md). Exit codes as main.c: 0 success, 1 failure, 2 bad
  * usage. */
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "sensim/augment.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 

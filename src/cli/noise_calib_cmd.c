@@ -1,8 +1,8 @@
 /* cli/noise_calib_cmd.c: `sensim noise-calib`, the intensity-dependent
  * noise parameters (s1, s2) of sigma^2 = s1^2 I + s2^2 from a stack of
- * frames of a static scene (eval.h, io.h; docs/camera_pipeline.md, "Noise
- * calibration"): from a folder of PNG frames, or from a scenario's own
- * sensor. Exit codes as main.c: 0 success, 1 failure, 2 bad usage. */
+ * frames of a static scene (sensim_tools/noise_calib.h;
+ * docs/camera_pipeline.md, "Noise calibration"): from a folder of PNG
+ * frames, or from a scenario's own sensor. Exit codes as main.c: 0 success, 1 failure, 2 bad usage. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

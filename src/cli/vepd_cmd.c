@@ -1,7 +1,7 @@
 /* cli/vepd_cmd.c: `sensim vepd` (score two sets of run CSVs), `sensim ekf`
  * (run the judge on a recorded GNSS + IMU CSV pair) and `sensim
- * vepd-experiment` (the simulated study). sensim/vepd.h and docs/vepd.md
- * describe the method and the file formats. Exit codes as main.c: 0
+ * vepd-experiment` (the simulated study). sensim_tools/vepd.h and
+ * docs/vepd.md describe the method and the file formats. Exit codes as main.c: 0
  * success, 1 failure, 2 bad usage. */
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "eval/vepd_internal.h"
-#include "sensim/vepd.h"
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
@@ -127,8 +125,8 @@ static const char ekf_help[] =
     "  the v_true column of --truth (columns t, v_true), linearly interpolated.\n";
 
 /* Column index or -1 with a message. */
-static int need_col(const sensim__table *t, const char *name, const char *path) {
-  int c = sensim__table_col(t, name);
+static int need_col(const sensim_table *t, const char *name, const char *path) {
+  int c = sensim_table_col(t, name);
   if (c < 0) fprintf(stderr, "sensim ekf: %s: no column '%s'\n", path, name);
   return c;
 }
@@ -148,7 +146,7 @@ static double interp(const double *x, const double *y, size_t n, double xq) {
 
 static int ekf_files(const char *gpath, const char *ipath, const char *tpath, const char *out,
                      const sensim_ekf_params *p) {
-  sensim__table g = {0}, im = {0}, tr = {0};
+  sensim_table g = {0}, im = {0}, tr = {0};
   sensim_ekf_gnss_input *gin = NULL;
   sensim_ekf_imu_input *iin = NULL;
   sensim_ekf_state *est = NULL;
@@ -156,16 +154,16 @@ static int ekf_files(const char *gpath, const char *ipath, const char *tpath, co
   sensim_vepd_run run = {0};
   size_t nest = 0, ntruth = 0;
   int rc = EXIT_FAILED;
-  sensim_status st = sensim__table_read(gpath, 1, &g);
+  sensim_status st = sensim_table_read(gpath, 1, &g);
   if (st != SENSIM_OK) { failed("ekf", gpath, st); goto done; }
-  st = sensim__table_read(ipath, 1, &im);
+  st = sensim_table_read(ipath, 1, &im);
   if (st != SENSIM_OK) { failed("ekf", ipath, st); goto done; }
-  int ct = sensim__table_col(&g, "t_capture") >= 0 ? sensim__table_col(&g, "t_capture")
+  int ct = sensim_table_col(&g, "t_capture") >= 0 ? sensim_table_col(&g, "t_capture")
                                                    : need_col(&g, "t", gpath);
   int ce = need_col(&g, "east", gpath), cn = need_col(&g, "north", gpath);
   int cve = need_col(&g, "vel_east", gpath), cvn = need_col(&g, "vel_north", gpath);
-  int cee = sensim__table_col(&g, "cov_ee"), cnn = sensim__table_col(&g, "cov_nn");
-  int cen = sensim__table_col(&g, "cov_en"), cft = sensim__table_col(&g, "fix_type");
+  int cee = sensim_table_col(&g, "cov_ee"), cnn = sensim_table_col(&g, "cov_nn");
+  int cen = sensim_table_col(&g, "cov_en"), cft = sensim_table_col(&g, "fix_type");
   int cit = need_col(&im, "t", ipath), cax = need_col(&im, "ax", ipath);
   int cgz = need_col(&im, "gz", ipath);
   if (ct < 0 || ce < 0 || cn < 0 || cve < 0 || cvn < 0 || cit < 0 || cax < 0 || cgz < 0) goto done;
@@ -201,7 +199,7 @@ static int ekf_files(const char *gpath, const char *ipath, const char *tpath, co
     goto done;
   }
   if (tpath) {
-    st = sensim__table_read(tpath, 0, &tr);
+    st = sensim_table_read(tpath, 0, &tr);
     if (st != SENSIM_OK) { failed("ekf", tpath, st); goto done; }
     int a = need_col(&tr, "t", tpath), b = need_col(&tr, "v_true", tpath);
     if (a < 0 || b < 0) goto done;
@@ -252,9 +250,9 @@ static int ekf_files(const char *gpath, const char *ipath, const char *tpath, co
            p->output_rate, out, m.rmse, m.h_est, m.h_true);
   rc = 0;
 done:
-  sensim__table_free(&g);
-  sensim__table_free(&im);
-  sensim__table_free(&tr);
+  sensim_table_free(&g);
+  sensim_table_free(&im);
+  sensim_table_free(&tr);
   free(gin);
   free(iin);
   free(est);

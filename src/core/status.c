@@ -26,20 +26,24 @@ const char *sensim_status_str(sensim_status status) {
 
 const char *sensim_last_error(void) { return last_error; }
 
-sensim_status sensim__fail(sensim_status status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(last_error, sizeof last_error, fmt, ap);
-  va_end(ap);
-  return status;
+/* Formatted into a copy first: an argument may be sensim_last_error()
+ * itself ("%s", sensim_last_error()), and vsnprintf's source and
+ * destination must not overlap (C11 7.21.6.12). */
+static void vset(const char *fmt, va_list ap) {
+  char msg[sizeof last_error];
+  if (fmt)
+    vsnprintf(msg, sizeof msg, fmt, ap);
+  else
+    msg[0] = '\0';
+  memcpy(last_error, msg, sizeof msg);
 }
 
-void sensim__error_context(const char *fmt, ...) {
+static void vprefix(const char *fmt, va_list ap) {
   char prefix[256], old[sizeof last_error];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(prefix, sizeof prefix, fmt, ap);
-  va_end(ap);
+  if (fmt)
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+  else
+    prefix[0] = '\0';
   memcpy(old, last_error, sizeof old);
   /* Truncation of an over-long message is acceptable; build it piecewise so
    * the compiler need not prove it fits. */
@@ -52,6 +56,37 @@ void sensim__error_context(const char *fmt, ...) {
   size_t m = strnlen(old, room);
   memcpy(last_error + n + 2, old, m);
   last_error[n + 2 + m] = '\0';
+}
+
+sensim_status sensim__fail(sensim_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vset(fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+void sensim__error_context(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprefix(fmt, ap);
+  va_end(ap);
+}
+
+/* The same two for code outside the library (status.h). */
+sensim_status sensim_error_set(sensim_status status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vset(fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+void sensim_error_prefix(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprefix(fmt, ap);
+  va_end(ap);
 }
 
 char *sensim__strdup(const char *s) {

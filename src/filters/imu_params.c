@@ -23,34 +23,34 @@ enum {
 };
 
 #define NONE (-1)
-#define A SENSIM__DIM_ACCEL
-#define G SENSIM__DIM_GYRO
+#define A SENSIM_DIM_ACCEL
+#define G SENSIM_DIM_GYRO
 
 typedef struct field {
   const char *base;
   int field;
-  int dim[2]; /* sensim__dim for accel, gyro; NONE: not a key of that triad */
+  int dim[2]; /* sensim_unit_dim for accel, gyro; NONE: not a key of that triad */
   int count;  /* 3 per axis, 9 matrix */
 } field;
 
 static const field fields[] = {
-    {"noise_density", F_DENSITY, {SENSIM__DIM_ACCEL_DENS, SENSIM__DIM_GYRO_DENS}, 3},
-    {"vrw", F_DENSITY, {SENSIM__DIM_ACCEL_DENS, NONE}, 3},
-    {"arw", F_DENSITY, {NONE, SENSIM__DIM_GYRO_DENS}, 3},
+    {"noise_density", F_DENSITY, {SENSIM_DIM_ACCEL_DENS, SENSIM_DIM_GYRO_DENS}, 3},
+    {"vrw", F_DENSITY, {SENSIM_DIM_ACCEL_DENS, NONE}, 3},
+    {"arw", F_DENSITY, {NONE, SENSIM_DIM_GYRO_DENS}, 3},
     {"white_sigma", F_WHITE_SIGMA, {A, G}, 3},
     {"white_mean", F_WHITE_MEAN, {A, G}, 3},
-    {"bias_walk", F_WALK, {SENSIM__DIM_ACCEL_WALK, SENSIM__DIM_GYRO_WALK}, 3},
-    {"rrw", F_WALK, {SENSIM__DIM_ACCEL_WALK, SENSIM__DIM_GYRO_WALK}, 3},
+    {"bias_walk", F_WALK, {SENSIM_DIM_ACCEL_WALK, SENSIM_DIM_GYRO_WALK}, 3},
+    {"rrw", F_WALK, {SENSIM_DIM_ACCEL_WALK, SENSIM_DIM_GYRO_WALK}, 3},
     {"bias_walk_mean", F_WALK_MEAN, {A, G}, 3},
     {"bias_b0", F_B0, {A, G}, 3},
-    {"bias_tb", F_TB, {SENSIM__DIM_TIME, SENSIM__DIM_TIME}, 3},
+    {"bias_tb", F_TB, {SENSIM_DIM_TIME, SENSIM_DIM_TIME}, 3},
     {"turn_on_sigma", F_TURN_SIGMA, {A, G}, 3},
     {"turn_on_bias", F_TURN_BIAS, {A, G}, 3},
     {"gm_sigma", F_GM_SIGMA, {A, G}, 3},
     {"bias_instability", F_BI, {A, G}, 3},
-    {"gm_tau", F_GM_TAU, {SENSIM__DIM_TIME, SENSIM__DIM_TIME}, 3},
-    {"scale_factor", F_SCALE, {SENSIM__DIM_RATIO, SENSIM__DIM_RATIO}, 3},
-    {"misalignment", F_MISALIGN, {SENSIM__DIM_ANGLE, SENSIM__DIM_ANGLE}, 9},
+    {"gm_tau", F_GM_TAU, {SENSIM_DIM_TIME, SENSIM_DIM_TIME}, 3},
+    {"scale_factor", F_SCALE, {SENSIM_DIM_RATIO, SENSIM_DIM_RATIO}, 3},
+    {"misalignment", F_MISALIGN, {SENSIM_DIM_ANGLE, SENSIM_DIM_ANGLE}, 9},
     {"range", F_RANGE, {A, G}, 3},
     {"resolution", F_RES, {A, G}, 3},
 };
@@ -96,7 +96,7 @@ static sensim_status read_key(const cJSON *it, raw r[2]) {
     for (size_t f = 0; f < NF; f++) {
       double factor = 1.0;
       if (fields[f].dim[s] == NONE ||
-          !sensim__unit_match(key + np, fields[f].base, (sensim__dim)fields[f].dim[s], &factor))
+          !sensim__unit_match(key + np, fields[f].base, (sensim_unit_dim)fields[f].dim[s], &factor))
         continue;
       int id = fields[f].field;
       if (r[s].key[id])

@@ -23,6 +23,7 @@
  * the angle or velocity random walk coefficient; K the rate random walk)
  * are those of IEEE Std 952-1997, Annex C, and O. Woodman, "An
  * introduction to inertial navigation", UCAM-CL-TR-696 (2007), sec. 4.2. */
+#include <stdio.h>
 #include <string.h>
 #include "core/internal.h"
 #include "filters/imu_units.h"
@@ -57,23 +58,23 @@ static const unit time_units[] = {{"_h", 3600.0}, {NULL, 0}};
 static const unit field_units[] = {
     {"_ut", 1e-6}, {"_nt", 1e-9}, {"_gauss", 1e-4}, {"_mgauss", 1e-7}, {NULL, 0}};
 
-static const unit *units_of(sensim__dim dim) {
+static const unit *units_of(sensim_unit_dim dim) {
   switch (dim) {
-  case SENSIM__DIM_ACCEL: return accel_units;
-  case SENSIM__DIM_GYRO: return gyro_units;
-  case SENSIM__DIM_ACCEL_DENS: return accel_dens_units;
-  case SENSIM__DIM_GYRO_DENS: return gyro_dens_units;
-  case SENSIM__DIM_ACCEL_WALK: return accel_walk_units;
-  case SENSIM__DIM_GYRO_WALK: return gyro_walk_units;
-  case SENSIM__DIM_RATIO: return ratio_units;
-  case SENSIM__DIM_ANGLE: return angle_units;
-  case SENSIM__DIM_TIME: return time_units;
-  case SENSIM__DIM_FIELD: return field_units;
+  case SENSIM_DIM_ACCEL: return accel_units;
+  case SENSIM_DIM_GYRO: return gyro_units;
+  case SENSIM_DIM_ACCEL_DENS: return accel_dens_units;
+  case SENSIM_DIM_GYRO_DENS: return gyro_dens_units;
+  case SENSIM_DIM_ACCEL_WALK: return accel_walk_units;
+  case SENSIM_DIM_GYRO_WALK: return gyro_walk_units;
+  case SENSIM_DIM_RATIO: return ratio_units;
+  case SENSIM_DIM_ANGLE: return angle_units;
+  case SENSIM_DIM_TIME: return time_units;
+  case SENSIM_DIM_FIELD: return field_units;
   }
   return NULL;
 }
 
-size_t sensim__unit_match(const char *key, const char *base, sensim__dim dim, double *factor) {
+size_t sensim__unit_match(const char *key, const char *base, sensim_unit_dim dim, double *factor) {
   size_t nb = strlen(base);
   if (!key || strncmp(key, base, nb) != 0) return 0;
   if (key[nb] == '\0') {
@@ -90,7 +91,29 @@ size_t sensim__unit_match(const char *key, const char *base, sensim__dim dim, do
   return 0;
 }
 
-const char *const *sensim__unit_suffixes(sensim__dim dim) {
+sensim_status sensim_unit_factor(sensim_unit_dim dim, const char *suffix, double *factor) {
+  if (!suffix || !factor) return sensim__fail(SENSIM_EINVAL, "sensim_unit_factor: NULL argument");
+  const unit *u = (int)dim >= 0 && (int)dim <= (int)SENSIM_DIM_FIELD ? units_of(dim) : NULL;
+  if (!u) return sensim__fail(SENSIM_EINVAL, "sensim_unit_factor: dimension %d is not a sensim_unit_dim", (int)dim);
+  if (!*suffix) {
+    *factor = 1.0;
+    return SENSIM_OK;
+  }
+  char list[256] = "";
+  size_t used = 0;
+  for (; u->suffix; u++) {
+    /* The tables hold the suffix with its '_' as it follows a base name. */
+    if (strcmp(u->suffix + 1, suffix) == 0) {
+      *factor = u->factor;
+      return SENSIM_OK;
+    }
+    int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", u->suffix + 1);
+    if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
+  }
+  return sensim__fail(SENSIM_ENOTFOUND, "unit '%s' is not one of this dimension's (%s, or '' for SI)", suffix, list);
+}
+
+const char *const *sensim__unit_suffixes(sensim_unit_dim dim) {
   /* Built once per dimension from the tables above (at most 8 each). */
   static const char *lists[10][9];
   const unit *u = units_of(dim);

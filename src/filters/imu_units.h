@@ -10,32 +10,20 @@
 #define SENSIM_FILTERS_IMU_UNITS_H
 
 #include <stddef.h>
+#include "sensim/units.h"
 
 /* Standard gravity g0, m/s^2 (CGPM 1901; ISO 80000-3), the g of "mg"/"ug". */
 #define SENSIM__G0 9.80665
-
-typedef enum sensim__dim {
-  SENSIM__DIM_ACCEL,       /* m/s^2: accelerometer bias, range, resolution, sigma */
-  SENSIM__DIM_GYRO,        /* rad/s: gyroscope bias, range, resolution, sigma */
-  SENSIM__DIM_ACCEL_DENS,  /* m/s^2/sqrt(Hz) = m/s/sqrt(s): velocity random walk */
-  SENSIM__DIM_GYRO_DENS,   /* rad/s/sqrt(Hz) = rad/sqrt(s): angle random walk */
-  SENSIM__DIM_ACCEL_WALK,  /* m/s^3/sqrt(Hz) = m/s^2/sqrt(s): accel bias random walk */
-  SENSIM__DIM_GYRO_WALK,   /* rad/s^2/sqrt(Hz) = rad/s/sqrt(s): rate random walk */
-  SENSIM__DIM_RATIO,       /* dimensionless: scale factor */
-  SENSIM__DIM_ANGLE,       /* rad: misalignment (small angles) */
-  SENSIM__DIM_TIME,        /* s: correlation and drift times */
-  SENSIM__DIM_FIELD        /* T: magnetic flux density */
-} sensim__dim;
 
 /* The SI factor of a key's unit suffix for dimension `dim`: on success
  * *factor is the number a value in that unit is multiplied by to give SI,
  * and the return is the length of the base name (key without the suffix).
  * A key equal to `base` exactly is SI (factor 1). Returns 0 when `key` is
  * not `base` followed by a suffix known for `dim`. */
-size_t sensim__unit_match(const char *key, const char *base, sensim__dim dim, double *factor);
+size_t sensim__unit_match(const char *key, const char *base, sensim_unit_dim dim, double *factor);
 
 /* The suffixes known for `dim`, NULL-terminated (for messages and docs). */
-const char *const *sensim__unit_suffixes(sensim__dim dim);
+const char *const *sensim__unit_suffixes(sensim_unit_dim dim);
 
 /* Allan-variance peak of a first-order Gauss-Markov process, as a fraction
  * of its variance: max over tau of AVAR(tau) / sigma^2 (see imu_units.c).

@@ -68,7 +68,7 @@ static sensim_status mag_noise_create(const cJSON *params, void **user) {
     int hit = -1;
     double factor = 1.0;
     for (int b = 0; b < 4 && hit < 0; b++)
-      if (sensim__unit_match(it->string, bases[b], SENSIM__DIM_FIELD, &factor)) hit = b;
+      if (sensim__unit_match(it->string, bases[b], SENSIM_DIM_FIELD, &factor)) hit = b;
     if (strcmp(it->string, "soft_iron") == 0) hit = 4; /* dimensionless: no unit suffix */
     if (hit < 0)
       return sensim__fail(SENSIM_EINVAL, "filter 'mag_noise' has no parameter '%s'", it->string);

@@ -83,6 +83,24 @@ sensim_status sensim__json_parse(const char *text, const char *source, cJSON **o
   return SENSIM_OK;
 }
 
+sensim_status sensim_json_strict(const char *text, const char *source, char **out) {
+  if (!out) return sensim__fail(SENSIM_EINVAL, "sensim_json_strict: NULL out");
+  *out = NULL;
+  if (!text) return sensim__fail(SENSIM_EINVAL, "sensim_json_strict: NULL text");
+  if (!source) source = "json";
+  char *clean = NULL;
+  cJSON *root = NULL;
+  sensim_status st = sensim__json_strip_comments(text, source, &clean);
+  if (st == SENSIM_OK) st = sensim__json_parse(clean, source, &root);
+  cJSON_Delete(root);
+  if (st != SENSIM_OK) {
+    free(clean);
+    return st;
+  }
+  *out = clean;
+  return SENSIM_OK;
+}
+
 void sensim__jpath_key(char *dst, size_t n, const char *parent, const char *key) {
   if (parent && *parent)
     snprintf(dst, n, "%s.%s", parent, key);

@@ -121,6 +121,11 @@ sensim_status sensim_scenario_load_string(const char *json, const char *base_dir
   return sensim__scenario_load_text(json, "scenario", base_dir, NULL, out);
 }
 
+sensim_status sensim_scenario_load_string_ex(const char *json, const char *source, const char *base_dir,
+                                             const sensim_scenario_overrides *ov, sensim_scenario **out) {
+  return sensim__scenario_load_text(json, source, base_dir, ov, out);
+}
+
 /* The whole file as a NUL-terminated string. */
 static sensim_status read_file(const char *path, char **out) {
   *out = NULL;

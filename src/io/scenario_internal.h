@@ -160,7 +160,7 @@ struct sensim_scenario {
   size_t nbodies;
   sensim__scn_sensor *sensors;
   size_t nsensors;
-  int has_run;
+  int has_run;               /* 0 fresh, 1 run (sensim_scenario_run), 2 stepped by hand */
 };
 
 /* Load from text with overrides; `source` names the text in messages. */
@@ -178,6 +178,9 @@ sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
 /* Relative file names in the section ("reference_images") resolve against
  * base_dir (NULL: the working folder). */
 sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir);
+/* Push every dynamic body's state at t (its motion, or its held pose);
+ * the first failure names the body (io/scenario_step.c). */
+sensim_status sensim__scenario_push_states(sensim_scenario *scn, double t);
 /* Parse {position, rpy | quaternion} at path into a pose. */
 sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_pose *pose);
 
@@ -196,6 +199,8 @@ typedef struct sensim__lidar_tables {
 /* A camera's or lidar's own keys into its parameters (after the kind's
  * defaults; a lidar "preset" first). */
 sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim_camera_params *cp);
+/* Those camera keys, NULL-terminated (io/scenario_kinds.c). */
+extern const char *const sensim__camera_keys[];
 sensim_status sensim__scenario_lidar(const cJSON *obj, const char *path, sensim_lidar_params *lp,
                                      sensim__lidar_tables *tb);
 

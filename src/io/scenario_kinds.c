@@ -117,6 +117,32 @@ sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim
   return parse_lens(obj, path, cp);
 }
 
+/* The camera's own keys, those sensim__scenario_camera reads; the sensor
+ * loader's list (scenario_sensors.c) holds the same. */
+const char *const sensim__camera_keys[] = {
+    "width",      "height",          "hfov_deg",   "samples",       "fx",
+    "fy",         "cx",              "cy",         "lens",          "dist",
+    "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
+    "depth_along_ray", "max_bounces", "fog_visibility", NULL};
+
+sensim_status sensim_camera_params_from_json(const char *json, const char *source, sensim_camera_params *cp) {
+  if (!json || !cp) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_from_json: NULL argument");
+  if (!source) source = "camera";
+  char *clean = NULL;
+  cJSON *root = NULL;
+  sensim_status st = sensim__json_strip_comments(json, source, &clean);
+  if (st == SENSIM_OK) st = sensim__json_parse(clean, source, &root);
+  free(clean);
+  if (st != SENSIM_OK) return st;
+  /* Parsed into a copy so that a failure leaves *cp alone. */
+  sensim_camera_params p = *cp;
+  st = sensim__jcheck_object(root, source, sensim__camera_keys);
+  if (st == SENSIM_OK) st = sensim__scenario_camera(root, source, &p);
+  cJSON_Delete(root);
+  if (st == SENSIM_OK) *cp = p;
+  return st;
+}
+
 /* Per-channel tables a lidar's keys may give; they outlive the parse until
  * sensim_lidar_create has copied them. */
 

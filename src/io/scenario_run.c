@@ -137,21 +137,6 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_run_summa
   return SENSIM_OK;
 }
 
-static sensim_status push_states(sensim_scenario *scn, double t) {
-  for (size_t i = 0; i < scn->nbodies; i++) {
-    const sensim__scn_body *b = &scn->bodies[i];
-    if (b->is_static) continue;
-    sensim_body_state s;
-    sensim__motion_state(&b->motion, &b->offset, t, &s);
-    sensim_status st = sensim_body_push_state(b->body, t, &s);
-    if (st != SENSIM_OK) {
-      sensim__error_context("bodies[%zu] '%s' at t = %.6f s", i, b->name, t);
-      return st;
-    }
-  }
-  return SENSIM_OK;
-}
-
 sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary) {
@@ -187,7 +172,7 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
   double t = 0.0;
   for (uint64_t k = 0; k <= nsteps && st == SENSIM_OK; k++) {
     t = (double)k * scn->step;
-    st = push_states(scn, t);
+    st = sensim__scenario_push_states(scn, t);
     if (st == SENSIM_OK) {
       st = sensim_world_advance(scn->world, t);
       if (st != SENSIM_OK) sensim__error_context("advancing to t = %.6f s", t);

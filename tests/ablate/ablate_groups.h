@@ -4,7 +4,7 @@
 #ifndef SENSIM_TESTS_ABLATE_GROUPS_H
 #define SENSIM_TESTS_ABLATE_GROUPS_H
 
-#include "sensim/augment.h"
+#include <sensim_tools/sensim_tools.h>
 
 int sensim_test_augment_distort(void);
 int sensim_test_augment_noise(void);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <sensim_tools/noise_calib.h>
 #include "support/run_cli.h"
 #include "support/testutil.h"
 

@@ -5,13 +5,15 @@
 #   1. cmake --install <build> --prefix <work>/prefix, and check every file
 #      the install promises is there;
 #   2. configure tests/consumer against the prefix with CMAKE_PREFIX_PATH,
-#      build it (shared and static), run both;
+#      build it (shared and static, library and tools), run all four;
 #   3. compile main.c with `pkg-config --cflags --libs sensim`, run it; and
 #      link it against libsensim.a with `pkg-config --static --libs`, which
-#      holds Libs.private to account;
-#   4. run the installed `sensim` program, which must find its library.
+#      holds Libs.private to account; the same for tools.c with
+#      `pkg-config ... sensim_tools` (whose Requires brings sensim);
+#   4. run the installed `sensim` program, which must find its libraries.
 #
-# Each program must exit 0 and print "points: N" with N > 0.
+# Each program must exit 0; main.c's must print "points: N" with N > 0,
+# tools.c's "tools: ok".
 
 foreach(v SENSIM_BUILD_DIR SENSIM_CONSUMER_DIR SENSIM_WORK_DIR SENSIM_LIBDIR SENSIM_BINDIR
           SENSIM_INCLUDEDIR SENSIM_CMAKEDIR SENSIM_PKGCONFIGDIR SENSIM_VERSION SENSIM_CC
@@ -53,6 +55,14 @@ function(check_points what out)
   message(STATUS "consumer: ${what}: ${CMAKE_MATCH_1} points")
 endfunction()
 
+# A tools consumer run must report that every check passed.
+function(check_tools what out)
+  if(NOT out MATCHES "tools: ok")
+    message(FATAL_ERROR "consumer: ${what} did not print \"tools: ok\":\n${out}")
+  endif()
+  message(STATUS "consumer: ${what}: tools ok")
+endfunction()
+
 # ---- 1. install ---------------------------------------------------------------
 
 run_step("install into ${prefix}"
@@ -60,27 +70,39 @@ run_step("install into ${prefix}"
 
 file(GLOB public_headers RELATIVE ${SENSIM_CONSUMER_DIR}/../../include/sensim
      ${SENSIM_CONSUMER_DIR}/../../include/sensim/*.h)
+file(GLOB tools_headers RELATIVE ${SENSIM_CONSUMER_DIR}/../../include/sensim_tools
+     ${SENSIM_CONSUMER_DIR}/../../include/sensim_tools/*.h)
 set(expected
   ${SENSIM_LIBDIR}/libsensim.so
   ${SENSIM_LIBDIR}/libsensim.so.0
   ${SENSIM_LIBDIR}/libsensim.so.${SENSIM_VERSION}
   ${SENSIM_LIBDIR}/libsensim.a
+  ${SENSIM_LIBDIR}/libsensim_tools.so
+  ${SENSIM_LIBDIR}/libsensim_tools.so.0
+  ${SENSIM_LIBDIR}/libsensim_tools.so.${SENSIM_VERSION}
+  ${SENSIM_LIBDIR}/libsensim_tools.a
   ${SENSIM_BINDIR}/sensim
   ${SENSIM_PKGCONFIGDIR}/sensim.pc
+  ${SENSIM_PKGCONFIGDIR}/sensim_tools.pc
   ${SENSIM_CMAKEDIR}/sensimConfig.cmake
   ${SENSIM_CMAKEDIR}/sensimConfigVersion.cmake
   ${SENSIM_CMAKEDIR}/sensimTargets.cmake)
 foreach(h IN LISTS public_headers)
   list(APPEND expected ${SENSIM_INCLUDEDIR}/sensim/${h})
 endforeach()
+foreach(h IN LISTS tools_headers)
+  list(APPEND expected ${SENSIM_INCLUDEDIR}/sensim_tools/${h})
+endforeach()
 foreach(f IN LISTS expected)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "consumer: the install lacks ${f}")
   endif()
 endforeach()
-if(NOT IS_SYMLINK ${prefix}/${SENSIM_LIBDIR}/libsensim.so.0)
-  message(FATAL_ERROR "consumer: libsensim.so.0 is not a soname link")
-endif()
+foreach(l libsensim libsensim_tools)
+  if(NOT IS_SYMLINK ${prefix}/${SENSIM_LIBDIR}/${l}.so.0)
+    message(FATAL_ERROR "consumer: ${l}.so.0 is not a soname link")
+  endif()
+endforeach()
 
 # ---- 2. CMake package ---------------------------------------------------------------
 
@@ -104,6 +126,11 @@ check_points("consumer (sensim::sensim)" "${out}")
 run_step("run consumer_static (sensim::sensim_static)" COMMAND ${cbuild}/consumer_static
          OUTPUT_VAR out)
 check_points("consumer_static (sensim::sensim_static)" "${out}")
+run_step("run consumer_tools (sensim::sensim_tools)" COMMAND ${cbuild}/consumer_tools OUTPUT_VAR out)
+check_tools("consumer_tools (sensim::sensim_tools)" "${out}")
+run_step("run consumer_tools_static (sensim::sensim_tools_static)"
+         COMMAND ${cbuild}/consumer_tools_static OUTPUT_VAR out)
+check_tools("consumer_tools_static (sensim::sensim_tools_static)" "${out}")
 
 # ---- 3. pkg-config ------------------------------------------------------------------
 
@@ -145,6 +172,38 @@ run_step("cc main.c libsensim.a $(pkg-config --static --libs sensim)"
           ${pc_static} -o ${SENSIM_WORK_DIR}/consumer_pc_static)
 run_step("run consumer_pc_static" COMMAND ${SENSIM_WORK_DIR}/consumer_pc_static OUTPUT_VAR out)
 check_points("consumer_pc_static (pkg-config --static)" "${out}")
+
+# The tools: sensim_tools.pc requires sensim, so one name gives both.
+run_step("pkg-config --modversion sensim_tools" COMMAND ${PKG_CONFIG} --modversion sensim_tools
+         OUTPUT_VAR pc_version)
+string(STRIP "${pc_version}" pc_version)
+if(NOT pc_version STREQUAL SENSIM_VERSION)
+  message(FATAL_ERROR "consumer: sensim_tools.pc says ${pc_version}, the project ${SENSIM_VERSION}")
+endif()
+run_step("pkg-config --cflags --libs sensim_tools" COMMAND ${PKG_CONFIG} --cflags --libs sensim_tools
+         OUTPUT_VAR pc_flags)
+string(STRIP "${pc_flags}" pc_flags)
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+run_step("cc tools.c $(pkg-config --cflags --libs sensim_tools)"
+  COMMAND ${SENSIM_CC} -Wall -Wextra -Werror ${SENSIM_CONSUMER_DIR}/tools.c ${pc_flags} -lm
+          -o ${SENSIM_WORK_DIR}/consumer_tools_pc)
+set(ENV{LD_LIBRARY_PATH} ${libdir})
+run_step("run consumer_tools_pc" COMMAND ${SENSIM_WORK_DIR}/consumer_tools_pc OUTPUT_VAR out)
+check_tools("consumer_tools_pc (pkg-config)" "${out}")
+unset(ENV{LD_LIBRARY_PATH})
+
+run_step("pkg-config --static --libs sensim_tools" COMMAND ${PKG_CONFIG} --static --libs sensim_tools
+         OUTPUT_VAR pc_static)
+string(STRIP "${pc_static}" pc_static)
+separate_arguments(pc_static UNIX_COMMAND "${pc_static}")
+list(TRANSFORM pc_static REPLACE "^-lsensim_tools$" "${libdir}/libsensim_tools.a")
+list(TRANSFORM pc_static REPLACE "^-lsensim$" "${libdir}/libsensim.a")
+run_step("cc tools.c libsensim_tools.a libsensim.a $(pkg-config --static --libs sensim_tools)"
+  COMMAND ${SENSIM_CC} -Wall -Wextra -Werror ${pc_cflags} ${SENSIM_CONSUMER_DIR}/tools.c
+          ${pc_static} -o ${SENSIM_WORK_DIR}/consumer_tools_pc_static)
+run_step("run consumer_tools_pc_static" COMMAND ${SENSIM_WORK_DIR}/consumer_tools_pc_static
+         OUTPUT_VAR out)
+check_tools("consumer_tools_pc_static (pkg-config --static)" "${out}")
 
 # ---- 4. the installed program ----------------------------------------------------------
 

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sensim_tools/allan.h>
 #include "filters/chain.h"
 #include "runtime/runtime_internal.h"
 #include "support/stats.h"

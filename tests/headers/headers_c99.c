@@ -7,6 +7,7 @@
  * the program checks that the C and C++ views link to the same library and
  * that the version macros match the CMake project version. */
 #include <sensim/sensim.h>
+#include <sensim_tools/sensim_tools.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,10 @@ int main(void) {
   }
   if (id.rot.w != 1.0 || id.pos.x != 0.0) {
     fprintf(stderr, "sensim_pose_identity() is not the identity\n");
+    failed++;
+  }
+  if (strcmp(sensim_ablation_name(SENSIM_ABLATE_NOISE), "noise_off") != 0) {
+    fprintf(stderr, "the tools library's sensim_ablation_name disagrees with its header\n");
     failed++;
   }
   if (sensim_headers_cxx11_check() != 0) {

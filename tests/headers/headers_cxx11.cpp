@@ -4,6 +4,7 @@
  * link only if every header declares its functions inside extern "C", and
  * the size checks catch a struct laid out differently in C++. */
 #include <sensim/sensim.h>
+#include <sensim_tools/sensim_tools.h>
 
 #include <cstring>
 
@@ -20,5 +21,6 @@ extern "C" int sensim_headers_cxx11_check(void) {
   if (payload == nullptr || std::strlen(payload) == 0) return 1;
   if (id.rot.w != 1.0) return 1;
   if (sensim_payload_elem_size(SENSIM_PAYLOAD_POINTS) != sizeof(sensim_point)) return 1;
+  if (sensim_ablation_name(SENSIM_ABLATE_BASELINE) == nullptr) return 1;
   return 0;
 }

@@ -1,6 +1,6 @@
 /* tests/inertial/allan_tests.c: Allan deviation of simulated IMU noise
  * (through "imu_noise") against IEEE Std 952-1997 Annex C, and the
- * N / K line fit (eval/allan_fit.c).
+ * N / K line fit (tools/allan_fit.c).
  *
  * Tolerances: Annex C.3 gives the percentage error of an Allan deviation
  * estimated from clusters of n samples out of N as

@@ -1,9 +1,11 @@
 /* tests/inertial/inertial_groups.h: the groups of test_inertial (IMU
  * kinematics and error model, unit conversions, magnetometer, Allan
- * deviation and its command, the plot writer), and helpers they share. */
+ * deviation of simulated IMUs and the `sensim allan` command), and helpers
+ * they share. */
 #ifndef SENSIM_TESTS_INERTIAL_GROUPS_H
 #define SENSIM_TESTS_INERTIAL_GROUPS_H
 
+#include <sensim_tools/sensim_tools.h>
 #include "filters/chain.h"
 #include "support/testutil.h"
 
@@ -13,7 +15,6 @@ int sensim_test_inertial_errors(void);
 int sensim_test_inertial_units(void);
 int sensim_test_inertial_allan(void);
 int sensim_test_inertial_mag(void);
-int sensim_test_inertial_plot(void);
 int sensim_test_inertial_cli(void);
 int sensim_test_inertial_mag_scenario(void);
 

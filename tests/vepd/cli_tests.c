@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "sensim/vepd.h"
+#include <sensim_tools/sensim_tools.h>
 #include "support/run_cli.h"
 #include "support/testutil.h"
 #include "vepd/vepd_groups.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "sensim/vepd.h"
+#include <sensim_tools/sensim_tools.h>
 #include "support/testutil.h"
 #include "vepd/vepd_groups.h"
 

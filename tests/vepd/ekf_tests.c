@@ -6,7 +6,7 @@
 #include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sensim/vepd.h"
+#include <sensim_tools/sensim_tools.h>
 #include "support/testutil.h"
 #include "vepd/vepd_groups.h"
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "eval/vepd_internal.h"
-#include "sensim/vepd.h"
+#include <sensim_tools/sensim_tools.h>
 #include "support/testutil.h"
+#include "tools/vepd_internal.h"
 #include "vepd/vepd_groups.h"
 
 #define TMP SENSIM_TEST_TMP "/vepd_exp"
@@ -32,9 +32,9 @@ static void test_manoeuvres_derivatives_match_their_positions(void **s) {
   for (int m = 0; m < SENSIM_VEPD_MANOEUVRES; m++)
     for (double t = 0.3; t < 12.0; t += 1.37) {
       sensim_body_state a, b, c;
-      double v = sensim__vepd_state((sensim_vepd_manoeuvre)m, t, &b);
-      sensim__vepd_state((sensim_vepd_manoeuvre)m, t - h, &a);
-      sensim__vepd_state((sensim_vepd_manoeuvre)m, t + h, &c);
+      double v = sensim_tools__vepd_state((sensim_vepd_manoeuvre)m, t, &b);
+      sensim_tools__vepd_state((sensim_vepd_manoeuvre)m, t - h, &a);
+      sensim_tools__vepd_state((sensim_vepd_manoeuvre)m, t + h, &c);
       assert_near((c.pose.pos.x - a.pose.pos.x) / (2 * h), b.lin_vel.x, 1e-6);
       assert_near((c.pose.pos.y - a.pose.pos.y) / (2 * h), b.lin_vel.y, 1e-6);
       assert_near((c.lin_vel.x - a.lin_vel.x) / (2 * h), b.lin_acc.x, 1e-6);

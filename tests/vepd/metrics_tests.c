@@ -2,7 +2,7 @@
  * against closed forms and hand computations. */
 #include <stdlib.h>
 #include <string.h>
-#include "sensim/vepd.h"
+#include <sensim_tools/sensim_tools.h>
 #include "support/testutil.h"
 #include "vepd/vepd_groups.h"
 

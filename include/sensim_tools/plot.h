@@ -1,0 +1,54 @@
+/* sensim_tools/plot.h: small raster plots written as PNG, for reports that
+ * show a statistic as a picture (Allan deviation, VEPD histograms, image
+ * statistics).
+ *
+ * A plot has one pair of axes whose ranges are fitted to everything drawn
+ * (with a small margin), linear or base-10 logarithmic per axis, tick
+ * labels, a title, axis labels and a legend, drawn with a built-in bitmap
+ * font. Non-finite values, and values <= 0 on a logarithmic axis, are
+ * skipped. Everything drawn is copied into the plot until it is written. */
+#ifndef SENSIM_TOOLS_PLOT_H
+#define SENSIM_TOOLS_PLOT_H
+
+#include "sensim_tools/export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sensim/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sensim_plot sensim_plot;
+
+typedef struct sensim_plot_style {
+  uint8_t rgb[3];     /* colour, 8-bit sRGB */
+  int dashed;         /* lines: 1 dashed, 0 solid */
+  int marker;         /* 0 none, 1 filled squares at the data points */
+  const char *legend; /* legend text (copied); NULL: not in the legend */
+} sensim_plot_style;
+
+/* width and height in pixels, 160 x 120 to 8192 x 8192; the strings are
+ * copied (NULL: none); log_x, log_y nonzero for a logarithmic axis. */
+SENSIM_TOOLS_API sensim_status sensim_plot_create(int width, int height, const char *title,
+                                                  const char *xlabel, const char *ylabel, int log_x,
+                                                  int log_y, sensim_plot **out);
+/* A polyline through n >= 1 points (x and y copied). NULL style: black. */
+SENSIM_TOOLS_API sensim_status sensim_plot_line(sensim_plot *p, const double *x, const double *y,
+                                                size_t n, const sensim_plot_style *style);
+/* A histogram: nbins bars, bar i from edges[i] to edges[i + 1] with height
+ * counts[i]; drawn as outlined, lightly filled bars so two can overlap. */
+SENSIM_TOOLS_API sensim_status sensim_plot_bars(sensim_plot *p, const double *edges,
+                                                const double *counts, size_t nbins,
+                                                const sensim_plot_style *style);
+/* Render and write an 8-bit PNG, all or nothing (sensim_write_png).
+ * SENSIM_EIO when the file cannot be written. */
+SENSIM_TOOLS_API sensim_status sensim_plot_write_png(const sensim_plot *p, const char *path);
+/* NULL is a no-op. */
+SENSIM_TOOLS_API void sensim_plot_destroy(sensim_plot *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

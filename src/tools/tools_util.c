@@ -1,0 +1,30 @@
+/* tools/tools_util.c: the small allocation helpers the tools share
+ * (tools/tools_internal.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/tools_internal.h"
+
+sensim_status sensim_tools__grow(void **array, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return SENSIM_OK;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) ncap *= 2;
+  if (ncap > SIZE_MAX / size) return sensim_error_set(SENSIM_ENOMEM, "array of %zu elements too large", need);
+  void *p = realloc(*array, ncap * size);
+  if (!p) return sensim_error_set(SENSIM_ENOMEM, "out of memory growing an array to %zu elements", ncap);
+  *array = p;
+  *cap = ncap;
+  return SENSIM_OK;
+}
+
+char *sensim_tools__strdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (!d) {
+    sensim_error_set(SENSIM_ENOMEM, "out of memory copying a %zu-byte string", n);
+    return NULL;
+  }
+  memcpy(d, s, n);
+  return d;
+}
