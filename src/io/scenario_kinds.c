@@ -117,8 +117,9 @@ sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim
   return parse_lens(obj, path, cp);
 }
 
-/* The camera's own keys, those sensim__scenario_camera reads; the sensor
- * loader's list (scenario_sensors.c) holds the same. */
+/* The camera's own keys, those sensim__scenario_camera reads: a camera
+ * sensor entry of a scenario (scenario_sensors.c) and
+ * sensim_camera_params_from_json accept these. */
 const char *const sensim__camera_keys[] = {
     "width",      "height",          "hfov_deg",   "samples",       "fx",
     "fy",         "cx",              "cy",         "lens",          "dist",

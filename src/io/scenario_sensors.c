@@ -15,11 +15,6 @@
 
 static const char *const common_keys[] = {"name", "type",   "body",    "mount",  "rate", "phase",
                                           "lag",  "window", "filters", "output", NULL};
-static const char *const camera_keys[] = {
-    "width",      "height",          "hfov_deg",   "samples",       "fx",
-    "fy",         "cx",              "cy",         "lens",          "dist",
-    "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
-    "depth_along_ray", "max_bounces", "fog_visibility", NULL};
 static const char *const lidar_keys[] = {
     "preset",         "pattern",        "channels",         "elev_min_deg",
     "elev_max_deg",   "elevations_deg", "azimuth_offsets_deg", "firing_offsets",
@@ -319,7 +314,7 @@ typedef struct scn_kind {
 } scn_kind;
 
 static const scn_kind kinds[] = {
-    {"camera", camera_keys, create_camera},
+    {"camera", sensim__camera_keys, create_camera},
     {"lidar", lidar_keys, create_lidar},
     {"gnss", sensim__scenario_gnss_keys, create_gnss},
     {"imu", imu_keys, create_imu},
