@@ -49,8 +49,9 @@ static sensim_status schedule(sensim_sensor *s, double t) {
 static sensim_status deliver(sensim_runtime *rt, double t) {
   size_t ndue = 0;
   for (size_t i = 0; i < rt->nsensors; i++) {
-    sensim__sensor_collect_due(rt->sensors[i], t);
-    if (rt->sensors[i]->due.head) ndue++;
+    sensim_sensor *s = rt->sensors[i];
+    if (sensim__sensor_has_due(s, t)) sensim__sensor_collect_due(s, t);
+    if (s->due.head) ndue++;
   }
   sensim_status first = SENSIM_OK;
   while (ndue) {

@@ -23,8 +23,6 @@ sensim_capture *sensim__list_pop(sensim_capture_list *l) {
 }
 
 void sensim__sensor_collect_due(sensim_sensor *s, double t) {
-  /* Workers only change capture states, so the head may be read unlocked. */
-  if (!s->inflight.head || s->inflight.head->t_deliver > t) return;
   pthread_mutex_lock(&s->mu);
   while (s->inflight.head && s->inflight.head->t_deliver <= t) {
     sensim_capture *c = s->inflight.head;

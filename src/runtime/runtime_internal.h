@@ -104,6 +104,13 @@ void sensim__capture_run(void *capture);
 
 void sensim__list_push(sensim_capture_list *l, sensim_capture *c);
 sensim_capture *sensim__list_pop(sensim_capture_list *l);
+/* Whether the sensor's oldest capture in flight is due by t. Inline, and
+ * read without the lock (the host thread alone links captures, workers
+ * only change their states): an advance asks it of every sensor at every
+ * step, and most steps have nothing due. */
+static inline int sensim__sensor_has_due(const sensim_sensor *s, double t) {
+  return s->inflight.head && s->inflight.head->t_deliver <= t;
+}
 /* Move the captures due by t from in-flight to due, waiting for (or
  * running) the jobs of those only. */
 void sensim__sensor_collect_due(sensim_sensor *s, double t);
