@@ -114,3 +114,45 @@ void sensim__chain_free(sensim_chain *c) {
   c->links = NULL;
   c->n = c->cap = 0;
 }
+
+/* Whether built-in filter b takes payload `have`: its declared input, or
+ * for a filter of any input, one of the payloads it lists. */
+static int builtin_takes(const sensim_builtin_filter *b, sensim_payload have) {
+  if (b->def.in != SENSIM_PAYLOAD_ANY) return b->def.in == have;
+  if (!b->accepts) return 1;
+  for (const sensim_payload *a = b->accepts; *a != SENSIM_PAYLOAD_NONE; a++)
+    if (*a == have) return 1;
+  return 0;
+}
+
+sensim_status sensim__chain_append_builtin(sensim_chain *c, const char *name, const char *params_json,
+                                           const sensim_builtin_filter **used) {
+  const sensim_builtin_filter *b = sensim__filter_find(name);
+  if (!b) return sensim__fail(SENSIM_ENOTFOUND, "unknown filter '%s'", name);
+  sensim_payload have = sensim__chain_output(c);
+  if (!builtin_takes(b, have))
+    return sensim__fail(SENSIM_ETYPE, "filter '%s' does not take %s%s%s", name, sensim_payload_name(have),
+                        b->def.in == SENSIM_PAYLOAD_ANY ? "" : ", it takes ",
+                        b->def.in == SENSIM_PAYLOAD_ANY ? "" : sensim_payload_name(b->def.in));
+  cJSON *params = NULL;
+  if (params_json) {
+    params = cJSON_Parse(params_json);
+    if (!params || !cJSON_IsObject(params)) {
+      cJSON_Delete(params);
+      return sensim__fail(SENSIM_EPARSE, "filter '%s' parameters are not a JSON object", name);
+    }
+  }
+  void *user = NULL;
+  sensim_status rc = b->create(params, &user);
+  cJSON_Delete(params);
+  if (rc) {
+    sensim__error_context("filter '%s'", name);
+    return rc;
+  }
+  if ((rc = sensim__chain_append(c, &b->def, user))) {
+    if (b->def.destroy) b->def.destroy(user);
+    return rc;
+  }
+  if (used) *used = b;
+  return SENSIM_OK;
+}

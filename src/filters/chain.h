@@ -50,6 +50,14 @@ sensim_payload sensim__chain_output(const sensim_chain *c);
 /* Append, checking payload types. On failure the chain is unchanged and
  * nothing of def/user is retained (destroy is not called). */
 sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def, void *user);
+/* Append built-in filter `name`, created from params_json (a JSON object, or
+ * NULL for its defaults). The filter must take what the chain gives now: its
+ * declared input, or for a filter of any input one of the payloads it
+ * lists. *used (may be NULL) gets the filter's registry entry. On failure
+ * the chain is unchanged and the message names the filter; callers add
+ * their own context (a sensor's name, "filter chain"). */
+sensim_status sensim__chain_append_builtin(sensim_chain *c, const char *name, const char *params_json,
+                                           const sensim_builtin_filter **used);
 /* Run every filter on the frame; stops at the first error. Frames of one
  * chain are run one at a time in index order (the exposure state and
  * stateful filters rely on it). */

@@ -5,7 +5,6 @@
  * augmentation, a host's own pipeline) runs the built-in filters without
  * copying them. */
 #include <stdlib.h>
-#include <cjson/cJSON.h>
 #include "core/internal.h"
 #include "filters/chain.h"
 
@@ -28,42 +27,10 @@ sensim_status sensim_filter_chain_create(sensim_payload input, sensim_filter_cha
   return SENSIM_OK;
 }
 
-/* Whether built-in filter b takes payload `have`: its declared input, or
- * for a filter of any input, one of the payloads it lists. */
-static int takes(const sensim_builtin_filter *b, sensim_payload have) {
-  if (b->def.in != SENSIM_PAYLOAD_ANY) return b->def.in == have;
-  if (!b->accepts) return 1;
-  for (const sensim_payload *a = b->accepts; *a != SENSIM_PAYLOAD_NONE; a++)
-    if (*a == have) return 1;
-  return 0;
-}
-
 sensim_status sensim_filter_chain_add(sensim_filter_chain *c, const char *name, const char *params_json) {
   if (!c || !name) return sensim__fail(SENSIM_EINVAL, "sensim_filter_chain_add: NULL argument");
-  const sensim_builtin_filter *b = sensim__filter_find(name);
-  if (!b) return sensim__fail(SENSIM_ENOTFOUND, "filter chain: unknown filter '%s'", name);
-  sensim_payload have = sensim__chain_output(&c->chain);
-  if (!takes(b, have))
-    return sensim__fail(SENSIM_ETYPE, "filter chain: filter '%s' does not take %s%s%s", name,
-                        sensim_payload_name(have), b->def.in == SENSIM_PAYLOAD_ANY ? "" : ", it takes ",
-                        b->def.in == SENSIM_PAYLOAD_ANY ? "" : sensim_payload_name(b->def.in));
-  cJSON *params = NULL;
-  if (params_json) {
-    params = cJSON_Parse(params_json);
-    if (!params || !cJSON_IsObject(params)) {
-      cJSON_Delete(params);
-      return sensim__fail(SENSIM_EPARSE, "filter chain: filter '%s' parameters are not a JSON object", name);
-    }
-  }
-  void *user = NULL;
-  sensim_status st = b->create(params, &user);
-  cJSON_Delete(params);
-  if (st) {
-    sensim__error_context("filter chain: filter '%s'", name);
-    return st;
-  }
-  st = sensim__chain_append(&c->chain, &b->def, user);
-  if (st && b->def.destroy) b->def.destroy(user);
+  sensim_status st = sensim__chain_append_builtin(&c->chain, name, params_json, NULL);
+  if (st) sensim__error_context("filter chain");
   return st;
 }
 

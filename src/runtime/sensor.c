@@ -28,49 +28,17 @@ sensim_status sensim_sensor_add_filter(sensim_sensor *s, const char *name, const
   if (!s || !name) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_add_filter: NULL argument");
   sensim_status rc = check_open(s);
   if (rc) return rc;
-  const sensim_builtin_filter *b = sensim__filter_find(name);
-  if (!b) return sensim__fail(SENSIM_ENOTFOUND, "sensor '%s': unknown filter '%s'", s->name, name);
-  sensim_payload have = sensim__chain_output(&s->chain);
-  int takes = b->def.in == have;
-  if (b->def.in == SENSIM_PAYLOAD_ANY) {
-    takes = b->accepts == NULL;
-    for (const sensim_payload *a = b->accepts; a && *a != SENSIM_PAYLOAD_NONE && !takes; a++) takes = *a == have;
-  }
-  if (!takes)
-    return sensim__fail(SENSIM_ETYPE, "sensor '%s': filter '%s' does not take %s%s%s", s->name, name,
-                        sensim_payload_name(have), b->def.in == SENSIM_PAYLOAD_ANY ? "" : ", it takes ",
-                        b->def.in == SENSIM_PAYLOAD_ANY ? "" : sensim_payload_name(b->def.in));
-  cJSON *params = NULL;
-  if (params_json) {
-    params = cJSON_Parse(params_json);
-    if (!params || !cJSON_IsObject(params)) {
-      cJSON_Delete(params);
-      return sensim__fail(SENSIM_EPARSE, "sensor '%s': filter '%s' parameters are not a JSON object", s->name,
-                          name);
-    }
-  }
-  if ((rc = grow_specs(s))) {
-    cJSON_Delete(params);
-    return rc;
-  }
+  /* The link's spec is made room for first, so nothing can fail after the
+   * filter joins the chain. */
+  if ((rc = grow_specs(s))) return rc;
   char *copy = NULL;
-  if (params_json && !(copy = sensim__strdup(params_json))) {
-    cJSON_Delete(params);
-    return SENSIM_ENOMEM;
-  }
-  void *user = NULL;
-  rc = b->create(params, &user);
-  cJSON_Delete(params);
-  if (rc) {
-    free(copy);
-    sensim__error_context("sensor '%s': filter '%s'", s->name, name);
-    return rc;
-  }
+  if (params_json && !(copy = sensim__strdup(params_json)))
+    return sensim__fail(SENSIM_ENOMEM, "sensor '%s': out of memory for filter '%s'", s->name, name);
   size_t at = s->chain.n;
-  rc = sensim__chain_append(&s->chain, &b->def, user);
-  if (rc) {
-    if (b->def.destroy) b->def.destroy(user);
+  const sensim_builtin_filter *b = NULL;
+  if ((rc = sensim__chain_append_builtin(&s->chain, name, params_json, &b))) {
     free(copy);
+    sensim__error_context("sensor '%s'", s->name);
     return rc;
   }
   s->specs[at].builtin = b;

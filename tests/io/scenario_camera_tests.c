@@ -152,15 +152,7 @@ static const bad_case bad_camera_cases[] = {
 
 static void test_bad_camera_keys_fail_naming_the_key(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof bad_camera_cases / sizeof bad_camera_cases[0]; i++) {
-    const bad_case *c = &bad_camera_cases[i];
-    sensim_scenario *scn = (sensim_scenario *)&scn;
-    sensim_status st = sensim_scenario_load_string(c->json, NULL, &scn);
-    if (st != c->code || !strstr(sensim_last_error(), c->message))
-      fail_msg("case %zu: got %d '%s', expected %d containing '%s'", i, st, sensim_last_error(),
-               c->code, c->message);
-    assert_null(scn);
-  }
+  scenario_expect_bad_cases(bad_camera_cases, sizeof bad_camera_cases / sizeof bad_camera_cases[0], NULL);
 }
 
 /* Two 8-bit RGB reference images with different content and sizes. */

@@ -23,6 +23,9 @@ typedef struct bad_case {
 /* One sensor entry in a world with no worker threads. */
 #define CAM_WRAP(body) "{\"duration\": 1, \"world\": {\"threads\": 0}, \"sensors\": [" body "]}"
 
+/* Load each case's text (base_dir as given) and fail unless it returns the
+ * case's code with its message and leaves the out-pointer NULL. */
+void scenario_expect_bad_cases(const bad_case *cases, size_t n, const char *base_dir);
 /* Group setup: make the scratch folder. */
 int scenario_setup(void **state);
 /* Newlines in s. */

@@ -285,15 +285,7 @@ static const bad_case bad_cases[] = {
 
 static void test_bad_scenarios_fail_naming_the_path(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-    const bad_case *c = &bad_cases[i];
-    sensim_scenario *scn = (sensim_scenario *)&scn; /* must be reset to NULL */
-    sensim_status st = sensim_scenario_load_string(c->json, SENSIM_TEST_DATA, &scn);
-    if (st != c->code || !strstr(sensim_last_error(), c->message))
-      fail_msg("case %zu: got %d '%s', expected %d containing '%s'", i, st, sensim_last_error(),
-               c->code, c->message);
-    assert_null(scn);
-  }
+  scenario_expect_bad_cases(bad_cases, sizeof bad_cases / sizeof bad_cases[0], SENSIM_TEST_DATA);
 }
 
 static void test_scenario_files_report_missing_and_bad_files(void **state) {
