@@ -164,15 +164,19 @@ int sensim_tools__nice_ticks(double a, double b, int target, double *t, int cap)
 }
 
 void sensim_tools__tick_text(char *buf, size_t n, double v, double step) {
-  if (fabs(v) < 1e-9 * fabs(step)) {
+  step = fabs(step);
+  if (fabs(v) < 1e-9 * step) {
     snprintf(buf, n, "0");
     return;
   }
-  /* Digits down to the step's own decimal place, no more. */
-  int digits = 1 + (int)floor(log10(fabs(v))) - (int)floor(log10(fabs(step)) + 1e-9);
-  if (digits < 1) digits = 1;
-  if (digits > 6) digits = 6;
-  snprintf(buf, n, "%.*g", digits, v);
+  /* As many decimals as the step has (0.5 -> 1, 0.02 -> 2, 10 -> 0); %g
+   * for values too large or steps too fine to read that way. */
+  if (step >= 1e-4 && fabs(v) < 1e6) {
+    int decimals = (int)ceil(-log10(step) - 1e-9);
+    snprintf(buf, n, "%.*f", decimals > 0 ? decimals : 0, v);
+  } else {
+    snprintf(buf, n, "%.3g", v);
+  }
 }
 
 void sensim_tools__colorbar(cairo_t *cr, double x, double y, double w, double h,
@@ -190,7 +194,7 @@ void sensim_tools__colorbar(cairo_t *cr, double x, double y, double w, double h,
   cairo_rectangle(cr, floor(x) + 0.5, floor(y) + 0.5, w - 1, rows - 1);
   cairo_stroke(cr);
   double t[32], step = 0, wmax = 0;
-  int nt = sensim_tools__nice_ticks(fmin(v0, v1), fmax(v0, v1), (int)fmax(2, h / 40), t, 32);
+  int nt = sensim_tools__nice_ticks(fmin(v0, v1), fmax(v0, v1), (int)fmin(8, fmax(2, h / 60)), t, 32);
   if (nt > 1) step = t[1] - t[0];
   sensim_tools__font(cr, 11.0, 0);
   for (int i = 0; i < nt; i++) {

@@ -58,8 +58,8 @@ cairo_surface_t *sensim_tools__surface_from_rgba8(const uint8_t *rgba, uint32_t 
  * chosen so that about `target` of them fall in the range; returns the
  * count (at most cap). */
 int sensim_tools__nice_ticks(double a, double b, int target, double *t, int cap);
-/* A tick value as text: "%.*g" with enough digits for its step, "0" for
- * a value that is zero to rounding. */
+/* A tick value as text with as many decimals as its step needs ("0" for
+ * a value that is zero to rounding). */
 void sensim_tools__tick_text(char *buf, size_t n, double v, double step);
 
 /* A vertical colour bar in the box (x, y, w, h): the top is v1, the bottom
