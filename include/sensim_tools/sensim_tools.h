@@ -22,6 +22,7 @@
 #include "sensim_tools/table.h"
 #include "sensim_tools/plot.h"
 #include "sensim_tools/colormap.h"
+#include "sensim_tools/preview.h"
 #include "sensim_tools/image_files.h"
 #include "sensim_tools/image_stats.h"
 #include "sensim_tools/augment.h"

@@ -110,6 +110,7 @@ int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_plot(void);
 int sensim_test_colormap(void);
+int sensim_test_preview(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
 
