@@ -11,6 +11,7 @@ int main(void) {
   failed += sensim_test_plot();
   failed += sensim_test_colormap();
   failed += sensim_test_preview();
+  failed += sensim_test_contact_sheet();
   failed += sensim_test_table();
   return failed ? 1 : 0;
 }

@@ -111,6 +111,7 @@ int sensim_test_allan(void);
 int sensim_test_plot(void);
 int sensim_test_colormap(void);
 int sensim_test_preview(void);
+int sensim_test_contact_sheet(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
 
