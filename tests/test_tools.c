@@ -12,6 +12,7 @@ int main(void) {
   failed += sensim_test_colormap();
   failed += sensim_test_preview();
   failed += sensim_test_contact_sheet();
+  failed += sensim_test_birdseye();
   failed += sensim_test_table();
   return failed ? 1 : 0;
 }

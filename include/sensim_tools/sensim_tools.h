@@ -24,6 +24,7 @@
 #include "sensim_tools/colormap.h"
 #include "sensim_tools/preview.h"
 #include "sensim_tools/contact_sheet.h"
+#include "sensim_tools/birdseye.h"
 #include "sensim_tools/image_files.h"
 #include "sensim_tools/image_stats.h"
 #include "sensim_tools/augment.h"

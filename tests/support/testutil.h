@@ -112,6 +112,7 @@ int sensim_test_plot(void);
 int sensim_test_colormap(void);
 int sensim_test_preview(void);
 int sensim_test_contact_sheet(void);
+int sensim_test_birdseye(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
 
