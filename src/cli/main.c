@@ -47,6 +47,10 @@ static const char usage_text[] =
     "      give existing images a camera's signature, stage by stage\n"
     "  sensim image-stats DIR_A DIR_B [--out PLOT.png] [--bins N]\n"
     "      per-channel statistics and histograms of two image sets, side by side\n"
+    "  sensim contact-sheet DIR --out SHEET.png [--cols N] [--max N]\n"
+    "  sensim preview-depth IN.png --out OUT.png [--max-range M]\n"
+    "  sensim preview-labels IN.png --out OUT.png\n"
+    "      camera frames on one page; depth and label images in colour\n"
     "  sensim COMMAND --help: each command's own options\n"
     "  sensim --help | --version\n"
     "\n"
@@ -196,7 +200,10 @@ int main(int argc, char **argv) {
               {"vepd-experiment", sensim__cli_vepd_experiment},
               {"ablate", sensim__cli_ablate},
               {"augment", sensim__cli_augment},
-              {"image-stats", sensim__cli_image_stats}};
+              {"image-stats", sensim__cli_image_stats},
+              {"contact-sheet", sensim__cli_contact_sheet},
+              {"preview-depth", sensim__cli_preview_depth},
+              {"preview-labels", sensim__cli_preview_labels}};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
     if (strcmp(cmd, more[i].name) == 0) return more[i].fn(argc, argv);
   }

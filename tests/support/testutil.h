@@ -115,5 +115,6 @@ int sensim_test_contact_sheet(void);
 int sensim_test_birdseye(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
+int sensim_test_pictures_cli(void);
 
 #endif
