@@ -327,6 +327,30 @@ static void axis(cairo_t *cr, const sensim_tools__plot_frame *f, int vertical) {
   }
 }
 
+/* How much of what is drawn falls in the box [x0, x1] x [y0, y1]: data
+ * points, and points every eighth of the way along each segment (a line
+ * crossing the box counts too), bar tops at both ends. */
+static size_t hidden(const sensim_plot *p, const sensim_tools__plot_frame *f, double x0, double y0,
+                     double x1, double y1) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->ns; i++) {
+    const series *s = &p->s[i];
+    for (size_t j = 0; j < s->n; j++) {
+      double xa = sensim_tools__plot_px_x(f, s->x[j]), ya = sensim_tools__plot_px_y(f, s->y[j]);
+      double xb = xa, yb = ya;
+      if (s->bars) xb = sensim_tools__plot_px_x(f, s->x[j + 1]);
+      else if (j + 1 < s->n)
+        xb = sensim_tools__plot_px_x(f, s->x[j + 1]), yb = sensim_tools__plot_px_y(f, s->y[j + 1]);
+      if (isnan(xa) || isnan(ya) || isnan(xb) || isnan(yb)) continue;
+      for (int k = 0; k < 8; k++) {
+        double x = xa + (xb - xa) * k / 8.0, y = ya + (yb - ya) * k / 8.0;
+        n += x >= x0 && x <= x1 && y >= y0 && y <= y1;
+      }
+    }
+  }
+  return n;
+}
+
 static void legend(cairo_t *cr, const sensim_plot *p, const sensim_tools__plot_frame *f) {
   int rows = 0;
   double wmax = 0.0;
@@ -335,7 +359,15 @@ static void legend(cairo_t *cr, const sensim_plot *p, const sensim_tools__plot_f
     if (p->s[i].legend) rows++, wmax = fmax(wmax, sensim_tools__text_width(cr, p->s[i].legend));
   if (rows == 0) return;
   const double row_h = 16.0, lw = wmax + 44.0, lh = rows * row_h + 8.0;
-  const double lx = floor(f->x1 - lw - 8.0) + 0.5, ly = floor(f->y0 + 8.0) + 0.5;
+  /* The corner of the axes where the box hides least of the data: top
+   * right, top left, bottom right, bottom left, the first on a tie. */
+  double lx = 0, ly = 0;
+  size_t best = (size_t)-1;
+  for (int c = 0; c < 4; c++) {
+    double x = c % 2 ? f->x0 + 8.0 : f->x1 - lw - 8.0, y = c < 2 ? f->y0 + 8.0 : f->y1 - lh - 8.0;
+    size_t h = hidden(p, f, x - 3.0, y - 3.0, x + lw + 3.0, y + lh + 3.0);
+    if (h < best) best = h, lx = floor(x) + 0.5, ly = floor(y) + 0.5;
+  }
   cairo_rectangle(cr, lx, ly, lw, lh);
   cairo_set_source_rgba(cr, 1, 1, 1, 0.88);
   cairo_fill_preserve(cr);
