@@ -4,6 +4,7 @@
 #ifndef SENSIM_TOOLS_PLOT_INTERNAL_H
 #define SENSIM_TOOLS_PLOT_INTERNAL_H
 
+#include <sensim_tools/noise_calib.h>
 #include <sensim_tools/plot.h>
 
 typedef struct sensim_tools__plot_frame {
@@ -29,6 +30,11 @@ double sensim_tools__plot_px_y(const sensim_tools__plot_frame *f, double value);
  * Returns the number of major ticks; *nminor the minor ones. */
 int sensim_tools__plot_ticks(double a, double b, int log_axis, double *major, int cap,
                              double *minor, int *nminor, int mcap);
+
+/* The photon-transfer plot of sensim_noise_calib_plot_png, not yet
+ * written (tools/noise_calib_plot.c); *out is the caller's to destroy. */
+sensim_status sensim_tools__noise_calib_plot(const sensim_noise_fit *fit, const char *title,
+                                             sensim_plot **out);
 
 /* Tick marks' lengths below (left of) the plot area, px. */
 enum { SENSIM_TOOLS__MAJOR_TICK = 6, SENSIM_TOOLS__MINOR_TICK = 3 };

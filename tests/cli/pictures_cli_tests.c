@@ -1,7 +1,7 @@
 /* tests/cli/pictures_cli_tests.c: `sensim contact-sheet`, `sensim
- * preview-depth` and `sensim preview-labels` run as child processes: what
- * they write, their exit codes, and text drawn on a machine with no font
- * configured (cairo's built-in face). */
+ * preview-depth`, `sensim preview-labels` and `sensim noise-calib --plot`
+ * run as child processes: what they write, their exit codes, and text
+ * drawn on a machine with no font configured (cairo's built-in face). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +134,35 @@ static void test_preview_commands_colour_depth_and_labels(void **st) {
   assert_false(test_file_exists(TMP "/x.png"));
 }
 
+/* `sensim noise-calib --plot` writes the photon-transfer plot of its fit:
+ * four 8-bit frames of a grey ramp with a little deterministic noise. */
+static void test_noise_calib_plot_option_writes_the_photon_transfer_plot(void **st) {
+  (void)st;
+  sensim_mkdirs(TMP "/stack");
+  for (int k = 0; k < 4; k++) {
+    float px[64 * 16];
+    for (int i = 0; i < 64 * 16; i++) {
+      int noise = (int)(((unsigned)(k * 7919 + i * 104729) >> 3) % 9) - 4;
+      double v = 0.1 + 0.8 * (i % 64) / 63.0 + noise / 255.0;
+      px[i] = (float)(v < 0 ? 0 : v > 1 ? 1 : v);
+    }
+    sensim_image im = {64, 16, 1, px};
+    char path[256];
+    snprintf(path, sizeof path, TMP "/stack/f%d.png", k);
+    SENSIM_OK_OR_FAIL(sensim_image_write_png(path, &im, 8));
+  }
+  const char *args[] = {"noise-calib", TMP "/stack", "--bins", "8", "--plot", TMP "/ptc.png", NULL};
+  run(0, args);
+  assert_log_contains("photon-transfer plot: " TMP "/ptc.png");
+  sensim_image im;
+  SENSIM_OK_OR_FAIL(sensim_read_png(TMP "/ptc.png", &im));
+  assert_int_equal(im.width, 800);
+  assert_int_equal(im.height, 500);
+  sensim_image_free(&im);
+  const char *bad[] = {"noise-calib", TMP "/stack", "--plot", TMP "/no/dir/p.png", NULL};
+  run(1, bad);
+}
+
 /* With fontconfig pointed at a configuration that names no font folder,
  * cairo finds no font and draws its own built-in face: the legend's text
  * still has ink. */
@@ -166,6 +195,7 @@ int sensim_test_pictures_cli(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_contact_sheet_command_writes_the_grid),
       cmocka_unit_test(test_preview_commands_colour_depth_and_labels),
+      cmocka_unit_test(test_noise_calib_plot_option_writes_the_photon_transfer_plot),
       cmocka_unit_test(test_pictures_have_text_with_no_font_configured),
   };
   return cmocka_run_group_tests_name("pictures_cli", tests, setup, NULL);

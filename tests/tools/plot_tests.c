@@ -215,6 +215,51 @@ static void test_plot_ticks_fall_on_round_values(void **st) {
   assert_near(maj[4], log10(50.0), 1e-12);
 }
 
+/* The photon-transfer plot of a hand-made fit: every bin's marker where
+ * its (mean, variance) maps, the fitted line through a I + b. */
+static void test_noise_calib_plot_marks_each_bin_at_its_mean_and_variance(void **st) {
+  (void)st;
+  static sensim_noise_fit fit; /* about 10 kB */
+  memset(&fit, 0, sizeof fit);
+  fit.a = 0.02;
+  fit.b = 0.01;
+  fit.nbins_used = 8;
+  for (int i = 0; i < 8; i++) {
+    fit.bins[i].mean = 0.1 + 0.1 * i;
+    /* Alternately above and below the line, so markers and line part. */
+    fit.bins[i].var = fit.a * fit.bins[i].mean + fit.b + (i % 2 ? 0.003 : -0.003);
+  }
+  sensim_plot *p = NULL;
+  SENSIM_OK_OR_FAIL(sensim_tools__noise_calib_plot(&fit, NULL, &p));
+  sensim_tools__plot_frame f;
+  sensim_tools__plot_frame_of(p, &f);
+  sensim_image im;
+  write_and_read(p, "noise_calib_plot.png", &im);
+  sensim_plot_destroy(p);
+  const uint8_t blue[3] = {20, 80, 200}, red[3] = {200, 40, 30};
+  for (int i = 0; i < 8; i++) {
+    int x = (int)floor(sensim_tools__plot_px_x(&f, fit.bins[i].mean));
+    int y = (int)floor(sensim_tools__plot_px_y(&f, fit.bins[i].var));
+    uint8_t c[3];
+    test_pixel(&im, x, y, c);
+    if (test_rgb_diff(c, blue) > 30) fail_msg("bin %d: (%d, %d, %d) at its marker", i, c[0], c[1], c[2]);
+  }
+  /* The fit's line (dashed: look along 12 px of it) at I = 0.45. */
+  int found = 0;
+  for (int dx = -6; dx <= 6; dx++) {
+    double xv = 0.45 + dx * (f.u1 - f.u0) / (f.x1 - f.x0);
+    uint8_t c[3];
+    test_pixel(&im, (int)floor(sensim_tools__plot_px_x(&f, xv)),
+               (int)floor(sensim_tools__plot_px_y(&f, fit.a * xv + fit.b)), c);
+    found += test_rgb_diff(c, red) < 40;
+  }
+  assert_true(found >= 3);
+  sensim_image_free(&im);
+  fit.nbins_used = 0;
+  assert_int_equal(sensim_noise_calib_plot_png(&fit, NULL, SENSIM_TEST_TMP "/x.png"), SENSIM_EINVAL);
+  assert_int_equal(sensim_noise_calib_plot_png(NULL, NULL, SENSIM_TEST_TMP "/x.png"), SENSIM_EINVAL);
+}
+
 int sensim_test_plot(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plot_line_passes_through_the_pixels_its_data_map_to),
@@ -222,6 +267,7 @@ int sensim_test_plot(void) {
       cmocka_unit_test(test_plot_bars_are_filled_to_their_heights),
       cmocka_unit_test(test_plot_bad_input_is_rejected),
       cmocka_unit_test(test_plot_ticks_fall_on_round_values),
+      cmocka_unit_test(test_noise_calib_plot_marks_each_bin_at_its_mean_and_variance),
   };
   return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
 }
