@@ -221,12 +221,8 @@ static void tick_label(cairo_t *cr, double x, double y, double t, double step, i
                        double ax, double ay) {
   char buf[32];
   if (log_axis && fabs(t - round(t)) < 1e-9) {
-    double e = round(t);
-    if (e >= -1 && e <= 2) snprintf(buf, sizeof buf, "%g", pow(10.0, e));
-    else {
-      pow10_label(cr, x, y, (int)e, ax, ay);
-      return;
-    }
+    pow10_label(cr, x, y, (int)round(t), ax, ay);
+    return;
   } else if (log_axis) {
     snprintf(buf, sizeof buf, "%.3g", pow(10.0, t));
   } else {
