@@ -18,17 +18,23 @@
 static int run(int want, const char *const *args) {
   int rc = test_run_cli(LOG, args);
   if (rc != want) {
+    char text[4096]; /* fail_msg does not return: nothing left to free */
     char *log = test_slurp_if(LOG, NULL);
-    fail_msg("exit %d, expected %d:\n%s", rc, want, log ? log : "");
+    snprintf(text, sizeof text, "%s", log ? log : "");
+    free(log);
+    fail_msg("exit %d, expected %d:\n%s", rc, want, text);
   }
   return rc;
 }
 
 static void assert_log_contains(const char *what) {
+  char text[4096];
   char *log = test_slurp_if(LOG, NULL);
   assert_non_null(log);
-  if (!strstr(log, what)) fail_msg("output lacks '%s':\n%s", what, log);
+  int found = strstr(log, what) != NULL;
+  snprintf(text, sizeof text, "%s", log);
   free(log);
+  if (!found) fail_msg("output lacks '%s':\n%s", what, text);
 }
 
 /* A 32 x 24 depth image, 1 + x / 4 m, written as the camera writes it. */
