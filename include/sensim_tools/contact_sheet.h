@@ -3,14 +3,15 @@
  * index and file name, written as one PNG.
  *
  * Geometry (px), with cols and rows of the grid, cell_w x cell_h each
- * image's box: frame k of the sheet has its box at
- *   x = SENSIM_CONTACT_PAD + (k % cols) (cell_w + SENSIM_CONTACT_PAD)
- *   y = SENSIM_CONTACT_TITLE_H + (k / cols) (cell_h + SENSIM_CONTACT_CAPTION_H + SENSIM_CONTACT_PAD)
+ * image's box, and PAD, CAPTION_H, TITLE_H the SENSIM_CONTACT_ values
+ * below: frame k of the sheet has its box at
+ *   x = PAD + (k % cols) (cell_w + PAD)
+ *   y = TITLE_H + (k / cols) (cell_h + CAPTION_H + PAD)
  * its caption under the box; the image is scaled by
  * s = min(cell_w / width, cell_h / height), keeping its aspect, and centred
  * in the box (grey shows around it). The sheet is
- *   SENSIM_CONTACT_PAD + cols (cell_w + SENSIM_CONTACT_PAD) wide and
- *   SENSIM_CONTACT_TITLE_H + rows (cell_h + SENSIM_CONTACT_CAPTION_H + SENSIM_CONTACT_PAD) tall. */
+ *   PAD + cols (cell_w + PAD) wide and
+ *   TITLE_H + rows (cell_h + CAPTION_H + PAD) tall. */
 #ifndef SENSIM_TOOLS_CONTACT_SHEET_H
 #define SENSIM_TOOLS_CONTACT_SHEET_H
 

@@ -9,9 +9,10 @@
  * Drawn with cairo: antialiased lines 2 px wide, text in a sans-serif face
  * (fontconfig's; cairo's built-in face where no font is installed), a
  * title, axis labels, grid lines at the major ticks and a legend in the
- * corner of the axes where it hides least of the data (top right first). Non-finite values, and values <= 0 on a
- * logarithmic axis, are skipped (a gap in a line). Everything drawn is
- * copied into the plot until it is written. */
+ * corner of the axes where it hides least of the data (top right first).
+ * Non-finite values, and values <= 0 on a logarithmic axis, are skipped
+ * (a gap in a line). Everything drawn is copied into the plot until it is
+ * written. */
 #ifndef SENSIM_TOOLS_PLOT_H
 #define SENSIM_TOOLS_PLOT_H
 

@@ -65,7 +65,8 @@ int sensim__cli_contact_sheet(int argc, char **argv) {
         if (parse_long(v, 0, 100000, &n) != 0) return usage("--max: expected 0..100000, got", v);
         p.max_frames = (size_t)n;
       } else {
-        if (parse_long(v, 16, 2048, &n) != 0) return usage("--cell-width: expected 16..2048, got", v);
+        if (parse_long(v, 16, 2048, &n) != 0)
+          return usage("--cell-width: expected 16..2048, got", v);
         p.cell_width = (int)n;
       }
     } else if (a[0] == '-' && a[1] != '\0') {

@@ -13,9 +13,9 @@ void sensim_depth_preview_params_init(sensim_depth_preview_params *p) {
   p->max_range = 80.0;
 }
 
-/* The picture around an image of w x h: the canvas, and the image's pixels
- * written straight into it through `put` (so each is exactly its colour,
- * with no resampling). */
+/* The picture around an image of w x h (preview.h's layout). The callers
+ * write the image's pixels straight into the surface's rows, so each is
+ * exactly its colour, with no resampling. */
 static sensim_status open_canvas(uint32_t w, uint32_t h, const char *what, sensim_tools__canvas *c) {
   if (w == 0 || h == 0 || w > SENSIM_TOOLS__MAX_SIDE || h > SENSIM_TOOLS__MAX_SIDE)
     return sensim_error_set(SENSIM_EINVAL, "%s: image of %u x %u px", what, w, h);
