@@ -8,7 +8,8 @@
 #   lib/libsensim_tools.a                the tools library, static
 #   bin/sensim                           the command-line program
 #   lib/pkgconfig/sensim.pc              pkg-config file (Libs.private: static deps)
-#   lib/pkgconfig/sensim_tools.pc        pkg-config file of the tools (Requires: sensim)
+#   lib/pkgconfig/sensim_tools.pc        pkg-config file of the tools (Requires: sensim;
+#                                        Requires.private: cairo)
 #   lib/cmake/sensim/                    CMake package: sensim::sensim (shared),
 #                                        sensim::sensim_static, sensim::sensim_tools,
 #                                        sensim::sensim_tools_static

@@ -7,6 +7,7 @@
 #             a broken header breaks the build.
 #   exports   libsensim.so exports the SENSIM_API functions and nothing else,
 #             libsensim_tools.so the SENSIM_TOOLS_API ones and nothing else.
+#   needed    libsensim.so does not load cairo; libsensim_tools.so does.
 #   layers    each layer of the library can include only the layers it uses;
 #             the tools and the program can include none of the library's
 #             internal headers, nor each other's.
@@ -101,6 +102,12 @@ add_test(NAME exports COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
   -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_exports.cmake)
 set_tests_properties(exports PROPERTIES TIMEOUT 60)
 
+# cairo is linked by the tools library alone: libsensim.so does not load it.
+add_test(NAME needed COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF}
+  -DLIB=$<TARGET_FILE:sensim> -DMUST_NOT=cairo -DLIB2=$<TARGET_FILE:sensim_tools> -DMUST=cairo
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_needed.cmake)
+set_tests_properties(needed PROPERTIES TIMEOUT 60)
+
 # Each layer's include path reaches the layers it uses and no others. The
 # tools and the program (staged the same way, CMakeLists.txt) use none: an
 # include of "core/internal.h" from src/tools must not compile.
@@ -111,6 +118,10 @@ foreach(_l IN LISTS _checked_layers)
   string(REPLACE ";" "|" _u "${SENSIM_USES_${_l}}")
   list(APPEND _uses_args "-DUSES_${_l}=${_u}")
 endforeach()
+# The tools' path also holds cairo's headers (CMakeLists.txt), as their
+# internal drawing header includes <cairo.h>.
+string(REPLACE ";" "|" _tools_system "${CAIRO_INCLUDE_DIRS}")
+list(APPEND _uses_args "-DSYSTEM_tools=${_tools_system}")
 add_test(NAME layers COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER}
   -DSRC=${PROJECT_SOURCE_DIR}/src -DSTAGE=${PROJECT_BINARY_DIR}/layers
   -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DRANDOM123=${RANDOM123_INCLUDE}

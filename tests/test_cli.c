@@ -4,5 +4,6 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_cli();
+  failed += sensim_test_pictures_cli();
   return failed ? 1 : 0;
 }

@@ -99,6 +99,17 @@ SENSIM_TOOLS_API sensim_status sensim_noise_calib_pngs(const char *dir, size_t n
 SENSIM_TOOLS_API sensim_status sensim_noise_calib_scenario(sensim_scenario *scn, const char *sensor,
                                           size_t nframes, size_t nbins, sensim_noise_fit *out);
 
+/* ---- report (tools/noise_calib_plot.c) --------------------------------- */
+
+/* The photon-transfer plot of a fit as an 800 x 500 PNG (sensim_tools/
+ * plot.h): each bin's variance against its mean intensity (markers joined
+ * by a line), the fitted a I + b (dashed), and the quantisation floor
+ * quant_var when there is one (a dashed grey level); `title` may be NULL.
+ * SENSIM_EINVAL for NULL fit or path or a fit with no bins, SENSIM_EIO
+ * when the file cannot be written (all or nothing). */
+SENSIM_TOOLS_API sensim_status sensim_noise_calib_plot_png(const sensim_noise_fit *fit,
+                                                           const char *title, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,18 @@
-/* sensim_tools/plot.h: small raster plots written as PNG, for reports that
- * show a statistic as a picture (Allan deviation, VEPD histograms, image
+/* sensim_tools/plot.h: plots written as PNG, for reports that show a
+ * statistic as a picture (Allan deviation, VEPD histograms, image
  * statistics).
  *
  * A plot has one pair of axes whose ranges are fitted to everything drawn
- * (with a small margin), linear or base-10 logarithmic per axis, tick
- * labels, a title, axis labels and a legend, drawn with a built-in bitmap
- * font. Non-finite values, and values <= 0 on a logarithmic axis, are
- * skipped. Everything drawn is copied into the plot until it is written. */
+ * (with a 5 % margin), linear or base-10 logarithmic per axis. Linear axes
+ * are ticked at 1, 2 or 5 times a power of ten; logarithmic ones at
+ * decades, labelled 10^k, with minor ticks at 2..9 times each decade.
+ * Drawn with cairo: antialiased lines 2 px wide, text in a sans-serif face
+ * (fontconfig's; cairo's built-in face where no font is installed), a
+ * title, axis labels, grid lines at the major ticks and a legend in the
+ * corner of the axes where it hides least of the data (top right first).
+ * Non-finite values, and values <= 0 on a logarithmic axis, are skipped
+ * (a gap in a line). Everything drawn is copied into the plot until it is
+ * written. */
 #ifndef SENSIM_TOOLS_PLOT_H
 #define SENSIM_TOOLS_PLOT_H
 
@@ -25,7 +31,7 @@ typedef struct sensim_plot sensim_plot;
 typedef struct sensim_plot_style {
   uint8_t rgb[3];     /* colour, 8-bit sRGB */
   int dashed;         /* lines: 1 dashed, 0 solid */
-  int marker;         /* 0 none, 1 filled squares at the data points */
+  int marker;         /* 0 none, 1 filled 5 px squares at the data points */
   const char *legend; /* legend text (copied); NULL: not in the legend */
 } sensim_plot_style;
 

@@ -32,5 +32,8 @@ int sensim__cli_vepd_experiment(int argc, char **argv);
 int sensim__cli_ablate(int argc, char **argv);
 int sensim__cli_augment(int argc, char **argv);
 int sensim__cli_image_stats(int argc, char **argv);
+int sensim__cli_contact_sheet(int argc, char **argv);  /* contact_sheet_cmd.c */
+int sensim__cli_preview_depth(int argc, char **argv);  /* preview_cmd.c */
+int sensim__cli_preview_labels(int argc, char **argv); /* preview_cmd.c */
 
 #endif

@@ -7,8 +7,9 @@
  * and an IMU. The scenario is generated as JSON text and loaded through the
  * same loader as `sensim run`, so it doubles as a test of that path. A
  * second lidar with the same parameters draws its scans top-down with the
- * "birdseye" filter (DIR/lidar_bev/); the last one is copied to
- * DIR/lidar_birdseye.png. */
+ * "birdseye" filter (DIR/lidar_bev/); the last one becomes the figure
+ * DIR/lidar_birdseye.png, with metric axes, a scale bar, the vehicle and
+ * a colour bar of height (sensim_tools/birdseye.h). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,16 @@
 #define CONE_SPACING 1.0
 #define CAR_HEIGHT 0.25
 #define CAR_CLEARANCE 0.05
+#define CAR_LENGTH 0.75
+#define CAR_WIDTH 0.35
+
+/* The bird's-eye lidar's picture: the filter's parameters, which the
+ * figure repeats. Sensor at 0.475 m: the floor is at -0.475 m, the cones'
+ * tips at -0.175 m, so the height ramp spans the cones. */
+#define BEV_SIZE_PX 800
+#define BEV_RANGE 10.0
+#define BEV_Z_MIN -0.5
+#define BEV_Z_MAX -0.1
 
 /* ---- a growing text buffer -------------------------------------------- */
 
@@ -122,7 +133,7 @@ static char *demo_json(int threads, double duration) {
       "  \"meshes\": [\n"
       "    {\"name\": \"floor\", \"shape\": {\"kind\": \"plane\", \"size\": [40, 30, 0]},\n"
       "     \"material\": {\"base_color\": [0.32, 0.32, 0.3], \"reflectance\": 0.2}},\n"
-      "    {\"name\": \"car\", \"shape\": {\"kind\": \"box\", \"size\": [0.75, 0.35, %.3f]},\n"
+      "    {\"name\": \"car\", \"shape\": {\"kind\": \"box\", \"size\": [%.3f, %.3f, %.3f]},\n"
       "     \"material\": {\"base_color\": [0.08, 0.15, 0.6], \"reflectance\": 0.5}},\n"
       "    {\"name\": \"cone_orange\", \"shape\": {\"kind\": \"cone\", \"size\": [0.1, 0.1, 0.3],\n"
       "     \"segments\": 24}, \"material\": {\"base_color\": [0.95, 0.3, 0.02], \"reflectance\": 0.7}},\n"
@@ -138,7 +149,8 @@ static char *demo_json(int threads, double duration) {
       "    {\"name\": \"car\", \"mesh\": \"car\", \"class_id\": 2,\n"
       "     \"motion\": {\"type\": \"stadium\", \"center\": [0, 0, %.3f], \"length\": %g,\n"
       "                \"radius\": %g, \"speed\": %g, \"direction\": \"ccw\"}}",
-      threads, duration, CAR_HEIGHT, CAR_CLEARANCE + 0.5 * CAR_HEIGHT, COURSE_LENGTH,
+      threads, duration, CAR_LENGTH, CAR_WIDTH, CAR_HEIGHT, CAR_CLEARANCE + 0.5 * CAR_HEIGHT,
+      COURSE_LENGTH,
       COURSE_RADIUS, COURSE_SPEED);
   int first = 0;
   put_cones(&t, "cone_orange", 3, COURSE_RADIUS + LANE_HALF, &first);
@@ -170,17 +182,17 @@ static char *demo_json(int threads, double duration) {
       "    {\"name\": \"imu\", \"type\": \"imu\", \"body\": \"car\", \"rate\": 100, \"lag\": 0.002,\n"
       "     \"filters\": [{\"name\": \"imu_noise\"}], \"output\": {\"format\": \"csv\"}},\n"
       /* The lidar's twin, last so the other sensors keep their ids (and so
-       * their random streams). Sensor at 0.475 m: the floor is at -0.475 m,
-       * the cones' tips at -0.175 m, so the height ramp spans the cones. */
+       * their random streams). */
       "    {\"name\": \"lidar_bev\", \"type\": \"lidar\", \"body\": \"car\",\n"
       "     \"mount\": {\"position\": [0, 0, 0.3]}, \"rate\": 2, \"lag\": 0.02, \"channels\": 16,\n"
       "     \"elev_min_deg\": -15, \"elev_max_deg\": 15, \"columns\": 900, \"hfov_deg\": 360,\n"
       "     \"start_azimuth_deg\": -180, \"min_range\": 0.3, \"max_range\": 50,\n"
-      "     \"filters\": [{\"name\": \"birdseye\", \"params\": {\"size_px\": 800, \"range\": 10,\n"
-      "                  \"color\": \"height\", \"z_min\": -0.5, \"z_max\": -0.1}}],\n"
+      "     \"filters\": [{\"name\": \"birdseye\", \"params\": {\"size_px\": %d, \"range\": %g,\n"
+      "                  \"color\": \"height\", \"z_min\": %g, \"z_max\": %g}}],\n"
       "     \"output\": {\"format\": \"png\"}}\n"
       "  ]\n"
-      "}\n");
+      "}\n",
+      BEV_SIZE_PX, BEV_RANGE, BEV_Z_MIN, BEV_Z_MAX);
   if (t.failed) {
     free(t.s);
     return NULL;
@@ -190,30 +202,35 @@ static char *demo_json(int threads, double duration) {
 
 /* ---- bird's-eye view --------------------------------------------------- */
 
-/* Copy the last picture the "lidar_bev" sensor wrote (frame_K.png for
- * K = frames - 1, frames being delivered in capture order from 0) to
- * DIR/lidar_birdseye.png. Returns 0 on success. */
-static int copy_last_birdseye(const char *out_dir, uint64_t frames) {
+/* The last picture the "lidar_bev" sensor wrote (frame_K.png for
+ * K = frames - 1, frames being delivered in capture order from 0) as a
+ * figure: DIR/lidar_birdseye.png. The lidar sits at the car's centre in
+ * plan, so the footprint is centred on the sensor. Returns 0 on success. */
+static int write_birdseye_figure(const char *out_dir, uint64_t frames) {
   if (frames == 0) return -1;
   size_t n = strlen(out_dir) + 64;
   char *src = malloc(n), *dst = malloc(n);
-  FILE *in = NULL, *out = NULL;
   int rc = -1;
-  if (!src || !dst) goto done;
-  snprintf(src, n, "%s/lidar_bev/frame_%06llu.png", out_dir, (unsigned long long)(frames - 1));
-  snprintf(dst, n, "%s/lidar_birdseye.png", out_dir);
-  in = fopen(src, "rb");
-  out = in ? fopen(dst, "wb") : NULL;
-  if (!in || !out) goto done;
-  char buf[1 << 14];
-  size_t got;
-  while ((got = fread(buf, 1, sizeof buf, in)) > 0)
-    if (fwrite(buf, 1, got, out) != got) goto done;
-  rc = ferror(in) ? -1 : 0;
-done:
-  if (in) fclose(in);
-  if (out && fclose(out) != 0) rc = -1;
-  if (rc == 0) printf("bird's-eye view of lidar scan: %s\n", dst);
+  if (src && dst) {
+    snprintf(src, n, "%s/lidar_bev/frame_%06llu.png", out_dir, (unsigned long long)(frames - 1));
+    snprintf(dst, n, "%s/lidar_birdseye.png", out_dir);
+    sensim_birdseye_figure_params p;
+    sensim_birdseye_figure_params_init(&p);
+    p.range = BEV_RANGE;
+    p.color = SENSIM_BIRDSEYE_HEIGHT;
+    p.z_min = BEV_Z_MIN;
+    p.z_max = BEV_Z_MAX;
+    p.vehicle_length = CAR_LENGTH;
+    p.vehicle_width = CAR_WIDTH;
+    p.title = "demo: last lidar scan from above";
+    sensim_status st = sensim_birdseye_figure_png(src, &p, dst, NULL);
+    if (st == SENSIM_OK) {
+      printf("bird's-eye view of lidar scan: %s\n", dst);
+      rc = 0;
+    } else {
+      fprintf(stderr, "sensim: demo: %s (%s)\n", sensim_last_error(), sensim_status_str(st));
+    }
+  }
   free(src);
   free(dst);
   return rc;
@@ -242,7 +259,7 @@ int sensim__cli_demo(const char *out_dir, int threads, double duration) {
   }
   sensim__cli_print_summary(scn, &sum);
   /* lidar_bev is the demo's fifth sensor. */
-  int rc = copy_last_birdseye(out_dir, sum.frames[4]);
+  int rc = write_birdseye_figure(out_dir, sum.frames[4]);
   if (rc != 0) fprintf(stderr, "sensim: demo: the bird's-eye view could not be written\n");
   sensim_scenario_destroy(scn);
   return rc != 0;

@@ -25,13 +25,14 @@ static const char usage_text[] =
     "      a 1/6-scale vehicle lapping a coned stadium course with a camera,\n"
     "      a 16-channel lidar, a GNSS receiver and an IMU (10 s by default);\n"
     "      also writes DIR/lidar_birdseye.png\n"
-    "  sensim noise-calib DIR [--bins N]\n"
+    "  sensim noise-calib DIR [--bins N] [--plot PLOT.png]\n"
     "  sensim noise-calib --scenario FILE --sensor NAME --frames N [--bins N]\n"
-    "                     [--threads N]\n"
+    "                     [--threads N] [--plot PLOT.png]\n"
     "      estimate s1, s2 of the noise model sigma^2 = s1^2 I + s2^2 from a\n"
     "      stack of frames of a static scene: every *.png in DIR (sorted by\n"
     "      name, same size, at least 2), or N frames of a scenario's sensor;\n"
-    "      prints s1, s2, their fit and the per-bin variances\n"
+    "      prints s1, s2, their fit and the per-bin variances; --plot writes\n"
+    "      the photon-transfer plot (variance against mean, and the fit)\n"
     "  sensim allan IMU.csv [--column NAME ...] [--out PLOT.png]\n"
     "      overlapping Allan deviation of a recorded IMU CSV, with the fitted\n"
     "      white-noise and random-walk lines, printed and plotted\n"
@@ -47,6 +48,10 @@ static const char usage_text[] =
     "      give existing images a camera's signature, stage by stage\n"
     "  sensim image-stats DIR_A DIR_B [--out PLOT.png] [--bins N]\n"
     "      per-channel statistics and histograms of two image sets, side by side\n"
+    "  sensim contact-sheet DIR --out SHEET.png [--cols N] [--max N]\n"
+    "  sensim preview-depth IN.png --out OUT.png [--max-range M]\n"
+    "  sensim preview-labels IN.png --out OUT.png\n"
+    "      camera frames on one page; depth and label images in colour\n"
     "  sensim COMMAND --help: each command's own options\n"
     "  sensim --help | --version\n"
     "\n"
@@ -196,7 +201,10 @@ int main(int argc, char **argv) {
               {"vepd-experiment", sensim__cli_vepd_experiment},
               {"ablate", sensim__cli_ablate},
               {"augment", sensim__cli_augment},
-              {"image-stats", sensim__cli_image_stats}};
+              {"image-stats", sensim__cli_image_stats},
+              {"contact-sheet", sensim__cli_contact_sheet},
+              {"preview-depth", sensim__cli_preview_depth},
+              {"preview-labels", sensim__cli_preview_labels}};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
     if (strcmp(cmd, more[i].name) == 0) return more[i].fn(argc, argv);
   }

@@ -50,15 +50,18 @@ static void print_fit(const sensim_noise_fit *f, const char *source) {
 }
 
 int sensim__cli_noise_calib(int argc, char **argv) {
-  const char *dir = NULL, *scenario = NULL, *sensor = NULL;
+  const char *dir = NULL, *scenario = NULL, *sensor = NULL, *plot = NULL;
   long frames = -1, bins = 0, threads = -1;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--scenario") == 0 || strcmp(a, "--sensor") == 0 ||
-        strcmp(a, "--frames") == 0 || strcmp(a, "--bins") == 0 || strcmp(a, "--threads") == 0) {
+        strcmp(a, "--frames") == 0 || strcmp(a, "--bins") == 0 || strcmp(a, "--threads") == 0 ||
+        strcmp(a, "--plot") == 0) {
       if (i + 1 >= argc) return usage("option needs a value:", a);
       const char *v = argv[++i];
-      if (strcmp(a, "--scenario") == 0)
+      if (strcmp(a, "--plot") == 0)
+        plot = v;
+      else if (strcmp(a, "--scenario") == 0)
         scenario = v;
       else if (strcmp(a, "--sensor") == 0)
         sensor = v;
@@ -118,6 +121,17 @@ int sensim__cli_noise_calib(int argc, char **argv) {
     return EXIT_FAILED;
   }
   print_fit(fit, source);
+  if (plot) {
+    char title[256];
+    snprintf(title, sizeof title, "photon transfer: %s", source);
+    st = sensim_noise_calib_plot_png(fit, title, plot);
+    if (st != SENSIM_OK) {
+      fprintf(stderr, "sensim noise-calib: %s (%s)\n", sensim_last_error(), sensim_status_str(st));
+      free(fit);
+      return EXIT_FAILED;
+    }
+    printf("photon-transfer plot: %s\n", plot);
+  }
   free(fit);
   return 0;
 }

@@ -66,19 +66,6 @@ static double quant_var_bits(int bits) {
   return lsb * lsb / 12.0;
 }
 
-/* Sample depth as sensim_read_png scales it: the IHDR bit depth (ISO/IEC
- * 15948 11.2.2: byte 24 of the file, colour type at 25), 8 for palette
- * files (their entries are 8-bit). 0 if unreadable. */
-static int png_sample_bits(const char *path) {
-  unsigned char h[26];
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return 0;
-  size_t got = fread(h, 1, sizeof h, fp);
-  fclose(fp);
-  if (got != sizeof h) return 0;
-  return h[25] == 3 ? 8 : h[24];
-}
-
 sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_noise_fit *out) {
   if (!dir || !out) return sensim_error_set(SENSIM_EINVAL, "sensim_noise_calib_pngs: NULL argument");
   if (nbins != 0 && (nbins < 2 || nbins > SENSIM_NOISE_CALIB_MAX_BINS))
@@ -116,7 +103,7 @@ sensim_status sensim_noise_calib_pngs(const char *dir, size_t nbins, sensim_nois
     }
     if (st == SENSIM_OK) st = acc_add(&acc, img.data);
     sensim_image_free(&img);
-    int bits = png_sample_bits(files[k]);
+    int bits = sensim_tools__png_bits(files[k], NULL);
     if (bits > 0 && bits < min_bits) min_bits = bits;
   }
   if (st == SENSIM_OK) st = acc_fit(&acc, nbins, quant_var_bits(min_bits), out);

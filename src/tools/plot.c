@@ -1,20 +1,19 @@
-/* tools/plot.c: small raster plots written as PNG (sensim_tools/plot.h).
+/* tools/plot.c: plots written as PNG (sensim_tools/plot.h), drawn with
+ * cairo (antialiased lines, text in a sans-serif face).
  *
  * Everything drawn is kept (copied) until the PNG is written; rendering
- * then fits the axes to all of it: in each axis's drawing coordinate
- * (the value, or its base-10 logarithm) the range of the finite points,
- * widened by 5 % on both sides. Lines are rasterised with Bresenham's
- * algorithm (J. E. Bresenham, "Algorithm for computer control of a digital
- * plotter", IBM Systems Journal 4(1), 1965) after clipping each segment to
- * the plot area with the Liang-Barsky parametric test (Y.-D. Liang, B. A.
- * Barsky, "A new concept and method for line clipping", ACM TOG 3(1),
- * 1984). Ticks on linear axes fall on 1, 2 or 5 times a power of ten, on
- * log axes on decades (with 2 and 5 when fewer than two decades show). */
+ * then fits the axes to all of it: in each axis's drawing coordinate (the
+ * value, or its base-10 logarithm) the range of the finite points, widened
+ * by 5 % on both sides. Segments are clipped to the plot area by cairo.
+ * Log axes carry decade ticks labelled 10^k with unlabelled minor ticks at
+ * 2..9 times each decade, the usual log-paper ruling (Cleveland, "The
+ * Elements of Graphing Data", 1994, sec. 2.4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/draw.h"
+#include "tools/plot_internal.h"
 #include "tools/tools_internal.h"
-#include "tools/plot_font.h"
 
 typedef struct series {
   int bars;          /* 0 polyline (x, y: n points), 1 bars (x: n + 1 edges, y: n counts) */
@@ -32,7 +31,7 @@ struct sensim_plot {
   size_t ns, cap;
 };
 
-enum { MAX_SIDE = 8192, CHAR_ADV = SENSIM_TOOLS__FONT_W + 1 };
+enum { MAX_SIDE = 8192 };
 
 sensim_status sensim_plot_create(int width, int height, const char *title, const char *xlabel,
                                   const char *ylabel, int log_x, int log_y, sensim_plot **out) {
@@ -112,149 +111,12 @@ sensim_status sensim_plot_bars(sensim_plot *p, const double *edges, const double
   return add_series(p, 1, edges, nbins + 1, counts, nbins, style);
 }
 
-/* ---- rendering ---------------------------------------------------------- */
-
-typedef struct canvas {
-  int w, h;
-  uint8_t *rgb;
-  int x0, x1, y0, y1;         /* plot area, pixels (inclusive) */
-  double u0, u1, v0, v1;      /* its range in drawing coordinates */
-  int log_x, log_y;
-} canvas;
-
-static void put(canvas *c, int x, int y, const uint8_t rgb[3]) {
-  if (x < 0 || y < 0 || x >= c->w || y >= c->h) return;
-  memcpy(c->rgb + 3 * ((size_t)y * (size_t)c->w + (size_t)x), rgb, 3);
-}
-
-static void text(canvas *c, int x, int y, const char *s, const uint8_t rgb[3]) {
-  for (; s && *s; s++, x += CHAR_ADV) {
-    const uint8_t *g = sensim_tools__font_glyph(*s);
-    if (!g) g = sensim_tools__font_glyph('?');
-    for (int r = 0; r < SENSIM_TOOLS__FONT_H; r++)
-      for (int b = 0; b < SENSIM_TOOLS__FONT_W; b++)
-        if (g[r] & (0x10 >> b)) put(c, x + b, y + r, rgb);
-  }
-}
-
-static int text_w(const char *s) { return s ? (int)strlen(s) * CHAR_ADV - 1 : 0; }
+/* ---- axes --------------------------------------------------------------- */
 
 /* Drawing coordinate of a value on an axis; NaN when it cannot be shown. */
 static double coord(double v, int log_axis) {
   if (!isfinite(v) || (log_axis && !(v > 0.0))) return NAN;
   return log_axis ? log10(v) : v;
-}
-
-static double px_x(const canvas *c, double u) {
-  return c->x0 + (u - c->u0) / (c->u1 - c->u0) * (c->x1 - c->x0);
-}
-static double px_y(const canvas *c, double v) {
-  return c->y1 - (v - c->v0) / (c->v1 - c->v0) * (c->y1 - c->y0);
-}
-
-/* Liang-Barsky: clip (ax, ay)-(bx, by) to the plot area; 0 if outside. */
-static int clip(const canvas *c, double *ax, double *ay, double *bx, double *by) {
-  double t0 = 0.0, t1 = 1.0, dx = *bx - *ax, dy = *by - *ay;
-  const double pq[4][2] = {{-dx, *ax - c->x0}, {dx, c->x1 - *ax}, {-dy, *ay - c->y0},
-                           {dy, c->y1 - *ay}};
-  for (int i = 0; i < 4; i++) {
-    double pp = pq[i][0], q = pq[i][1];
-    if (pp == 0.0) {
-      if (q < 0.0) return 0;
-      continue;
-    }
-    double r = q / pp;
-    if (pp < 0.0) {
-      if (r > t1) return 0;
-      if (r > t0) t0 = r;
-    } else {
-      if (r < t0) return 0;
-      if (r < t1) t1 = r;
-    }
-  }
-  double x = *ax, y = *ay;
-  *ax = x + t0 * dx;
-  *ay = y + t0 * dy;
-  *bx = x + t1 * dx;
-  *by = y + t1 * dy;
-  return 1;
-}
-
-/* Bresenham from (x0, y0) to (x1, y1); `phase` carries the dash pattern
- * (6 px on, 4 off) from segment to segment. */
-static void segment(canvas *c, double fx0, double fy0, double fx1, double fy1,
-                    const uint8_t rgb[3], int dashed, int *phase) {
-  if (!clip(c, &fx0, &fy0, &fx1, &fy1)) return;
-  int x0 = (int)lround(fx0), y0 = (int)lround(fy0), x1 = (int)lround(fx1), y1 = (int)lround(fy1);
-  int dx = abs(x1 - x0), dy = -abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-  int err = dx + dy;
-  for (;;) {
-    if (!dashed || (*phase % 10) < 6) {
-      put(c, x0, y0, rgb);
-      /* Two pixels wide, so thin lines stay visible. */
-      if (dx >= -dy) put(c, x0, y0 + 1, rgb);
-      else put(c, x0 + 1, y0, rgb);
-    }
-    (*phase)++;
-    if (x0 == x1 && y0 == y1) break;
-    int e2 = 2 * err;
-    if (e2 >= dy) {
-      err += dy;
-      x0 += sx;
-    }
-    if (e2 <= dx) {
-      err += dx;
-      y0 += sy;
-    }
-  }
-}
-
-static void fill_rect(canvas *c, int xa, int ya, int xb, int yb, const uint8_t rgb[3]) {
-  if (xa > xb) { int t = xa; xa = xb; xb = t; }
-  if (ya > yb) { int t = ya; ya = yb; yb = t; }
-  for (int y = ya; y <= yb; y++)
-    for (int x = xa; x <= xb; x++) put(c, x, y, rgb);
-}
-
-static void draw_series(canvas *c, const series *s) {
-  const uint8_t *col = s->style.rgb;
-  if (s->bars) {
-    uint8_t light[3];
-    for (int k = 0; k < 3; k++) light[k] = (uint8_t)(255 - (255 - col[k]) / 4);
-    double base = c->log_y ? c->v0 : (0.0 < c->v0 ? c->v0 : 0.0 > c->v1 ? c->v1 : 0.0);
-    for (size_t i = 0; i < s->n; i++) {
-      double ua = coord(s->x[i], c->log_x), ub = coord(s->x[i + 1], c->log_x);
-      double v = coord(s->y[i], c->log_y);
-      if (isnan(ua) || isnan(ub) || isnan(v)) continue;
-      double xa = px_x(c, ua), xb = px_x(c, ub), yb = px_y(c, base), yt = px_y(c, v);
-      double cx0 = fmax(fmin(xa, xb), c->x0), cx1 = fmin(fmax(xa, xb), c->x1);
-      double cy0 = fmax(fmin(yt, yb), c->y0), cy1 = fmin(fmax(yt, yb), c->y1);
-      if (cx0 > cx1 || cy0 > cy1) continue;
-      fill_rect(c, (int)lround(cx0), (int)lround(cy0), (int)lround(cx1), (int)lround(cy1), light);
-      int ph = 0;
-      segment(c, xa, yb, xa, yt, col, 0, &ph);
-      segment(c, xa, yt, xb, yt, col, 0, &ph);
-      segment(c, xb, yt, xb, yb, col, 0, &ph);
-    }
-    return;
-  }
-  int phase = 0, have = 0;
-  double px = 0, py = 0;
-  for (size_t i = 0; i < s->n; i++) {
-    double u = coord(s->x[i], c->log_x), v = coord(s->y[i], c->log_y);
-    if (isnan(u) || isnan(v)) {
-      have = 0; /* a gap in the polyline */
-      continue;
-    }
-    double x = px_x(c, u), y = px_y(c, v);
-    if (have) segment(c, px, py, x, y, col, s->style.dashed, &phase);
-    if (s->style.marker && x >= c->x0 && x <= c->x1 && y >= c->y0 && y <= c->y1)
-      fill_rect(c, (int)lround(x) - 2, (int)lround(y) - 2, (int)lround(x) + 2, (int)lround(y) + 2,
-                col);
-    px = x;
-    py = y;
-    have = 1;
-  }
 }
 
 /* Range of the drawing coordinates of everything drawn, per axis. */
@@ -277,137 +139,299 @@ static void data_range(const sensim_plot *p, double r[4]) {
   for (int a = 0; a < 4; a += 2) {
     if (!(r[a] <= r[a + 1])) r[a] = 0.0, r[a + 1] = 1.0;
     double span = r[a + 1] - r[a];
-    if (span <= 1e-12 * fmax(1.0, fabs(r[a]))) span = fmax(1.0, fabs(r[a])) * 0.5, r[a] -= span / 2, r[a + 1] += span / 2;
+    if (span <= 1e-12 * fmax(1.0, fabs(r[a])))
+      span = fmax(1.0, fabs(r[a])) * 0.5, r[a] -= span / 2, r[a + 1] += span / 2;
     r[a] -= 0.05 * span;
     r[a + 1] += 0.05 * span;
   }
 }
 
-static void fmt_tick(char *buf, size_t n, double v, int log_axis) {
-  if (log_axis) {
-    double e = round(v);
-    if (fabs(v - e) < 1e-9 && (e < -3 || e > 4))
-      snprintf(buf, n, "1e%d", (int)e);
-    else
-      snprintf(buf, n, "%.3g", pow(10.0, v));
-  } else {
-    snprintf(buf, n, "%.4g", fabs(v) < 1e-12 ? 0.0 : v);
-  }
+/* Margins hold the tick labels (11 px text), the axis labels and the
+ * title; they depend on which of those exist, never on the font. */
+void sensim_tools__plot_frame_of(const sensim_plot *p, sensim_tools__plot_frame *f) {
+  f->x0 = p->ylabel ? 76.0 : 58.0;
+  f->x1 = p->w - 18.0;
+  f->y0 = p->title ? 34.0 : 14.0;
+  f->y1 = p->h - (p->xlabel ? 48.0 : 30.0);
+  double r[4];
+  data_range(p, r);
+  f->u0 = r[0], f->u1 = r[1], f->v0 = r[2], f->v1 = r[3];
+  f->log_x = p->log_x;
+  f->log_y = p->log_y;
 }
 
-/* Tick positions in drawing coordinates over [a, b]; returns the count. */
-static int ticks(double a, double b, int log_axis, double *t, int cap) {
-  int n = 0;
-  if (log_axis && b - a >= 1.0) {
-    int step = (int)ceil((b - a) / 8.0);
-    for (double e = ceil(a); e <= b && n < cap; e += step) t[n++] = e;
+double sensim_tools__plot_px_x(const sensim_tools__plot_frame *f, double value) {
+  double u = coord(value, f->log_x);
+  return f->x0 + (u - f->u0) / (f->u1 - f->u0) * (f->x1 - f->x0);
+}
+
+double sensim_tools__plot_px_y(const sensim_tools__plot_frame *f, double value) {
+  double v = coord(value, f->log_y);
+  return f->y1 - (v - f->v0) / (f->v1 - f->v0) * (f->y1 - f->y0);
+}
+
+int sensim_tools__plot_ticks(double a, double b, int log_axis, double *major, int cap,
+                             double *minor, int *nminor, int mcap) {
+  *nminor = 0;
+  if (log_axis && floor(b) - ceil(a) >= 1.0) { /* two decades or more inside */
+    int step = (int)ceil((b - a) / 8.0), n = 0;
+    for (double e = ceil(a); e <= b && n < cap; e += step) major[n++] = e;
+    if (step == 1 && b - a <= 6.0)
+      for (double e = floor(a); e <= b; e += 1.0)
+        for (int k = 2; k <= 9 && *nminor < mcap; k++) {
+          double v = e + log10((double)k);
+          if (v >= a && v <= b) minor[(*nminor)++] = v;
+        }
     return n;
   }
   if (log_axis) {
     static const double mult[3] = {1.0, 2.0, 5.0};
+    int n = 0;
     for (double e = floor(a); e <= ceil(b); e += 1.0)
       for (int k = 0; k < 3 && n < cap; k++) {
         double v = e + log10(mult[k]);
-        if (v >= a && v <= b) t[n++] = v;
+        if (v >= a && v <= b) major[n++] = v;
       }
     if (n >= 2) return n;
-    n = 0;
   }
-  double raw = (b - a) / 5.0, p10 = pow(10.0, floor(log10(raw))), step = p10;
-  if (raw / p10 >= 5.0) step = 5.0 * p10;
-  else if (raw / p10 >= 2.0) step = 2.0 * p10;
-  for (double v = ceil(a / step) * step; v <= b && n < cap; v += step) t[n++] = v;
+  return sensim_tools__nice_ticks(a, b, 5, major, cap);
+}
+
+/* ---- rendering ------------------------------------------------------------ */
+
+/* A decade's label, 10 with its exponent raised in smaller type, anchored
+ * as sensim_tools__text's (ax, ay). */
+static void pow10_label(cairo_t *cr, double x, double y, int e, double ax, double ay) {
+  char ex[16];
+  snprintf(ex, sizeof ex, "%d", e);
+  sensim_tools__font(cr, 11.0, 0);
+  double wb = sensim_tools__text_width(cr, "10");
+  sensim_tools__font(cr, 8.0, 0);
+  double we = sensim_tools__text_width(cr, ex);
+  double left = x - ax * (wb + we + 1.0), top = y - ay * 15.0 + 3.0;
+  sensim_tools__font(cr, 11.0, 0);
+  sensim_tools__text(cr, left, top, "10", 0.0, 0.0, 0.0);
+  sensim_tools__font(cr, 8.0, 0);
+  sensim_tools__text(cr, left + wb + 1.0, top - 4.0, ex, 0.0, 0.0, 0.0);
+  sensim_tools__font(cr, 11.0, 0);
+}
+
+/* The label of tick value t (drawing coordinate) anchored at (x, y). */
+static void tick_label(cairo_t *cr, double x, double y, double t, double step, int log_axis,
+                       double ax, double ay) {
+  char buf[32];
+  if (log_axis && fabs(t - round(t)) < 1e-9) {
+    pow10_label(cr, x, y, (int)round(t), ax, ay);
+    return;
+  } else if (log_axis) {
+    snprintf(buf, sizeof buf, "%.3g", pow(10.0, t));
+  } else {
+    sensim_tools__tick_text(buf, sizeof buf, t, step);
+  }
+  sensim_tools__text(cr, x, y, buf, ax, ay, 0.0);
+}
+
+static void set_dash(cairo_t *cr, int dashed) {
+  static const double pattern[2] = {6.0, 4.0};
+  cairo_set_dash(cr, pattern, dashed ? 2 : 0, 0.0);
+}
+
+static void marker(cairo_t *cr, double x, double y) {
+  cairo_rectangle(cr, x - 2.5, y - 2.5, 5.0, 5.0);
+  cairo_fill(cr);
+}
+
+static void draw_series(cairo_t *cr, const sensim_tools__plot_frame *f, const series *s) {
+  const uint8_t *c = s->style.rgb;
+  if (s->bars) {
+    double base = f->log_y ? f->v0 : fmin(fmax(0.0, f->v0), f->v1);
+    double yb = f->y1 - (base - f->v0) / (f->v1 - f->v0) * (f->y1 - f->y0);
+    cairo_set_line_width(cr, 1.0);
+    for (size_t i = 0; i < s->n; i++) {
+      double xa = sensim_tools__plot_px_x(f, s->x[i]), xb = sensim_tools__plot_px_x(f, s->x[i + 1]);
+      double yt = sensim_tools__plot_px_y(f, s->y[i]);
+      if (isnan(xa) || isnan(xb) || isnan(yt)) continue;
+      cairo_rectangle(cr, xa, yt, xb - xa, yb - yt);
+      cairo_set_source_rgba(cr, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, 0.25);
+      cairo_fill(cr);
+      cairo_move_to(cr, xa, yb);
+      cairo_line_to(cr, xa, yt);
+      cairo_line_to(cr, xb, yt);
+      cairo_line_to(cr, xb, yb);
+      sensim_tools__rgb(cr, c);
+      cairo_stroke(cr);
+    }
+    return;
+  }
+  sensim_tools__rgb(cr, c);
+  cairo_set_line_width(cr, 2.0);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  /* Round ends reach the first and last points; dashes keep square ends
+   * so their gaps stay open. */
+  cairo_set_line_cap(cr, s->style.dashed ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND);
+  set_dash(cr, s->style.dashed);
+  int have = 0; /* a point that cannot be shown breaks the line */
+  for (size_t i = 0; i < s->n; i++) {
+    double x = sensim_tools__plot_px_x(f, s->x[i]), y = sensim_tools__plot_px_y(f, s->y[i]);
+    if (isnan(x) || isnan(y)) {
+      have = 0;
+      continue;
+    }
+    if (have) cairo_line_to(cr, x, y);
+    else cairo_move_to(cr, x, y);
+    have = 1;
+  }
+  cairo_stroke(cr);
+  set_dash(cr, 0);
+  if (s->style.marker)
+    for (size_t i = 0; i < s->n; i++) {
+      double x = sensim_tools__plot_px_x(f, s->x[i]), y = sensim_tools__plot_px_y(f, s->y[i]);
+      if (!isnan(x) && !isnan(y)) marker(cr, x, y);
+    }
+}
+
+/* Grid lines and tick marks of one axis (vertical: 1 for y). */
+static void axis(cairo_t *cr, const sensim_tools__plot_frame *f, int vertical) {
+  double maj[64], mnr[128];
+  int nm = 0, log_axis = vertical ? f->log_y : f->log_x;
+  double a = vertical ? f->v0 : f->u0, b = vertical ? f->v1 : f->u1;
+  int n = sensim_tools__plot_ticks(a, b, log_axis, maj, 64, mnr, &nm, 128);
+  double step = n > 1 ? maj[1] - maj[0] : 1.0;
+  cairo_set_line_width(cr, 1.0);
+  for (int pass = 0; pass < 2; pass++) {
+    const double *t = pass ? maj : mnr;
+    int count = pass ? n : nm;
+    double len = pass ? SENSIM_TOOLS__MAJOR_TICK : SENSIM_TOOLS__MINOR_TICK;
+    for (int i = 0; i < count; i++) {
+      double d = vertical ? f->y1 - (t[i] - a) / (b - a) * (f->y1 - f->y0)
+                          : f->x0 + (t[i] - a) / (b - a) * (f->x1 - f->x0);
+      d = floor(d) + 0.5;
+      cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+      if (pass) { /* grid at major ticks only */
+        if (vertical) cairo_move_to(cr, f->x0, d), cairo_line_to(cr, f->x1, d);
+        else cairo_move_to(cr, d, f->y0), cairo_line_to(cr, d, f->y1);
+        cairo_stroke(cr);
+      }
+      cairo_set_source_rgb(cr, 0, 0, 0);
+      if (vertical) cairo_move_to(cr, f->x0, d), cairo_line_to(cr, f->x0 - len, d);
+      else cairo_move_to(cr, d, f->y1), cairo_line_to(cr, d, f->y1 + len);
+      cairo_stroke(cr);
+      if (!pass) continue;
+      if (vertical) tick_label(cr, f->x0 - 9.0, d, t[i], step, log_axis, 1.0, 0.5);
+      else tick_label(cr, d, f->y1 + 9.0, t[i], step, log_axis, 0.5, 0.0);
+    }
+  }
+}
+
+/* How much of what is drawn falls in the box [x0, x1] x [y0, y1]: data
+ * points, and points every eighth of the way along each segment (a line
+ * crossing the box counts too), bar tops at both ends. */
+static size_t hidden(const sensim_plot *p, const sensim_tools__plot_frame *f, double x0, double y0,
+                     double x1, double y1) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->ns; i++) {
+    const series *s = &p->s[i];
+    for (size_t j = 0; j < s->n; j++) {
+      double xa = sensim_tools__plot_px_x(f, s->x[j]), ya = sensim_tools__plot_px_y(f, s->y[j]);
+      double xb = xa, yb = ya;
+      if (s->bars) xb = sensim_tools__plot_px_x(f, s->x[j + 1]);
+      else if (j + 1 < s->n)
+        xb = sensim_tools__plot_px_x(f, s->x[j + 1]), yb = sensim_tools__plot_px_y(f, s->y[j + 1]);
+      if (isnan(xa) || isnan(ya) || isnan(xb) || isnan(yb)) continue;
+      for (int k = 0; k < 8; k++) {
+        double x = xa + (xb - xa) * k / 8.0, y = ya + (yb - ya) * k / 8.0;
+        n += x >= x0 && x <= x1 && y >= y0 && y <= y1;
+      }
+    }
+  }
   return n;
 }
 
-static void render(const sensim_plot *p, canvas *c) {
-  static const uint8_t black[3] = {0, 0, 0}, grid[3] = {225, 225, 225}, white[3] = {255, 255, 255};
-  memset(c->rgb, 255, (size_t)c->w * (size_t)c->h * 3);
-  c->x0 = 62;
-  c->x1 = c->w - 12;
-  c->y0 = 30;
-  c->y1 = c->h - 34;
-  double r[4];
-  data_range(p, r);
-  c->u0 = r[0], c->u1 = r[1], c->v0 = r[2], c->v1 = r[3];
-  double t[64];
-  char buf[32];
-  int nt = ticks(c->u0, c->u1, c->log_x, t, 64);
-  for (int i = 0; i < nt; i++) {
-    int x = (int)lround(px_x(c, t[i]));
-    for (int y = c->y0; y <= c->y1; y++) put(c, x, y, grid);
-    for (int y = c->y1; y <= c->y1 + 3; y++) put(c, x, y, black);
-    fmt_tick(buf, sizeof buf, t[i], c->log_x);
-    text(c, x - text_w(buf) / 2, c->y1 + 6, buf, black);
-  }
-  nt = ticks(c->v0, c->v1, c->log_y, t, 64);
-  for (int i = 0; i < nt; i++) {
-    int y = (int)lround(px_y(c, t[i]));
-    for (int x = c->x0; x <= c->x1; x++) put(c, x, y, grid);
-    for (int x = c->x0 - 3; x <= c->x0; x++) put(c, x, y, black);
-    fmt_tick(buf, sizeof buf, t[i], c->log_y);
-    text(c, c->x0 - 5 - text_w(buf), y - SENSIM_TOOLS__FONT_H / 2, buf, black);
-  }
-  for (size_t i = 0; i < p->ns; i++) draw_series(c, &p->s[i]);
-  for (int x = c->x0; x <= c->x1; x++) put(c, x, c->y0, black), put(c, x, c->y1, black);
-  for (int y = c->y0; y <= c->y1; y++) put(c, c->x0, y, black), put(c, c->x1, y, black);
-  if (p->title) text(c, (c->w - text_w(p->title)) / 2, 8, p->title, black);
-  if (p->ylabel) text(c, 4, c->y0 - 12, p->ylabel, black);
-  if (p->xlabel) text(c, (c->x0 + c->x1 - text_w(p->xlabel)) / 2, c->h - 12, p->xlabel, black);
-  /* Legend: top right inside the axes, one row per labelled series. */
-  int rows = 0, wmax = 0;
+static void legend(cairo_t *cr, const sensim_plot *p, const sensim_tools__plot_frame *f) {
+  int rows = 0;
+  double wmax = 0.0;
+  sensim_tools__font(cr, 11.0, 0);
   for (size_t i = 0; i < p->ns; i++)
-    if (p->s[i].legend) rows++, wmax = text_w(p->s[i].legend) > wmax ? text_w(p->s[i].legend) : wmax;
+    if (p->s[i].legend) rows++, wmax = fmax(wmax, sensim_tools__text_width(cr, p->s[i].legend));
   if (rows == 0) return;
-  int lw = wmax + 30, lh = rows * 11 + 5, lx = c->x1 - lw - 4, ly = c->y0 + 4;
-  fill_rect(c, lx, ly, lx + lw, ly + lh, white);
-  int ph = 0;
-  segment(c, lx, ly, lx + lw, ly, black, 0, &ph);
-  segment(c, lx + lw, ly, lx + lw, ly + lh, black, 0, &ph);
-  segment(c, lx, ly + lh, lx + lw, ly + lh, black, 0, &ph);
-  segment(c, lx, ly, lx, ly + lh, black, 0, &ph);
+  const double row_h = 16.0, lw = wmax + 44.0, lh = rows * row_h + 8.0;
+  /* The corner of the axes where the box hides least of the data: top
+   * right, top left, bottom right, bottom left, the first on a tie. */
+  double lx = 0, ly = 0;
+  size_t best = (size_t)-1;
+  for (int c = 0; c < 4; c++) {
+    double x = c % 2 ? f->x0 + 8.0 : f->x1 - lw - 8.0, y = c < 2 ? f->y0 + 8.0 : f->y1 - lh - 8.0;
+    size_t h = hidden(p, f, x - 3.0, y - 3.0, x + lw + 3.0, y + lh + 3.0);
+    if (h < best) best = h, lx = floor(x) + 0.5, ly = floor(y) + 0.5;
+  }
+  cairo_rectangle(cr, lx, ly, lw, lh);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.88);
+  cairo_fill_preserve(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+  cairo_set_line_width(cr, 1.0);
+  cairo_stroke(cr);
   int row = 0;
   for (size_t i = 0; i < p->ns; i++) {
     const series *s = &p->s[i];
     if (!s->legend) continue;
-    int y = ly + 4 + row * 11 + SENSIM_TOOLS__FONT_H / 2;
-    ph = 0;
-    if (s->bars) fill_rect(c, lx + 4, y - 3, lx + 20, y + 3, s->style.rgb);
-    else segment(c, lx + 4, y, lx + 20, y, s->style.rgb, s->style.dashed, &ph);
-    if (s->style.marker) fill_rect(c, lx + 10, y - 2, lx + 14, y + 2, s->style.rgb);
-    text(c, lx + 25, y - SENSIM_TOOLS__FONT_H / 2, s->legend, black);
+    double y = ly + 4.0 + (row + 0.5) * row_h;
+    if (s->bars) {
+      cairo_rectangle(cr, lx + 8.0, y - 5.0, 24.0, 10.0);
+      cairo_set_source_rgba(cr, s->style.rgb[0] / 255.0, s->style.rgb[1] / 255.0,
+                            s->style.rgb[2] / 255.0, 0.25);
+      cairo_fill_preserve(cr);
+      sensim_tools__rgb(cr, s->style.rgb);
+      cairo_set_line_width(cr, 1.0);
+      cairo_stroke(cr);
+    } else {
+      sensim_tools__rgb(cr, s->style.rgb);
+      cairo_set_line_width(cr, 2.0);
+      set_dash(cr, s->style.dashed);
+      cairo_move_to(cr, lx + 8.0, y);
+      cairo_line_to(cr, lx + 32.0, y);
+      cairo_stroke(cr);
+      set_dash(cr, 0);
+      if (s->style.marker) marker(cr, lx + 20.0, y);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    sensim_tools__text(cr, lx + 38.0, y, s->legend, 0.0, 0.5, 0.0);
     row++;
   }
 }
 
-/* ---- PNG ------------------------------------------------------------------ */
+static void render(const sensim_plot *p, cairo_t *cr) {
+  sensim_tools__plot_frame f;
+  sensim_tools__plot_frame_of(p, &f);
+  sensim_tools__font(cr, 11.0, 0);
+  axis(cr, &f, 0);
+  axis(cr, &f, 1);
+  cairo_save(cr);
+  cairo_rectangle(cr, f.x0, f.y0, f.x1 - f.x0, f.y1 - f.y0);
+  cairo_clip(cr);
+  for (size_t i = 0; i < p->ns; i++) draw_series(cr, &f, &p->s[i]);
+  cairo_restore(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, 1.0);
+  cairo_rectangle(cr, f.x0 + 0.5, f.y0 + 0.5, f.x1 - f.x0 - 1.0, f.y1 - f.y0 - 1.0);
+  cairo_stroke(cr);
+  if (p->title) {
+    sensim_tools__font(cr, 14.0, 1);
+    sensim_tools__text(cr, p->w / 2.0, 9.0, p->title, 0.5, 0.0, 0.0);
+  }
+  sensim_tools__font(cr, 12.0, 0);
+  if (p->xlabel) sensim_tools__text(cr, (f.x0 + f.x1) / 2, p->h - 6.0, p->xlabel, 0.5, 1.0, 0.0);
+  if (p->ylabel) sensim_tools__text(cr, 6.0, (f.y0 + f.y1) / 2, p->ylabel, 0.5, 0.0, M_PI / 2);
+  legend(cr, p, &f);
+}
 
-/* The canvas goes out through sensim's own PNG writer (sensim_write_png:
- * libpng, all or nothing), as an opaque rgba8 frame. */
 sensim_status sensim_plot_write_png(const sensim_plot *p, const char *path) {
   if (!p || !path) return sensim_error_set(SENSIM_EINVAL, "plot_write_png: NULL argument");
-  canvas c;
-  memset(&c, 0, sizeof c);
-  c.w = p->w;
-  c.h = p->h;
-  c.log_x = p->log_x;
-  c.log_y = p->log_y;
-  c.rgb = malloc((size_t)c.w * (size_t)c.h * 3);
-  if (!c.rgb) return sensim_error_set(SENSIM_ENOMEM, "plot '%s': out of memory", path);
-  render(p, &c);
-  sensim_frame f;
-  memset(&f, 0, sizeof f);
-  sensim_status st = sensim_frame_alloc(&f, SENSIM_PAYLOAD_RGBA8, (uint32_t)c.w, (uint32_t)c.h);
-  if (st == SENSIM_OK) {
-    uint8_t *o = f.data;
-    for (size_t i = 0; i < f.count; i++) {
-      memcpy(o + 4 * i, c.rgb + 3 * i, 3);
-      o[4 * i + 3] = 255;
-    }
-    st = sensim_write_png(path, &f);
-    if (st != SENSIM_OK) sensim_error_prefix("plot '%s'", path);
-  }
-  sensim_frame_release(&f);
-  free(c.rgb);
+  sensim_tools__canvas c;
+  sensim_status st = sensim_tools__canvas_create(p->w, p->h, "plot", &c);
+  if (st != SENSIM_OK) return st;
+  render(p, c.cr);
+  st = sensim_tools__canvas_write_png(&c, path);
+  if (st != SENSIM_OK) sensim_error_prefix("plot '%s'", path);
+  sensim_tools__canvas_destroy(&c);
   return st;
 }

@@ -30,4 +30,11 @@ sensim_status sensim_tools__grow(void **array, size_t *cap, size_t need, size_t 
  * NULL out. */
 char *sensim_tools__strdup(const char *s);
 
+/* Sample depth of a PNG file as stored (IHDR bit depth, ISO/IEC 15948
+ * 11.2.2: byte 24 of the file, colour type at 25; 8 for palette files,
+ * whose entries are 8-bit) and, unless channels is NULL, its channels
+ * before any expansion (1 grey, 2 grey + alpha, 3 RGB or palette, 4 RGBA).
+ * 0 if the header cannot be read. */
+int sensim_tools__png_bits(const char *path, int *channels);
+
 #endif

@@ -1,6 +1,7 @@
-/* tools/tools_util.c: the small allocation helpers the tools share
- * (tools/tools_internal.h). */
+/* tools/tools_util.c: the small helpers the tools share: allocation, and
+ * a PNG header probe (tools/tools_internal.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/tools_internal.h"
@@ -27,4 +28,16 @@ char *sensim_tools__strdup(const char *s) {
   }
   memcpy(d, s, n);
   return d;
+}
+
+int sensim_tools__png_bits(const char *path, int *channels) {
+  unsigned char hdr[26];
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return 0;
+  size_t got = fread(hdr, 1, sizeof hdr, fp);
+  fclose(fp);
+  if (got != sizeof hdr) return 0;
+  static const int per_type[7] = {1, 0, 3, 3, 2, 0, 4}; /* colour type -> channels */
+  if (channels) *channels = hdr[25] <= 6 ? per_type[hdr[25]] : 0;
+  return hdr[25] == 3 ? 8 : hdr[24];
 }

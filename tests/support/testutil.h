@@ -109,7 +109,12 @@ int sensim_test_texture_png(void);
 int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_plot(void);
+int sensim_test_colormap(void);
+int sensim_test_preview(void);
+int sensim_test_contact_sheet(void);
+int sensim_test_birdseye(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
+int sensim_test_pictures_cli(void);
 
 #endif

@@ -9,7 +9,10 @@
 #
 #   cmake -DCC=cc -DSRC=src -DSTAGE=build/layers -DINCLUDE=include -DRANDOM123=dir -DWORK=dir
 #         -DLAYERS="core|scene" -DUSES_core="" -DUSES_scene="core" ...
-#         -P check_layers.cmake
+#         [-DSYSTEM_tools="dir|dir"] -P check_layers.cmake
+#
+# SYSTEM_<layer> are the folders of outside libraries' headers on that
+# layer's path (cairo's for the tools).
 string(REPLACE "|" ";" LAYERS "${LAYERS}")
 file(MAKE_DIRECTORY ${WORK})
 set(failures "")
@@ -37,8 +40,10 @@ foreach(layer IN LISTS LAYERS)
       string(MAKE_C_IDENTIFIER "${h}" hid)
       set(probe ${WORK}/${layer}_includes_${hid}.c)
       file(WRITE ${probe} "#include \"${h}\"\n")
+      string(REPLACE "|" ";" system "${SYSTEM_${layer}}")
+      list(TRANSFORM system PREPEND "-I")
       execute_process(COMMAND ${CC} -fsyntax-only -std=c11 -D_POSIX_C_SOURCE=200809L
-              -I${STAGE}/${layer} -I${INCLUDE} -I${RANDOM123} ${probe}
+              -I${STAGE}/${layer} -I${INCLUDE} -I${RANDOM123} ${system} ${probe}
         RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
       math(EXPR checked "${checked} + 1")
       if(expect STREQUAL ok AND NOT rc EQUAL 0)
