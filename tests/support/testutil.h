@@ -67,6 +67,7 @@ int sensim_test_runtime_registry(void);
 int sensim_test_geodesy(void);
 int sensim_test_payload(void);
 int sensim_test_error(void);
+int sensim_test_suggest(void);
 int sensim_test_keyframes(void);
 int sensim_test_world(void);
 int sensim_test_mesh_import(void);
