@@ -183,8 +183,9 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
       if (w < 0) break;
       used += (size_t)w;
     }
-    return sensim__fail(SENSIM_ENOTFOUND, "%s.name: unknown filter '%s' (built-in: %s)", path,
-                        name, list);
+    char hint[96];
+    return sensim__fail(SENSIM_ENOTFOUND, "%s.name: unknown filter '%s'%s (built-in: %s)", path,
+                        name, sensim__did_you_mean(hint, sizeof hint, name, names), list);
   }
   char pp[160];
   sensim__jpath_key(pp, sizeof pp, path, "params");
@@ -205,12 +206,13 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
 /* Output formats by name. Which payloads each can hold, and which one a
  * payload gets when "output" is not given, are the payload table's
  * (core/payload.h): a new payload brings its own. */
-static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea"};
+static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea",
+                                           NULL};
 static const sensim__out_format format_values[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
                                                    SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
                                                    SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
                                                    SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
-enum { NFORMATS = sizeof format_names / sizeof format_names[0] };
+enum { NFORMATS = sizeof format_names / sizeof format_names[0] - 1 };
 
 int sensim__out_format_from_name(const char *name, sensim__out_format *out) {
   for (int i = 0; name && i < NFORMATS; i++)
@@ -234,10 +236,12 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "utc_start", 0, &utc);
   if (st != SENSIM_OK) return st;
   sensim__out_format given;
+  char hint[96];
   if (!sensim__out_format_from_name(fmt, &given))
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.format: unknown format '%s' (png, pcd, pcd_ascii, ply, ply_ascii, "
-                        "csv, nmea, none)", path, fmt);
+                        "%s.format: unknown format '%s'%s (png, pcd, pcd_ascii, ply, ply_ascii, "
+                        "csv, nmea, none)", path, fmt,
+                        sensim__did_you_mean(hint, sizeof hint, fmt, format_names));
   if (!sensim__payload_takes_output(desc, fmt))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",
                         path, fmt, sensim_payload_name(p));
@@ -332,9 +336,15 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   const scn_kind *kind = NULL;
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(type, kinds[i].type) == 0) kind = &kinds[i];
-  if (!kind)
+  if (!kind) {
+    const char *types[sizeof kinds / sizeof kinds[0] + 1];
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) types[i] = kinds[i].type;
+    types[sizeof kinds / sizeof kinds[0]] = NULL;
+    char hint[96];
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu, magnetometer, cone)", path, type);
+                        "%s.type: unknown sensor '%s'%s (camera, lidar, gnss, imu, magnetometer, cone)",
+                        path, type, sensim__did_you_mean(hint, sizeof hint, type, types));
+  }
   const char *keys[48];
   join_keys(kind->keys, keys);
   if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
