@@ -4,5 +4,6 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_cli();
+  failed += sensim_test_cli_help();
   return failed ? 1 : 0;
 }

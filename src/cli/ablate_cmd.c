@@ -27,6 +27,8 @@ static const char usage_text[] =
     "  --threads N     worker threads, 0..1024 (default: the file's)\n"
     "  --frames N      frames per camera, 1..1000000 (default: the file's duration)\n"
     "  --variants L    comma-separated variants to render (default: all)\n"
+    "example:\n"
+    "  sensim ablate examples/ablation.json --out out/ablation --variants baseline,noise_off\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -67,7 +69,7 @@ int sensim__cli_ablate(int argc, char **argv) {
   size_t nlist = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(usage_text, stdout);
       return 0;
     }
@@ -86,7 +88,8 @@ int sensim__cli_ablate(int argc, char **argv) {
         return usage("--variants: unknown or repeated variant in", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--out", "--threads", "--frames", "--variants", "--help", NULL};
+      return sensim__cli_unknown_option("ablate", a, known);
     } else if (!scenario) {
       scenario = a;
     } else {

@@ -21,8 +21,13 @@ static const char help[] =
     "  as `sensim run` writes it; evenly spaced t), with the white-noise N\n"
     "  (slope -1/2, value at tau = 1 s) and random-walk K (slope +1/2, value at\n"
     "  tau = 3 s) coefficients of IEEE Std 952 Annex C\n"
+    "arguments:\n"
+    "  IMU.csv        the recording; its first column is time\n"
+    "options:\n"
     "  --column NAME  a column to analyse (repeatable; default: all but t)\n"
     "  --out FILE     write a log-log PNG plot with the fitted lines dashed\n"
+    "example:\n"
+    "  sensim allan out/cart/imu/imu.csv --column gz --out allan_gz.png\n"
     "exit status: 0 success, 1 unreadable file or data, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -187,7 +192,7 @@ int sensim__cli_allan(int argc, char **argv) {
   size_t nwant = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(help, stdout);
       return 0;
     } else if (strcmp(a, "--column") == 0 || strcmp(a, "--out") == 0) {
@@ -196,7 +201,8 @@ int sensim__cli_allan(int argc, char **argv) {
       else if (nwant == MAX_COLS) return usage("too many --column options", NULL);
       else want[nwant++] = argv[++i];
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--column", "--out", "--help", NULL};
+      return sensim__cli_unknown_option("allan", a, known);
     } else if (!file) {
       file = a;
     } else {

@@ -17,14 +17,14 @@ void sensim__cli_progress(double t, double duration, void *user);
 /* Frames per sensor, wall time and real-time factor on stdout. */
 void sensim__cli_print_summary(sensim_scenario *scn, const sensim_run_summary *sum);
 
-/* `sensim noise-calib ...` (argv as main's); returns an exit code, or -1
- * when --help was asked for. */
-int sensim__cli_noise_calib(int argc, char **argv);
-
-/* Further commands, each in its own file: `sensim NAME ARGS...` calls
- * fn(argc, argv) with argv[1] == NAME; fn prints its own usage for --help
- * and returns an exit code (0, 1 failure, 2 bad usage). */
+/* The commands, each in its own file: `sensim NAME ARGS...` calls
+ * fn(argc, argv) with argv[1] == NAME; fn prints its own usage (options,
+ * arguments, an example) to stdout for --help or -h and returns an exit
+ * code (0, 1 failure, 2 bad usage). */
 typedef int (*sensim__cli_fn)(int argc, char **argv);
+int sensim__cli_run(int argc, char **argv);
+int sensim__cli_demo_cmd(int argc, char **argv);
+int sensim__cli_noise_calib(int argc, char **argv);
 int sensim__cli_allan(int argc, char **argv);
 int sensim__cli_vepd(int argc, char **argv);
 int sensim__cli_ekf(int argc, char **argv);
@@ -32,5 +32,14 @@ int sensim__cli_vepd_experiment(int argc, char **argv);
 int sensim__cli_ablate(int argc, char **argv);
 int sensim__cli_augment(int argc, char **argv);
 int sensim__cli_image_stats(int argc, char **argv);
+
+
+/* Shared by the commands' parsers (cli_util.c). */
+/* Whether arg asks for help (--help, -h). */
+int sensim__cli_is_help(const char *arg);
+/* "sensim CMD: unknown option 'OPT'; did you mean '--x'?" (the hint when an
+ * option of the NULL-terminated `known` is near) and where help is, on
+ * stderr; returns 2, the exit code of bad usage. */
+int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *const *known);
 
 #endif

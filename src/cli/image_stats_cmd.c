@@ -20,6 +20,8 @@ static const char usage_text[] =
     "options:\n"
     "  --out PATH   plot file\n"
     "  --bins N     histogram bins over [0, 1], 2..256 [64]\n"
+    "example:\n"
+    "  sensim image-stats real/ out/cart/camera/ --out stats.png\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -38,7 +40,7 @@ int sensim__cli_image_stats(int argc, char **argv) {
   long bins = 64;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(usage_text, stdout);
       return 0;
     }
@@ -56,7 +58,8 @@ int sensim__cli_image_stats(int argc, char **argv) {
           return usage("--bins: expected an integer in 2..256, got", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--out", "--bins", "--help", NULL};
+      return sensim__cli_unknown_option("image-stats", a, known);
     } else if (!dir[0]) {
       dir[0] = a;
     } else if (!dir[1]) {

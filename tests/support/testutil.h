@@ -112,5 +112,6 @@ int sensim_test_allan(void);
 int sensim_test_plot(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
+int sensim_test_cli_help(void);
 
 #endif
