@@ -5,5 +5,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_cli();
   failed += sensim_test_cli_help();
+  failed += sensim_test_cli_run_output();
   return failed ? 1 : 0;
 }

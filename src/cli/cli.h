@@ -10,8 +10,9 @@
 #include <sensim/sensim.h>
 #include <sensim_tools/sensim_tools.h>
 
-/* `sensim demo`: run the built-in scenario into out_dir; returns an exit code. */
-int sensim__cli_demo(const char *out_dir, int threads, double duration);
+/* `sensim demo`: run the built-in scenario into out_dir (a non-empty one
+ * only with force, as sensim__cli_prepare_out); returns an exit code. */
+int sensim__cli_demo(const char *out_dir, int threads, double duration, int force);
 /* Progress line on stderr, about once per simulated second. */
 void sensim__cli_progress(double t, double duration, void *user);
 /* Frames per sensor, wall time and real-time factor on stdout. */
@@ -41,5 +42,11 @@ int sensim__cli_is_help(const char *arg);
  * option of the NULL-terminated `known` is near) and where help is, on
  * stderr; returns 2, the exit code of bad usage. */
 int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *const *known);
+
+/* Before a run of scn into dir (out_dir.c): 0 when dir is missing or
+ * empty; when it holds anything, 1 with a message on stderr, unless force,
+ * which removes dir/<sensor name> for each of scn's sensors (0, or 1 with
+ * a message when that fails). */
+int sensim__cli_prepare_out(const char *cmd, const char *dir, sensim_scenario *scn, int force);
 
 #endif

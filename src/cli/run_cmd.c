@@ -12,14 +12,19 @@
 enum { EXIT_RUN_FAILED = 1, EXIT_USAGE = 2 };
 
 static const char run_help[] =
-    "usage: sensim run SCENARIO.json --out DIR [--threads N]\n"
+    "usage: sensim run SCENARIO.json --out DIR [--threads N] [--force]\n"
     "  load a scenario file (docs/scenario.md: world, meshes, scripted bodies,\n"
     "  sensors with their filter chains) and write every sensor's frames under\n"
-    "  DIR/<sensor name>/; prints the frames per sensor and the real-time factor\n"
+    "  DIR/<sensor name>/; prints the frames per sensor and the real-time factor.\n"
+    "  Warns on stderr about what loads but writes nothing useful (a camera or\n"
+    "  lidar whose frames no format writes, a range image that clamps ranges).\n"
     "arguments:\n"
     "  SCENARIO.json  the scenario file\n"
     "options:\n"
-    "  --out DIR      output folder (created if missing)\n"
+    "  --out DIR      output folder (created if missing); one that is not empty\n"
+    "                 is refused, so two runs' frames never mix\n"
+    "  --force        run into a non-empty DIR: the folders of the scenario's\n"
+    "                 sensors in it are removed first, other files kept\n"
     "  --threads N    worker threads, 0..1024 (0: run jobs on the calling thread;\n"
     "                 default: the file's); output is identical for every N\n"
     "example:\n"
@@ -27,13 +32,14 @@ static const char run_help[] =
     "exit status: 0 success, 1 the scenario or its output failed, 2 bad usage\n";
 
 static const char demo_help[] =
-    "usage: sensim demo --out DIR [--threads N] [--duration S]\n"
+    "usage: sensim demo --out DIR [--threads N] [--duration S] [--force]\n"
     "  a 1/6-scale vehicle lapping a coned stadium course with a camera, a\n"
     "  16-channel lidar, a GNSS receiver and an IMU; writes their frames under\n"
     "  DIR/<sensor name>/ and the last lidar scan seen from above as\n"
     "  DIR/lidar_birdseye.png\n"
     "options:\n"
-    "  --out DIR      output folder (created if missing)\n"
+    "  --out DIR      output folder (created if missing; refused if not empty)\n"
+    "  --force        run into a non-empty DIR, replacing its sensor folders\n"
     "  --threads N    worker threads, 0..1024 (default 2); output is identical\n"
     "                 for every N\n"
     "  --duration S   simulated seconds, > 0 (default 10)\n"
@@ -77,6 +83,7 @@ typedef struct cli_opts {
   const char *out;
   int threads;
   double duration;
+  int force;
 } cli_opts;
 
 static int parse_int(const char *s, long lo, long hi, long *v) {
@@ -90,13 +97,15 @@ static int parse_int(const char *s, long lo, long hi, long *v) {
 
 /* Returns 0, an exit code, or -1 after printing help. */
 static int parse_opts(int argc, char **argv, int demo, cli_opts *o) {
-  static const char *const run_opts[] = {"--out", "--threads", "--help", NULL};
-  static const char *const demo_opts[] = {"--out", "--threads", "--duration", "--help", NULL};
+  static const char *const run_opts[] = {"--out", "--threads", "--force", "--help", NULL};
+  static const char *const demo_opts[] = {"--out", "--threads", "--duration", "--force", "--help",
+                                          NULL};
   const char *cmd = demo ? "demo" : "run";
   o->scenario = NULL;
   o->out = NULL;
   o->threads = -1;
   o->duration = -1;
+  o->force = 0;
   for (int i = 2; i < argc; i++)
     if (sensim__cli_is_help(argv[i])) {
       fputs(demo ? demo_help : run_help, stdout);
@@ -125,6 +134,8 @@ static int parse_opts(int argc, char **argv, int demo, cli_opts *o) {
           return usage_error(cmd, "--duration '%s': expected seconds > 0", val);
         o->duration = d;
       }
+    } else if (strcmp(a, "--force") == 0) {
+      o->force = 1;
     } else if (!demo && strcmp(a, "--duration") == 0) {
       return usage_error(cmd, "--duration is an option of 'demo' only");
     } else if (a[0] == '-' && a[1] != '\0') {
@@ -152,6 +163,12 @@ int sensim__cli_run(int argc, char **argv) {
             sensim_status_str(st));
     return EXIT_RUN_FAILED;
   }
+  for (size_t i = 0; i < sensim_scenario_warning_count(scn); i++)
+    fprintf(stderr, "sensim run: %s: warning: %s\n", o.scenario, sensim_scenario_warning_get(scn, i));
+  if (sensim__cli_prepare_out("run", o.out, scn, o.force) != 0) {
+    sensim_scenario_destroy(scn);
+    return EXIT_RUN_FAILED;
+  }
   sensim_run_summary sum;
   st = sensim_scenario_run(scn, o.out, sensim__cli_progress, NULL, &sum);
   if (st != SENSIM_OK) {
@@ -169,5 +186,6 @@ int sensim__cli_demo_cmd(int argc, char **argv) {
   cli_opts o;
   int rc = parse_opts(argc, argv, 1, &o);
   if (rc != 0) return rc < 0 ? 0 : rc;
-  return sensim__cli_demo(o.out, o.threads < 0 ? 2 : o.threads, o.duration > 0 ? o.duration : 10.0);
+  return sensim__cli_demo(o.out, o.threads < 0 ? 2 : o.threads, o.duration > 0 ? o.duration : 10.0,
+                          o.force);
 }

@@ -256,12 +256,15 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
 }
 
 /* Each kind: its keys after the common ones, and how its own parameters are
- * read and the sensor created. */
+ * read and the sensor created. *reach gets a ranging sensor's max range, m
+ * (left 0 by the others), for the output checks (io/scenario_warnings.c). */
 typedef sensim_status (*scn_create_fn)(sensim_world *w, const cJSON *obj, const char *path,
-                                       const sensim_sensor_params *sp, sensim_sensor **s);
+                                       const sensim_sensor_params *sp, sensim_sensor **s,
+                                       double *reach);
 
 static sensim_status create_camera(sensim_world *w, const cJSON *obj, const char *path,
-                                   const sensim_sensor_params *sp, sensim_sensor **s) {
+                                   const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_camera_params cp;
   sensim_camera_params_init(&cp);
   sensim_status st = sensim__scenario_camera(obj, path, &cp);
@@ -269,16 +272,18 @@ static sensim_status create_camera(sensim_world *w, const cJSON *obj, const char
 }
 
 static sensim_status create_lidar(sensim_world *w, const cJSON *obj, const char *path,
-                                  const sensim_sensor_params *sp, sensim_sensor **s) {
+                                  const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
   sensim_lidar_params lp;
   sensim__lidar_tables tables; /* holds the arrays lp points to until creation */
   sensim_lidar_params_init(&lp);
   sensim_status st = sensim__scenario_lidar(obj, path, &lp, &tables);
+  *reach = lp.max_range;
   return st != SENSIM_OK ? st : sensim_lidar_create(w, sp, &lp, s);
 }
 
 static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *path,
-                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+                                 const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_gnss_params gp;
   sensim_gnss_params_init(&gp);
   sensim_status st = sensim__scenario_gnss(obj, path, &gp);
@@ -288,7 +293,8 @@ static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *
 static const char *const imu_keys[] = {"earth_rotation", NULL};
 
 static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *path,
-                                const sensim_sensor_params *sp, sensim_sensor **s) {
+                                const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_imu_params ip;
   sensim_imu_params_init(&ip);
   sensim_status st = sensim__jbool(obj, path, "earth_rotation", &ip.earth_rotation);
@@ -296,7 +302,8 @@ static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *p
 }
 
 static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *path,
-                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+                                 const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_cone_params cp;
   sensim_cone_params_init(&cp);
   sensim_status st = sensim__scenario_cone(obj, path, &cp);
@@ -304,7 +311,8 @@ static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *
 }
 
 static sensim_status create_magnetometer(sensim_world *w, const cJSON *obj, const char *path,
-                                         const sensim_sensor_params *sp, sensim_sensor **s) {
+                                         const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_magnetometer_params mp;
   sensim_magnetometer_params_init(&mp);
   sensim_status st = sensim__scenario_magnetometer(obj, path, &mp);
@@ -360,7 +368,8 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = parse_schedule(scn, obj, path, &sp)) != SENSIM_OK) return st;
 
   sensim_sensor *s = NULL;
-  st = kind->create(scn->world, obj, path, &sp, &s);
+  double reach = 0.0;
+  st = kind->create(scn->world, obj, path, &sp, &s, &reach);
   if (st != SENSIM_OK) {
     sensim__error_context("%s", path);
     return st;
@@ -381,7 +390,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = parse_output(output, op, sensim_sensor_output_type(s), &out->format, &out->utc_start)) != SENSIM_OK)
     return st;
   out->sensor = s;
-  return SENSIM_OK;
+  return sensim__scenario_check_output(scn, path, kind->type, out, output != NULL, reach);
 }
 
 sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir) {

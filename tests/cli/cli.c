@@ -29,23 +29,6 @@ static void assert_log_contains(const char *what) {
   free(log);
 }
 
-static void remove_tree(const char *path) {
-  DIR *d = opendir(path);
-  if (!d) {
-    unlink(path);
-    return;
-  }
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    char sub[1024];
-    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-    remove_tree(sub);
-  }
-  closedir(d);
-  rmdir(path);
-}
-
 /* Every file under a (relative name rel) also exists under b with the same
  * bytes; returns the number of files compared. */
 static size_t compare_trees(const char *a, const char *b, const char *rel) {
@@ -76,7 +59,7 @@ static size_t compare_trees(const char *a, const char *b, const char *rel) {
 
 static int setup(void **state) {
   (void)state;
-  remove_tree(TMP);
+  test_remove_tree(TMP);
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 

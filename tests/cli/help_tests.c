@@ -13,6 +13,7 @@
 
 static int setup(void **state) {
   (void)state;
+  test_remove_tree(TMP);
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
 }
 

@@ -53,6 +53,9 @@ int test_file_exists(const char *path);
  * test_slurp_if returns NULL then. */
 char *test_slurp(const char *path, size_t *len);
 char *test_slurp_if(const char *path, size_t *len);
+/* Remove a file, or a folder and everything under it (links not
+ * followed); quiet when it does not exist. */
+void test_remove_tree(const char *path);
 /* Fail if a writer left a temporary file (".tmp-") in folder dir. */
 void test_assert_no_temp_files(const char *dir);
 
@@ -113,5 +116,6 @@ int sensim_test_plot(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
 int sensim_test_cli_help(void);
+int sensim_test_cli_run_output(void);
 
 #endif
