@@ -54,7 +54,15 @@ static int parse_variants(const char *s, sensim_ablation *list, size_t *n) {
   strcpy(buf, s);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
     sensim_ablation a;
-    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK || *n >= SENSIM_ABLATE_COUNT) return -1;
+    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK) {
+      const char *names[SENSIM_ABLATE_COUNT + 1];
+      for (int k = 0; k < SENSIM_ABLATE_COUNT; k++) names[k] = sensim_ablation_name((sensim_ablation)k);
+      names[SENSIM_ABLATE_COUNT] = NULL;
+      const char *near = sensim_suggest(tok, names);
+      if (near) fprintf(stderr, "sensim ablate: unknown variant '%s'; did you mean '%s'?\n", tok, near);
+      return -1;
+    }
+    if (*n >= SENSIM_ABLATE_COUNT) return -1;
     for (size_t i = 0; i < *n; i++)
       if (list[i] == a) return -1;
     list[(*n)++] = a;

@@ -40,7 +40,7 @@ static const char usage_text[] =
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 typedef enum stage { ST_DISTORT, ST_NOISE, ST_MOSAIC, ST_WB, ST_BRIGHTNESS, ST_COUNT } stage;
-static const char *const kStages[ST_COUNT] = {"distort", "noise", "mosaic", "wb", "brightness"};
+static const char *const kStages[ST_COUNT + 1] = {"distort", "noise", "mosaic", "wb", "brightness", NULL};
 
 typedef struct aug {
   stage stages[ST_COUNT];
@@ -88,6 +88,8 @@ static int parse_stages(const char *s, aug *a) {
     int k = -1;
     for (int i = 0; i < ST_COUNT; i++)
       if (strcmp(tok, kStages[i]) == 0) k = i;
+    const char *near = k < 0 ? sensim_suggest(tok, kStages) : NULL;
+    if (near) fprintf(stderr, "sensim augment: unknown stage '%s'; did you mean '%s'?\n", tok, near);
     if (k < 0) return -1;
     for (size_t i = 0; i < a->nstages; i++)
       if (a->stages[i] == (stage)k) return -1;

@@ -136,6 +136,10 @@ static void test_unknown_commands_and_options_name_the_near_one(void **state) {
       {{"augment", "a", "b", "--stage", "noise", NULL}, "did you mean '--stages'?"},
       {{"image-stats", "a", "b", "--bin", "8", NULL}, "did you mean '--bins'?"},
       {{"run", "a.json", "--zzzzzz", NULL}, NULL},
+      {{"ablate", "s.json", "--out", "o", "--variants", "noise_of", NULL},
+       "unknown variant 'noise_of'; did you mean 'noise_off'?"},
+      {{"augment", "a", "b", "--stages", "noise,mosiac", NULL},
+       "unknown stage 'mosiac'; did you mean 'mosaic'?"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char *out, *err;
