@@ -113,7 +113,7 @@ static void test_each_command_prints_its_own_help(void **state) {
 }
 
 typedef struct near_case {
-  const char *args[6];
+  const char *args[8];
   const char *hint; /* expected on stderr; NULL: no "did you mean" */
 } near_case;
 
