@@ -5,5 +5,7 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_cli();
   failed += sensim_test_pictures_cli();
+  failed += sensim_test_cli_help();
+  failed += sensim_test_cli_run_output();
   return failed ? 1 : 0;
 }

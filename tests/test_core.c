@@ -10,5 +10,6 @@ int main(void) {
   failed += sensim_test_geodesy();
   failed += sensim_test_payload();
   failed += sensim_test_error();
+  failed += sensim_test_suggest();
   return failed ? 1 : 0;
 }

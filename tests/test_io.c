@@ -14,5 +14,6 @@ int main(void) {
   failed += sensim_test_png_read();
   failed += sensim_test_ply();
   failed += sensim_test_texture_png();
+  failed += sensim_test_doc_examples();
   return failed ? 1 : 0;
 }

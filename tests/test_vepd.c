@@ -10,5 +10,6 @@ int main(void) {
   failed += sensim_test_vepd_ekf();
   failed += sensim_test_vepd_experiment();
   failed += sensim_test_vepd_cli();
+  failed += sensim_test_vepd_doc_variants();
   return failed ? 1 : 0;
 }

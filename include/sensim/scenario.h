@@ -44,6 +44,20 @@ SENSIM_API sensim_status sensim_scenario_load_string_ex(const char *json, const 
                                                        sensim_scenario **out);
 SENSIM_API void sensim_scenario_destroy(sensim_scenario *scn);
 
+/* Warnings of the load: what a scenario file may say but probably does not
+ * mean, which loads and runs all the same. Today: a camera or lidar whose
+ * frames end in a payload no output format writes (rgb_f32 radiance,
+ * lidar beams, ...) and whose "output" is not given, so nothing of it is
+ * written ("output": {"format": "none"} says that is meant); a lidar range
+ * image written as PNG (millimetres on 16 bits, 65.535 m at most) by a
+ * lidar whose max_range is farther, so far returns are clamped. Each is
+ * one line starting with the sensor's path and name ("sensors[1] 'lidar':
+ * ..."), in file order. 0 for NULL. */
+SENSIM_API size_t sensim_scenario_warning_count(const sensim_scenario *scn);
+/* Warning i, owned by the scenario (valid until sensim_scenario_destroy);
+ * NULL for i out of range or a NULL scenario. */
+SENSIM_API const char *sensim_scenario_warning_get(const sensim_scenario *scn, size_t i);
+
 /* The scenario's world (owned by the scenario). */
 SENSIM_API sensim_world *sensim_scenario_world(sensim_scenario *scn);
 /* Simulated duration and host step from the file, s. */

@@ -53,6 +53,16 @@ SENSIM_API sensim_status sensim_error_set(sensim_status status, const char *fmt,
  * The message keeps its first 511 bytes. */
 SENSIM_API void sensim_error_prefix(const char *fmt, ...) SENSIM_PRINTF_FORMAT(1, 2);
 
+/* For "did you mean" messages about an unknown name: the name of `names`
+ * (NULL-terminated) nearest to `word` by edit distance (adjacent
+ * transpositions count one edit, ASCII case is ignored), when it is at
+ * most max(2, strlen(word) / 3) edits and fewer than strlen(word) away;
+ * the first of equally near ones. NULL when none is that near, when
+ * `word` is itself in `names`, or for NULL arguments. The pointer is one
+ * of `names`' (borrowed). The library's own messages use it for scenario
+ * keys and values and filter names and parameters. */
+SENSIM_API const char *sensim_suggest(const char *word, const char *const *names);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,9 +67,10 @@ SENSIM_TOOLS_API double sensim_image_set_w1(const sensim_image_set_stats *a, con
  * histograms (fraction of values per bin) side by side. */
 SENSIM_TOOLS_API sensim_status sensim_image_report_text(FILE *fp, const sensim_image_set_stats *a, const char *name_a,
                                        const sensim_image_set_stats *b, const char *name_b);
-/* The histograms as PNG plots, one per channel: `path` for grey sets;
- * for colour sets `path` with "_r", "_g", "_b" inserted before a final
- * ".png" (appended otherwise). Each shows both sets' fractions per bin. */
+/* The histograms as one PNG plot written to `path` (and no other file):
+ * both sets' fractions per bin of the luminance for grey sets, or of R, G
+ * and B side by side on one axis (R over [0, 1], G over [1, 2], B over
+ * [2, 3]) when either set has colour. */
 SENSIM_TOOLS_API sensim_status sensim_image_report_png(const char *path, const sensim_image_set_stats *a,
                                       const char *name_a, const sensim_image_set_stats *b,
                                       const char *name_b);

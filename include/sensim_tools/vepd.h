@@ -243,8 +243,12 @@ typedef struct sensim_vepd_experiment_result {
 
 /* Run the experiment. A variant whose filters are not all built in gets
  * status SENSIM_ENOTFOUND in its cells and does not fail the call; a
- * reference that cannot be made does. With out_dir: out_dir/runs/<variant>/
- * <manoeuvre>_<k>.csv, out_dir/vepd_table.csv and per manoeuvre
+ * reference that cannot be made does. With out_dir: the runs as
+ * out_dir/runs/<variant>/<manoeuvre>/run_<k>.csv (reference:
+ * out_dir/runs/reference/...), the layout reference_dir is read in, so
+ * out_dir/runs/<variant> can be another experiment's reference_dir and
+ * each manoeuvre's folder a set for sensim_vepd_runs_read_dir;
+ * out_dir/vepd_table.csv and per manoeuvre
  * out_dir/hist_rmse_<manoeuvre>.png and hist_hdiff_<manoeuvre>.png. */
 SENSIM_TOOLS_API sensim_status sensim_vepd_experiment_run(const sensim_vepd_experiment_params *p,
                                          sensim_vepd_experiment_result *out);

@@ -27,6 +27,8 @@ static const char usage_text[] =
     "  --threads N     worker threads, 0..1024 (default: the file's)\n"
     "  --frames N      frames per camera, 1..1000000 (default: the file's duration)\n"
     "  --variants L    comma-separated variants to render (default: all)\n"
+    "example:\n"
+    "  sensim ablate examples/ablation.json --out out/ablation --variants baseline,noise_off\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -52,7 +54,15 @@ static int parse_variants(const char *s, sensim_ablation *list, size_t *n) {
   strcpy(buf, s);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
     sensim_ablation a;
-    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK || *n >= SENSIM_ABLATE_COUNT) return -1;
+    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK) {
+      const char *names[SENSIM_ABLATE_COUNT + 1];
+      for (int k = 0; k < SENSIM_ABLATE_COUNT; k++) names[k] = sensim_ablation_name((sensim_ablation)k);
+      names[SENSIM_ABLATE_COUNT] = NULL;
+      const char *near = sensim_suggest(tok, names);
+      if (near) fprintf(stderr, "sensim ablate: unknown variant '%s'; did you mean '%s'?\n", tok, near);
+      return -1;
+    }
+    if (*n >= SENSIM_ABLATE_COUNT) return -1;
     for (size_t i = 0; i < *n; i++)
       if (list[i] == a) return -1;
     list[(*n)++] = a;
@@ -67,7 +77,7 @@ int sensim__cli_ablate(int argc, char **argv) {
   size_t nlist = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(usage_text, stdout);
       return 0;
     }
@@ -86,7 +96,8 @@ int sensim__cli_ablate(int argc, char **argv) {
         return usage("--variants: unknown or repeated variant in", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--out", "--threads", "--frames", "--variants", "--help", NULL};
+      return sensim__cli_unknown_option("ablate", a, known);
     } else if (!scenario) {
       scenario = a;
     } else {

@@ -1,12 +1,14 @@
 /* cli/allan_cmd.c: `sensim allan IMU.csv [--column NAME ...] [--out PNG]`:
  * the overlapping Allan deviation (sensim_tools/allan.h) of each column of a recorded IMU
- * CSV (sensim_csv_open's layout: t,ax,ay,az,gx,gy,gz), the white-noise and
+ * CSV (sensim_csv_open's layout: t,ax,ay,az,gx,gy,gz; the first column is
+ * time, in the unit its name gives), the white-noise and
  * random-walk coefficients N and K read off its fitted slope -1/2 and +1/2
  * lines (IEEE Std 952-1997 Annex C, tools/allan_fit.c), and a log-log plot
  * with those lines dashed. docs/imu.md, "Allan deviation".
  * Exit codes as main.c: 0 success, 1 failure (file, data, plot), 2 bad
  * usage (including a --column the file does not have). */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +23,15 @@ static const char help[] =
     "  as `sensim run` writes it; evenly spaced t), with the white-noise N\n"
     "  (slope -1/2, value at tau = 1 s) and random-walk K (slope +1/2, value at\n"
     "  tau = 3 s) coefficients of IEEE Std 952 Annex C\n"
+    "arguments:\n"
+    "  IMU.csv        the recording; its first column is time, in the unit its\n"
+    "                 name gives: t_s, t_ms, t_us, t_ns (any name ending _UNIT),\n"
+    "                 'time [ms]', 't (us)'; seconds without a unit (t, time)\n"
+    "options:\n"
     "  --column NAME  a column to analyse (repeatable; default: all but t)\n"
     "  --out FILE     write a log-log PNG plot with the fitted lines dashed\n"
+    "example:\n"
+    "  sensim allan out/cart/imu/imu.csv --column gz --out allan_gz.png\n"
     "exit status: 0 success, 1 unreadable file or data, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -44,6 +53,50 @@ static int read_csv(const char *path, sensim_table *t) {
     return EXIT_FAILED;
   }
   return 0;
+}
+
+/* Seconds per unit of a time column named `name`: the unit in brackets or
+ * parentheses at its end ("time [ms]", "t (us)"), else the part after its
+ * last '_' when that is a unit ("t_ms", "stamp_ns"; "t_capture" is not),
+ * else seconds (sensim's own CSVs: "t", "t_capture"). *unit gets the unit's
+ * spelling; -1 for a bracketed unit that is not known. */
+static int time_unit(const char *name, double *scale, char *unit, size_t n) {
+  static const struct {
+    const char *name;
+    double scale;
+  } units[] = {{"s", 1.0},     {"sec", 1.0},    {"ms", 1e-3}, {"msec", 1e-3},
+               {"us", 1e-6},   {"usec", 1e-6},  {"\xc2\xb5s", 1e-6}, /* U+00B5 MICRO SIGN */
+               {"\xce\xbcs", 1e-6}, /* U+03BC GREEK SMALL LETTER MU */
+               {"ns", 1e-9},   {"nsec", 1e-9}};
+  char u[32] = "";
+  size_t len = strlen(name);
+  while (len && name[len - 1] == ' ') len--;
+  int bracketed = len && (name[len - 1] == ']' || name[len - 1] == ')');
+  if (bracketed) {
+    char open = name[len - 1] == ']' ? '[' : '(';
+    size_t b = len - 1;
+    while (b > 0 && name[b - 1] != open) b--;
+    if (b == 0) bracketed = 0;
+    else {
+      size_t s = b, e = len - 1;
+      while (s < e && name[s] == ' ') s++;
+      while (e > s && name[e - 1] == ' ') e--;
+      snprintf(u, sizeof u, "%.*s", (int)(e - s), name + s);
+    }
+  }
+  if (!bracketed) {
+    const char *us = strrchr(name, '_');
+    if (us) snprintf(u, sizeof u, "%s", us + 1);
+  }
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (strcmp(u, units[i].name) == 0) {
+      *scale = units[i].scale;
+      snprintf(unit, n, "%s", u);
+      return 0;
+    }
+  snprintf(unit, n, "%s", bracketed ? u : "s");
+  *scale = 1.0;
+  return bracketed ? -1 : 0;
 }
 
 static void print_lines(const char *name, const sensim_allan_lines *l) {
@@ -84,29 +137,44 @@ static int analyse(const char *path, const sensim_table *t, const size_t *cols, 
     fprintf(stderr, "sensim allan: %s: %zu samples, need at least 3\n", path, n);
     return EXIT_FAILED;
   }
+  double scale;
+  char unit[32];
+  if (time_unit(t->names[0], &scale, unit, sizeof unit) != 0) {
+    fprintf(stderr, "sensim allan: %s: time column '%s': unknown unit '%s' (s, ms, us, ns)\n",
+            path, t->names[0], unit);
+    return EXIT_FAILED;
+  }
   /* The sample period is the median time step; every step must match it
-   * (the CSV's times are printed losslessly, so 1e-6 relative is slack). */
+   * to 1e-6 relative (sensim prints times losslessly), or to what doubles
+   * hold of the times (4 ulp: epoch timestamps in ns keep ~256 ns). */
   double *steps = malloc((n - 1) * sizeof *steps);
   if (!steps) {
     fprintf(stderr, "sensim allan: out of memory for %zu samples\n", n);
     return EXIT_FAILED;
   }
+  double tmax = 0.0;
+  for (size_t i = 0; i < n; i++) tmax = fmax(tmax, fabs(t->v[i * t->ncols]));
   for (size_t i = 1; i < n; i++) steps[i - 1] = t->v[i * t->ncols] - t->v[(i - 1) * t->ncols];
   qsort(steps, n - 1, sizeof *steps, cmp_double);
-  double tau0 = steps[(n - 1) / 2];
+  double step = steps[(n - 1) / 2]; /* in the column's unit */
   free(steps);
-  if (!(tau0 > 0.0)) {
+  if (!(step > 0.0)) {
     fprintf(stderr, "sensim allan: %s: time column does not increase\n", path);
     return EXIT_FAILED;
   }
+  double tol = fmax(1e-6 * step, 4.0 * DBL_EPSILON * tmax);
   for (size_t i = 1; i < n; i++) {
     double d = t->v[i * t->ncols] - t->v[(i - 1) * t->ncols];
-    if (fabs(d - tau0) > 1e-6 * tau0) {
-      fprintf(stderr, "sensim allan: %s: samples not evenly spaced: t[%zu] - t[%zu] = %.9g s, "
-              "the median step is %.9g s (a dropped frame?)\n", path, i, i - 1, d, tau0);
+    if (fabs(d - step) > tol) {
+      fprintf(stderr, "sensim allan: %s: samples not evenly spaced: t[%zu] - t[%zu] = %.9g %s, "
+              "the median step is %.9g %s (a dropped frame?)\n", path, i, i - 1, d, unit, step, unit);
       return EXIT_FAILED;
     }
   }
+  /* Every step matches: the mean step is then the period, exact to an ulp
+   * of the span over n - 1 steps where a single step is exact to an ulp of
+   * the times. */
+  double tau0 = (t->v[(n - 1) * t->ncols] - t->v[0]) / (double)(n - 1) * scale;
   size_t ms[MAX_M];
   size_t nm = sensim_allan_log_factors(n, 10, ms, MAX_M);
   double *y = malloc(n * sizeof *y), *ad = malloc(ncols * nm * sizeof *ad), tau[MAX_M];
@@ -126,7 +194,8 @@ static int analyse(const char *path, const sensim_table *t, const size_t *cols, 
     }
   }
   if (!rc) {
-    printf("allan deviation of %s: %zu samples, tau0 = %.9g s\n%-12s", path, n, tau0, "tau_s");
+    printf("allan deviation of %s: %zu samples, tau0 = %.9g s (time column '%s' in %s)\n%-12s",
+           path, n, tau0, t->names[0], unit, "tau_s");
     for (size_t c = 0; c < ncols; c++) printf(" %-13s", t->names[cols[c]]);
     printf("\n");
     for (size_t j = 0; j < nm; j++) {
@@ -187,7 +256,7 @@ int sensim__cli_allan(int argc, char **argv) {
   size_t nwant = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(help, stdout);
       return 0;
     } else if (strcmp(a, "--column") == 0 || strcmp(a, "--out") == 0) {
@@ -196,7 +265,8 @@ int sensim__cli_allan(int argc, char **argv) {
       else if (nwant == MAX_COLS) return usage("too many --column options", NULL);
       else want[nwant++] = argv[++i];
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--column", "--out", "--help", NULL};
+      return sensim__cli_unknown_option("allan", a, known);
     } else if (!file) {
       file = a;
     } else {

@@ -35,10 +35,12 @@ static const char usage_text[] =
     "  --per-image       brightness: match each image alone (default: one map\n"
     "                    for the whole input set, from its statistics)\n"
     "  --bits B          output PNG depth, 8 or 16 [8]\n"
+    "example:\n"
+    "  sensim augment clean/ out/aug --stages noise,mosaic,wb --sigma 0.02 --calib real/\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 typedef enum stage { ST_DISTORT, ST_NOISE, ST_MOSAIC, ST_WB, ST_BRIGHTNESS, ST_COUNT } stage;
-static const char *const kStages[ST_COUNT] = {"distort", "noise", "mosaic", "wb", "brightness"};
+static const char *const kStages[ST_COUNT + 1] = {"distort", "noise", "mosaic", "wb", "brightness", NULL};
 
 typedef struct aug {
   stage stages[ST_COUNT];
@@ -86,6 +88,8 @@ static int parse_stages(const char *s, aug *a) {
     int k = -1;
     for (int i = 0; i < ST_COUNT; i++)
       if (strcmp(tok, kStages[i]) == 0) k = i;
+    const char *near = k < 0 ? sensim_suggest(tok, kStages) : NULL;
+    if (near) fprintf(stderr, "sensim augment: unknown stage '%s'; did you mean '%s'?\n", tok, near);
     if (k < 0) return -1;
     for (size_t i = 0; i < a->nstages; i++)
       if (a->stages[i] == (stage)k) return -1;
@@ -264,7 +268,7 @@ int sensim__cli_augment(int argc, char **argv) {
   int have_stages = 0;
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+    if (sensim__cli_is_help(o)) {
       fputs(usage_text, stdout);
       return 0;
     }
@@ -310,7 +314,10 @@ int sensim__cli_augment(int argc, char **argv) {
           return usage("--bits: expected 8 or 16, got", v);
       }
     } else if (o[0] == '-' && o[1] != '\0') {
-      return usage("unknown option", o);
+      static const char *const all[] = {"--stages", "--calib", "--lens", "--fill", "--sigma",
+                                        "--s1", "--seed", "--pattern", "--demosaic", "--bits",
+                                        "--per-image", "--help", NULL};
+      return sensim__cli_unknown_option("augment", o, all);
     } else if (!in_dir) {
       in_dir = o;
     } else if (!out_dir) {

@@ -10,21 +10,22 @@
 #include <sensim/sensim.h>
 #include <sensim_tools/sensim_tools.h>
 
-/* `sensim demo`: run the built-in scenario into out_dir; returns an exit code. */
-int sensim__cli_demo(const char *out_dir, int threads, double duration);
+/* `sensim demo`: run the built-in scenario into out_dir (a non-empty one
+ * only with force, as sensim__cli_prepare_out); returns an exit code. */
+int sensim__cli_demo(const char *out_dir, int threads, double duration, int force);
 /* Progress line on stderr, about once per simulated second. */
 void sensim__cli_progress(double t, double duration, void *user);
 /* Frames per sensor, wall time and real-time factor on stdout. */
 void sensim__cli_print_summary(sensim_scenario *scn, const sensim_run_summary *sum);
 
-/* `sensim noise-calib ...` (argv as main's); returns an exit code, or -1
- * when --help was asked for. */
-int sensim__cli_noise_calib(int argc, char **argv);
-
-/* Further commands, each in its own file: `sensim NAME ARGS...` calls
- * fn(argc, argv) with argv[1] == NAME; fn prints its own usage for --help
- * and returns an exit code (0, 1 failure, 2 bad usage). */
+/* The commands, each in its own file: `sensim NAME ARGS...` calls
+ * fn(argc, argv) with argv[1] == NAME; fn prints its own usage (options,
+ * arguments, an example) to stdout for --help or -h and returns an exit
+ * code (0, 1 failure, 2 bad usage). */
 typedef int (*sensim__cli_fn)(int argc, char **argv);
+int sensim__cli_run(int argc, char **argv);
+int sensim__cli_demo_cmd(int argc, char **argv);
+int sensim__cli_noise_calib(int argc, char **argv);
 int sensim__cli_allan(int argc, char **argv);
 int sensim__cli_vepd(int argc, char **argv);
 int sensim__cli_ekf(int argc, char **argv);
@@ -35,5 +36,20 @@ int sensim__cli_image_stats(int argc, char **argv);
 int sensim__cli_contact_sheet(int argc, char **argv);  /* contact_sheet_cmd.c */
 int sensim__cli_preview_depth(int argc, char **argv);  /* preview_cmd.c */
 int sensim__cli_preview_labels(int argc, char **argv); /* preview_cmd.c */
+
+
+/* Shared by the commands' parsers (cli_util.c). */
+/* Whether arg asks for help (--help, -h). */
+int sensim__cli_is_help(const char *arg);
+/* "sensim CMD: unknown option 'OPT'; did you mean '--x'?" (the hint when an
+ * option of the NULL-terminated `known` is near) and where help is, on
+ * stderr; returns 2, the exit code of bad usage. */
+int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *const *known);
+
+/* Before a run of scn into dir (out_dir.c): 0 when dir is missing or
+ * empty; when it holds anything, 1 with a message on stderr, unless force,
+ * which removes dir/<sensor name> for each of scn's sensors (0, or 1 with
+ * a message when that fails). */
+int sensim__cli_prepare_out(const char *cmd, const char *dir, sensim_scenario *scn, int force);
 
 #endif

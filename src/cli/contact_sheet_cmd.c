@@ -21,6 +21,8 @@ static const char usage_text[] =
     "  --max N            most frames shown, 0 for all [64]\n"
     "  --cell-width PX    width of each frame's cell, 16..2048 [240]\n"
     "  --title TEXT       heading [the folder]\n"
+    "example:\n"
+    "  sensim contact-sheet out/demo/camera --out sheet.png --cols 5 --max 20\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {

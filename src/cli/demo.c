@@ -236,7 +236,7 @@ static int write_birdseye_figure(const char *out_dir, uint64_t frames) {
   return rc;
 }
 
-int sensim__cli_demo(const char *out_dir, int threads, double duration) {
+int sensim__cli_demo(const char *out_dir, int threads, double duration, int force) {
   char *json = demo_json(threads, duration);
   if (!json) {
     fprintf(stderr, "sensim: demo: out of memory\n");
@@ -248,6 +248,10 @@ int sensim__cli_demo(const char *out_dir, int threads, double duration) {
   if (st != SENSIM_OK) {
     fprintf(stderr, "sensim: demo scenario: %s (%s)\n", sensim_last_error(),
             sensim_status_str(st));
+    return 1;
+  }
+  if (sensim__cli_prepare_out("demo", out_dir, scn, force) != 0) {
+    sensim_scenario_destroy(scn);
     return 1;
   }
   sensim_run_summary sum;

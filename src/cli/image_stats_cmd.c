@@ -15,11 +15,13 @@ static const char usage_text[] =
     "  per-channel mean, standard deviation, extremes and histogram of the\n"
     "  values of every *.png in each folder (as stored, scaled to [0, 1]),\n"
     "  side by side with their differences and the Wasserstein distance W1\n"
-    "  of each channel; with --out, the histograms as PNG plots (colour\n"
-    "  sets: PLOT_r.png, PLOT_g.png, PLOT_b.png).\n"
+    "  of each channel; with --out, the histograms as one PNG plot (colour\n"
+    "  sets: R, G and B side by side).\n"
     "options:\n"
-    "  --out PATH   plot file\n"
+    "  --out PATH   the plot file, written as given (and nothing else)\n"
     "  --bins N     histogram bins over [0, 1], 2..256 [64]\n"
+    "example:\n"
+    "  sensim image-stats real/ out/cart/camera/ --out stats.png\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *what, const char *arg) {
@@ -38,7 +40,7 @@ int sensim__cli_image_stats(int argc, char **argv) {
   long bins = 64;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (sensim__cli_is_help(a)) {
       fputs(usage_text, stdout);
       return 0;
     }
@@ -56,7 +58,8 @@ int sensim__cli_image_stats(int argc, char **argv) {
           return usage("--bins: expected an integer in 2..256, got", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--out", "--bins", "--help", NULL};
+      return sensim__cli_unknown_option("image-stats", a, known);
     } else if (!dir[0]) {
       dir[0] = a;
     } else if (!dir[1]) {
@@ -86,7 +89,7 @@ int sensim__cli_image_stats(int argc, char **argv) {
     if (st)
       rc = fail(out, st);
     else
-      printf("plots written to %s%s\n", out, s[0].channels == 3 || s[1].channels == 3 ? " (_r, _g, _b)" : "");
+      printf("plot written to %s\n", out);
   }
   free(s);
   return rc;

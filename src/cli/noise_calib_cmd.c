@@ -12,8 +12,32 @@
 
 enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
 
+static const char help[] =
+    "usage: sensim noise-calib DIR [--bins N] [--plot PLOT.png]\n"
+    "       sensim noise-calib --scenario FILE --sensor NAME --frames N [--bins N]\n"
+    "                          [--threads N] [--plot PLOT.png]\n"
+    "  estimate s1, s2 of the noise model sigma^2 = s1^2 I + s2^2 from a stack\n"
+    "  of frames of a static scene: every *.png in DIR (sorted by name, same\n"
+    "  size, at least 2), or N frames of a scenario's sensor (every body without\n"
+    "  a motion); prints s1, s2, their fit and the per-bin variances\n"
+    "  (docs/camera_pipeline.md, \"Noise calibration\")\n"
+    "arguments:\n"
+    "  DIR              a folder of PNG frames\n"
+    "options:\n"
+    "  --bins N         intensity bins, 2..256 (default 32)\n"
+    "  --scenario FILE  calibrate a sensor of this scenario file instead\n"
+    "  --sensor NAME    that sensor (an image sensor)\n"
+    "  --frames N       frames to capture, 2..1000000\n"
+    "  --threads N      worker threads, 0..1024 (default: the file's)\n"
+    "  --plot PLOT.png  also write the photon-transfer plot (variance against\n"
+    "                   mean, and the fitted line)\n"
+    "examples:\n"
+    "  sensim noise-calib frames/ --bins 16\n"
+    "  sensim noise-calib --scenario calib.json --sensor cam --frames 16\n"
+    "exit status: 0 success, 1 unreadable or unusable frames, 2 bad usage\n";
+
 static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim noise-calib: %s%s%s%s\nTry 'sensim --help'.\n", what,
+  fprintf(stderr, "sensim noise-calib: %s%s%s%s\nTry 'sensim noise-calib --help'.\n", what,
           arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
   return EXIT_USAGE;
 }
@@ -74,10 +98,13 @@ int sensim__cli_noise_calib(int argc, char **argv) {
       } else if (parse_count(v, 0, 1024, &threads) != 0) {
         return usage("--threads: expected an integer in 0..1024, got", v);
       }
-    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      return -1;
+    } else if (sensim__cli_is_help(a)) {
+      fputs(help, stdout);
+      return 0;
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage("unknown option", a);
+      static const char *const known[] = {"--scenario", "--sensor", "--frames", "--bins",
+                                          "--threads", "--help", NULL};
+      return sensim__cli_unknown_option("noise-calib", a, known);
     } else if (!dir) {
       dir = a;
     } else {

@@ -18,6 +18,8 @@ static const char depth_usage[] =
     "  --out PATH        the preview (PNG)\n"
     "  --max-range M     depth of the map's last colour, m [80]\n"
     "  --min-range M     depth of its first colour, m [0]\n"
+    "example:\n"
+    "  sensim preview-depth out/depth/frame_000012.png --out depth.png --max-range 40\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static const char labels_usage[] =
@@ -26,6 +28,8 @@ static const char labels_usage[] =
     "  colour per class and a legend of the classes present; black: class 0.\n"
     "options:\n"
     "  --out PATH        the preview (PNG)\n"
+    "example:\n"
+    "  sensim preview-labels out/labels/frame_000012.png --out labels.png\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
 static int usage(const char *cmd, const char *what, const char *arg) {

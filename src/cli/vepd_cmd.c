@@ -24,7 +24,7 @@ static int failed(const char *cmd, const char *what, sensim_status st) {
   return EXIT_FAILED;
 }
 
-static int is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+static int is_help(const char *a) { return sensim__cli_is_help(a); }
 
 static int parse_double(const char *s, double lo, double hi, double *v) {
   char *end = NULL;
@@ -51,7 +51,15 @@ static const char vepd_help[] =
     "  VEPD between two sets of runs: every *.csv in each folder (columns t,\n"
     "  v_est, v_true, or per-axis v_est_e, v_est_n[, v_est_u], v_true_e, ...;\n"
     "  docs/vepd.md). Prints W1 (Wasserstein-1 of the RMSE sets, m/s), W2\n"
-    "  (of the Wiener-entropy-difference sets) and VEPD = (W1 + W2) / 2.\n";
+    "  (of the Wiener-entropy-difference sets) and VEPD = (W1 + W2) / 2.\n"
+    "arguments:\n"
+    "  REAL_DIR, SIM_DIR  folders of run CSVs, e.g. one manoeuvre's runs of\n"
+    "                     `sensim vepd-experiment --out` (DIR/runs/MODEL/MANOEUVRE)\n"
+    "options:\n"
+    "  --per-run          also print each run's RMSE and entropies\n"
+    "example:\n"
+    "  sensim vepd out/vepd/runs/reference/circle out/vepd/runs/hdop/circle\n"
+    "exit status: 0 success, 1 unreadable or malformed runs, 2 bad usage\n";
 
 static void print_set(const char *label, const char *dir, const sensim_vepd_run_metrics *m,
                       size_t n, int per_run) {
@@ -76,8 +84,10 @@ int sensim__cli_vepd(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--per-run") == 0)
       per_run = 1;
-    else if (argv[i][0] == '-' && argv[i][1])
-      return usage("vepd", "unknown option", argv[i], vepd_help);
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      static const char *const known[] = {"--per-run", "--help", NULL};
+      return sensim__cli_unknown_option("vepd", argv[i], known);
+    }
     else if (nd < 2)
       dirs[nd++] = argv[i];
     else
@@ -122,7 +132,20 @@ static const char ekf_help[] =
     "  north, vel_east, vel_north, cov_ee, cov_nn, fix_type; t, ax, gz) and\n"
     "  write a run CSV (t, v_est, v_true) at --rate Hz (default 35). v_true is\n"
     "  the speed of the GNSS velocity columns (exact in sensim's output), or\n"
-    "  the v_true column of --truth (columns t, v_true), linearly interpolated.\n";
+    "  the v_true column of --truth (columns t, v_true), linearly interpolated.\n"
+    "options:\n"
+    "  --out RUN.csv      the run CSV to write (required)\n"
+    "  --truth FILE       true speeds (columns t, v_true) instead of the GNSS velocity\n"
+    "  --rate HZ          estimates per second, > 0 (default 35)\n"
+    "  --gnss-sigma M     position sigma when a fix reports no covariance, m, > 0\n"
+    "                     (default 0.05)\n"
+    "  --accel-noise Q    white-noise density of the acceleration input,\n"
+    "                     m/s^2/sqrt(Hz), >= 0 (default 0.1)\n"
+    "  --gyro-noise Q     white-noise density of the yaw-rate input,\n"
+    "                     rad/s/sqrt(Hz), >= 0 (default 0.01)\n"
+    "example:\n"
+    "  sensim ekf out/run/gnss/gnss.csv out/run/imu/imu.csv --out run.csv\n"
+    "exit status: 0 success, 1 unreadable or malformed input, 2 bad usage\n";
 
 /* Column index or -1 with a message. */
 static int need_col(const sensim_table *t, const char *name, const char *path) {
@@ -297,7 +320,9 @@ int sensim__cli_ekf(int argc, char **argv) {
       else if (strcmp(a, "--accel-noise") == 0) p.accel_noise = d;
       else p.gyro_noise = d;
     } else if (a[0] == '-' && a[1]) {
-      return usage("ekf", "unknown option", a, ekf_help);
+      static const char *const known[] = {"--out", "--truth", "--rate", "--gnss-sigma",
+                                          "--accel-noise", "--gyro-noise", "--help", NULL};
+      return sensim__cli_unknown_option("ekf", a, known);
     } else if (nf < 2) {
       files[nf++] = a;
     } else {
@@ -321,7 +346,17 @@ static const char exp_help[] =
     "  DIR/straight, DIR/circle, DIR/half_sine) or a model with other seeds\n"
     "  (--reference, default gauss). Prints W1, W2, VEPD per model and\n"
     "  manoeuvre; --out DIR also writes the runs, vepd_table.csv and\n"
-    "  histograms (hist_rmse_*.png, hist_hdiff_*.png).\n";
+    "  histograms (hist_rmse_*.png, hist_hdiff_*.png).\n"
+    "options:\n"
+    "  --out DIR          write the runs, the table and the histograms here\n"
+    "  --runs K           runs per model and manoeuvre, >= 1 (default 10)\n"
+    "  --duration S       seconds per run, 2..1e5 (default 20)\n"
+    "  --seed N           first world seed, >= 0 (default 1)\n"
+    "  --reference MODEL  score against this model's runs with other seeds\n"
+    "  --real DIR         score against real runs in DIR/<manoeuvre>/*.csv\n"
+    "example:\n"
+    "  sensim vepd-experiment --runs 3 --duration 10 --out out/vepd\n"
+    "exit status: 0 success, 1 the experiment failed, 2 bad usage\n";
 
 int sensim__cli_vepd_experiment(int argc, char **argv) {
   sensim_vepd_experiment_params p;
@@ -333,10 +368,12 @@ int sensim__cli_vepd_experiment(int argc, char **argv) {
       fputs(exp_help, stdout);
       return 0;
     }
-    if (strcmp(a, "--out") && strcmp(a, "--runs") && strcmp(a, "--duration") &&
-        strcmp(a, "--seed") && strcmp(a, "--reference") && strcmp(a, "--real"))
-      return usage("vepd-experiment", a[0] == '-' ? "unknown option" : "unexpected argument", a,
-                   exp_help);
+    static const char *const known[] = {"--out", "--runs", "--duration", "--seed",
+                                        "--reference", "--real", "--help", NULL};
+    int listed = 0;
+    for (size_t k = 0; known[k]; k++) listed |= strcmp(a, known[k]) == 0;
+    if (!listed && a[0] == '-') return sensim__cli_unknown_option("vepd-experiment", a, known);
+    if (!listed) return usage("vepd-experiment", "unexpected argument", a, exp_help);
     if (i + 1 >= argc) return usage("vepd-experiment", "option needs a value:", a, exp_help);
     const char *v = argv[++i];
     long n;

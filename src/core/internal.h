@@ -38,6 +38,20 @@ static inline int sensim__finite3(sensim_vec3 v) {
   return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
+/* "Did you mean" (core/suggest.c). The optimal string alignment
+ * (restricted Damerau-Levenshtein) distance between a and b, ASCII case
+ * ignored; (size_t)-1 for words over 128 characters. */
+size_t sensim__edit_distance(const char *a, const char *b);
+/* The name of NULL-terminated `known` nearest to `word` when it is near
+ * (at most max(2, strlen(word) / 3) edits and fewer than strlen(word));
+ * the first of equally near ones; NULL when none is near or word is
+ * itself known. */
+const char *sensim__suggest(const char *word, const char *const *known);
+/* "; did you mean 'NAME'?" for sensim__suggest's answer, or "", in buf
+ * (truncated to size); returns buf, for a "%s" of an error message. */
+const char *sensim__did_you_mean(char *buf, size_t size, const char *word,
+                                 const char *const *known);
+
 /* A pose whose numbers are finite and whose quaternion is unit to 1e-6. */
 sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
 

@@ -47,7 +47,13 @@ sensim_status sensim_payload_from_name(const char *name, sensim_payload *out) {
     if (w < 0) break;
     used += (size_t)w;
   }
-  return sensim__fail(SENSIM_ENOTFOUND, "unknown payload '%.64s' (known: %s)", name, list);
+  const char *names[SENSIM_PAYLOAD_ANY + 2];
+  for (int t = SENSIM_PAYLOAD_NONE; t <= SENSIM_PAYLOAD_ANY; t++)
+    names[t - SENSIM_PAYLOAD_NONE] = sensim_payload_name((sensim_payload)t);
+  names[SENSIM_PAYLOAD_ANY - SENSIM_PAYLOAD_NONE + 1] = NULL;
+  char hint[96];
+  return sensim__fail(SENSIM_ENOTFOUND, "unknown payload '%.64s'%s (known: %s)", name,
+                      sensim__did_you_mean(hint, sizeof hint, name, names), list);
 }
 
 int sensim__payload_file_bits(const sensim__payload_desc *d, int *channels) {

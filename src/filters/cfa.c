@@ -54,7 +54,7 @@
 
 static sensim_status cfa_create(const cJSON *params, void **user) {
   static const char *const known[] = {"pattern", NULL};
-  static const char *const names[] = {"RGGB", "BGGR", "GRBG", "GBRG"};
+  static const char *const names[] = {"RGGB", "BGGR", "GRBG", "GBRG", NULL};
   static const sensim_cfa values[] = {SENSIM_CFA_RGGB, SENSIM_CFA_BGGR, SENSIM_CFA_GRBG, SENSIM_CFA_GBRG};
   sensim_status rc = sensim__param_only(params, "cfa", known);
   if (rc) return rc;
@@ -66,8 +66,10 @@ static sensim_status cfa_create(const cJSON *params, void **user) {
     cfa = SENSIM_CFA_NONE;
     for (int i = 0; i < 4; i++)
       if (strcmp(it->valuestring, names[i]) == 0) cfa = values[i];
+    char hint[96];
     if (cfa == SENSIM_CFA_NONE)
-      return sensim__fail(SENSIM_EINVAL, "cfa: unknown pattern '%s' (RGGB, BGGR, GRBG or GBRG)", it->valuestring);
+      return sensim__fail(SENSIM_EINVAL, "cfa: unknown pattern '%s'%s (RGGB, BGGR, GRBG or GBRG)", it->valuestring,
+                          sensim__did_you_mean(hint, sizeof hint, it->valuestring, names));
   }
   sensim_cfa *u = malloc(sizeof *u);
   if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");

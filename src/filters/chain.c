@@ -128,7 +128,11 @@ static int builtin_takes(const sensim_builtin_filter *b, sensim_payload have) {
 sensim_status sensim__chain_append_builtin(sensim_chain *c, const char *name, const char *params_json,
                                            const sensim_builtin_filter **used) {
   const sensim_builtin_filter *b = sensim__filter_find(name);
-  if (!b) return sensim__fail(SENSIM_ENOTFOUND, "unknown filter '%s'", name);
+  if (!b) {
+    char hint[96];
+    return sensim__fail(SENSIM_ENOTFOUND, "unknown filter '%s'%s", name,
+                        sensim__did_you_mean(hint, sizeof hint, name, sensim_filter_names()));
+  }
   sensim_payload have = sensim__chain_output(c);
   if (!builtin_takes(b, have))
     return sensim__fail(SENSIM_ETYPE, "filter '%s' does not take %s%s%s", name, sensim_payload_name(have),

@@ -92,8 +92,12 @@ static sensim_status wb_create(const cJSON *params, void **user) {
     p.mode = WB_GRAY_WORLD;
   else if (strcmp(mode, "reference") == 0)
     p.mode = WB_REFERENCE;
-  else
-    return sensim__fail(SENSIM_EINVAL, "white_balance: unknown mode '%s' (fixed, gray_world, reference)", mode);
+  else {
+    static const char *const modes[] = {"fixed", "gray_world", "reference", NULL};
+    char hint[96];
+    return sensim__fail(SENSIM_EINVAL, "white_balance: unknown mode '%s'%s (fixed, gray_world, reference)", mode,
+                        sensim__did_you_mean(hint, sizeof hint, mode, modes));
+  }
   if (has(params, "gains") && p.mode != WB_FIXED)
     return sensim__fail(SENSIM_EINVAL, "white_balance: 'gains' is only for mode 'fixed'");
   if (has(params, "reference_mean") && p.mode != WB_REFERENCE)

@@ -66,8 +66,12 @@ static sensim_status demosaic_create(const cJSON *params, void **user) {
       m = DEMOSAIC_BILINEAR;
     else if (strcmp(it->valuestring, "mhc") == 0)
       m = DEMOSAIC_MHC;
-    else
-      return sensim__fail(SENSIM_EINVAL, "demosaic: unknown method '%s' (bilinear, mhc)", it->valuestring);
+    else {
+      static const char *const methods[] = {"bilinear", "mhc", NULL};
+      char hint[96];
+      return sensim__fail(SENSIM_EINVAL, "demosaic: unknown method '%s'%s (bilinear, mhc)", it->valuestring,
+                          sensim__did_you_mean(hint, sizeof hint, it->valuestring, methods));
+    }
   }
   demosaic_method *u = malloc(sizeof *u);
   if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");

@@ -138,9 +138,12 @@ static sensim_status rw_create(const cJSON *params, void **user) {
   if ((st = chol3(cov, cfg.chol)) != SENSIM_OK) return st;
   const cJSON *jb = params ? cJSON_GetObjectItemCaseSensitive(params, "bound") : NULL;
   if (jb) {
+    static const char *const bounds[] = {"stop", "reflect", NULL};
+    char hint[96];
     if (!cJSON_IsString(jb) ||
         (strcmp(jb->valuestring, "stop") != 0 && strcmp(jb->valuestring, "reflect") != 0))
-      return sensim__fail(SENSIM_EINVAL, "gnss_random_walk: bound must be \"stop\" or \"reflect\"");
+      return sensim__fail(SENSIM_EINVAL, "gnss_random_walk: bound must be \"stop\" or \"reflect\"%s",
+                          cJSON_IsString(jb) ? sensim__did_you_mean(hint, sizeof hint, jb->valuestring, bounds) : "");
     cfg.reflect = strcmp(jb->valuestring, "reflect") == 0;
   }
   for (int i = 0; i < 3; i++) {

@@ -222,7 +222,7 @@ typedef struct bev {
 
 static sensim_status birdseye_create(const cJSON *params, void **user) {
   static const char *const known[] = {"size_px", "range", "color", "z_min", "z_max", NULL};
-  static const char *const colors[] = {"intensity", "height", "ring"};
+  static const char *const colors[] = {"intensity", "height", "ring", NULL};
   bev b = {800, 50.0, BEV_INTENSITY, -2.0, 2.0};
   double size = b.size;
   sensim_status st = sensim__param_only(params, "birdseye", known);
@@ -242,9 +242,11 @@ static sensim_status birdseye_create(const cJSON *params, void **user) {
     int k = -1;
     for (int i = 0; i < 3 && cJSON_IsString(c); i++)
       if (strcmp(c->valuestring, colors[i]) == 0) k = i;
+    char hint[96];
     if (k < 0)
       return sensim__fail(SENSIM_EINVAL, "birdseye: color must be \"intensity\", \"height\" or "
-                                         "\"ring\"");
+                                         "\"ring\"%s",
+                          cJSON_IsString(c) ? sensim__did_you_mean(hint, sizeof hint, c->valuestring, colors) : "");
     b.color = (bev_color)k;
   }
   b.size = (uint32_t)size;

@@ -34,7 +34,11 @@ sensim_status sensim__param_only(const cJSON *params, const char *filter, const 
   for (const cJSON *it = params->child; it; it = it->next) {
     int ok = 0;
     for (const char *const *k = known; *k && !ok; k++) ok = strcmp(*k, it->string) == 0;
-    if (!ok) return sensim__fail(SENSIM_EINVAL, "filter '%s' has no parameter '%s'", filter, it->string);
+    if (!ok) {
+      char hint[96];
+      return sensim__fail(SENSIM_EINVAL, "filter '%s' has no parameter '%s'%s", filter, it->string,
+                          sensim__did_you_mean(hint, sizeof hint, it->string, known));
+    }
   }
   return SENSIM_OK;
 }

@@ -105,13 +105,15 @@ static sensim_status tone_create(const cJSON *params, void **user) {
   const cJSON *c = params ? cJSON_GetObjectItemCaseSensitive(params, "curve") : NULL;
   if (c) {
     static const char *const names[] = {[TONE_GAMMA] = "gamma", [TONE_SRGB] = "srgb", [TONE_SIGMOID] = "sigmoid",
-                                        [TONE_TABLE] = "table"};
+                                        [TONE_TABLE] = "table", NULL};
     if (!cJSON_IsString(c)) return sensim__fail(SENSIM_EINVAL, "tone: parameter 'curve' must be a string");
     int found = -1;
     for (int i = 0; i < 4; i++)
       if (strcmp(c->valuestring, names[i]) == 0) found = i;
+    char hint[96];
     if (found < 0)
-      return sensim__fail(SENSIM_EINVAL, "tone: unknown curve '%s' (gamma, srgb, sigmoid, table)", c->valuestring);
+      return sensim__fail(SENSIM_EINVAL, "tone: unknown curve '%s'%s (gamma, srgb, sigmoid, table)", c->valuestring,
+                          sensim__did_you_mean(hint, sizeof hint, c->valuestring, names));
     curve = (tone_curve)found;
   }
   /* Each curve's own keys only ("curve" plus kToneKeys[curve]). */

@@ -139,7 +139,9 @@ sensim_status sensim__jcheck_object(const cJSON *obj, const char *path, const ch
         if (w < 0) break;
         used += (size_t)w;
       }
-      return sensim__fail(SENSIM_EPARSE, "%s: unknown key (known here: %s)", p, list);
+      char hint[96];
+      return sensim__fail(SENSIM_EPARSE, "%s: unknown key%s (known here: %s)", p,
+                          sensim__did_you_mean(hint, sizeof hint, it->string, known), list);
     }
     for (const cJSON *o = obj->child; o != it; o = o->next)
       if (strcmp(o->string, it->string) == 0)

@@ -212,6 +212,7 @@ void sensim_scenario_destroy(sensim_scenario *scn) {
   free(scn->meshes);
   free(scn->bodies);
   free(scn->sensors);
+  sensim__scenario_warnings_free(scn);
   free(scn);
 }
 

@@ -19,7 +19,7 @@ const char *const sensim__scenario_cone_keys[] = {"theta_deg", "phi_deg", "lengt
 
 sensim_status sensim__scenario_cone(const cJSON *obj, const char *path, sensim_cone_params *cp) {
   if (!obj || !path || !cp) return sensim__fail(SENSIM_EINVAL, "scenario cone: NULL argument");
-  static const char *const names[] = {"lines", "exact", "rays"};
+  static const char *const names[] = {"lines", "exact", "rays", NULL};
   static const sensim_cone_method methods[] = {SENSIM_CONE_LINES, SENSIM_CONE_EXACT, SENSIM_CONE_RAYS};
   double theta = cp->theta / DEG, phi = cp->phi / DEG, lines = cp->lines, rays = cp->rays;
   const char *method = NULL;
@@ -38,9 +38,10 @@ sensim_status sensim__scenario_cone(const cJSON *obj, const char *path, sensim_c
     int k = -1;
     for (int i = 0; i < 3; i++)
       if (strcmp(method, names[i]) == 0) k = i;
+    char hint[96];
     if (k < 0)
-      return sensim__fail(SENSIM_EINVAL, "%s.method: unknown cone method '%s' (lines, exact, rays)", path,
-                          method);
+      return sensim__fail(SENSIM_EINVAL, "%s.method: unknown cone method '%s'%s (lines, exact, rays)",
+                          path, method, sensim__did_you_mean(hint, sizeof hint, method, names));
     cp->method = methods[k];
   }
   cp->theta = theta * DEG;

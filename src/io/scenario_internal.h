@@ -161,6 +161,8 @@ struct sensim_scenario {
   sensim__scn_sensor *sensors;
   size_t nsensors;
   int has_run;               /* 0 fresh, 1 run (sensim_scenario_run), 2 stepped by hand */
+  char **warnings;           /* sensim_scenario_warning_get's lines, owned */
+  size_t nwarnings, cwarnings;
 };
 
 /* Load from text with overrides; `source` names the text in messages. */
@@ -183,6 +185,19 @@ sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, c
 sensim_status sensim__scenario_push_states(sensim_scenario *scn, double t);
 /* Parse {position, rpy | quaternion} at path into a pose. */
 sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_pose *pose);
+
+/* ---- warnings (io/scenario_warnings.c) ---- */
+
+/* Add a formatted warning line; SENSIM_ENOMEM when it cannot be kept. */
+sensim_status sensim__scenario_warn(sensim_scenario *scn, const char *fmt, ...) SENSIM_PRINTF_FORMAT(2, 3);
+void sensim__scenario_warnings_free(sensim_scenario *scn);
+/* Warn about sensor `ss` (at `path`, of kind `type`) when its output
+ * writes nothing useful: a camera or lidar whose frames no format writes
+ * and whose "output" was not given, a lidar range image whose PNG clamps
+ * ranges below its max_range (m; 0 for other kinds). */
+sensim_status sensim__scenario_check_output(sensim_scenario *scn, const char *path,
+                                            const char *type, const sensim__scn_sensor *ss,
+                                            int output_given, double max_range);
 
 /* ---- sensor kinds' keys (io/scenario_kinds.c) ---- */
 

@@ -13,7 +13,7 @@
  * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, Kannala-Brandt k1 k2 k3 k4);
  * missing trailing coefficients are 0, as in OpenCV. */
 static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camera_params *cp) {
-  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt"};
+  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt", NULL};
   static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE, SENSIM_LENS_FOV,
                                              SENSIM_LENS_BROWN_CONRADY,
                                              SENSIM_LENS_KANNALA_BRANDT};
@@ -26,10 +26,12 @@ static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camer
     int k = -1;
     for (int i = 0; i < 4; i++)
       if (strcmp(lens, names[i]) == 0) k = i;
+    char hint[96];
     if (k < 0)
       return sensim__fail(SENSIM_EINVAL,
-                          "%s.lens: unknown lens '%s' (pinhole, fov, brown_conrady, "
-                          "kannala_brandt)", path, lens);
+                          "%s.lens: unknown lens '%s'%s (pinhole, fov, brown_conrady, "
+                          "kannala_brandt)", path, lens,
+                          sensim__did_you_mean(hint, sizeof hint, lens, names));
     cp->lens = models[k];
   }
   if (!dist) return SENSIM_OK;
@@ -147,7 +149,8 @@ sensim_status sensim_camera_params_from_json(const char *json, const char *sourc
 /* Per-channel tables a lidar's keys may give; they outlive the parse until
  * sensim_lidar_create has copied them. */
 
-/* A string key naming one of n choices; *k is left alone when absent. */
+/* A string key naming one of n choices (names holds them and a NULL);
+ * *k is left alone when absent. */
 static sensim_status parse_choice(const cJSON *obj, const char *path, const char *key,
                                   const char *const *names, int n, const char *list, int *k) {
   const char *v = NULL;
@@ -158,7 +161,9 @@ static sensim_status parse_choice(const cJSON *obj, const char *path, const char
       *k = i;
       return SENSIM_OK;
     }
-  return sensim__fail(SENSIM_EINVAL, "%s.%s: unknown value '%s' (%s)", path, key, v, list);
+  char hint[96];
+  return sensim__fail(SENSIM_EINVAL, "%s.%s: unknown value '%s'%s (%s)", path, key, v,
+                      sensim__did_you_mean(hint, sizeof hint, v, names), list);
 }
 
 /* An array of exactly `n` numbers in [lo, hi], each times `scale`, into out;
@@ -207,9 +212,9 @@ static sensim_status parse_divergence(const cJSON *obj, const char *path, sensim
 
 /* The names list each enum's values in the order lidar.h declares them. */
 static sensim_status parse_lidar_enums(const cJSON *obj, const char *path, sensim_lidar_params *lp) {
-  static const char *const patterns[] = {"spinning", "grid"};
-  static const char *const shapes[] = {"circular", "elliptical", "rectangular"};
-  static const char *const modes[] = {"strongest", "first", "last", "mean", "dual"};
+  static const char *const patterns[] = {"spinning", "grid", NULL};
+  static const char *const shapes[] = {"circular", "elliptical", "rectangular", NULL};
+  static const char *const modes[] = {"strongest", "first", "last", "mean", "dual", NULL};
   int pat = (int)lp->pattern, shape = (int)lp->shape, mode = (int)lp->returns;
   sensim_status st = parse_choice(obj, path, "pattern", patterns, 2, "spinning, grid", &pat);
   if (st == SENSIM_OK)

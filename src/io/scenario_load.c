@@ -97,7 +97,7 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
 
 static sensim_status parse_shape(const cJSON *obj, const char *path, sensim_shape *sh) {
   static const char *const keys[] = {"kind", "size", "segments", NULL};
-  static const char *const kinds[] = {"box", "sphere", "cylinder", "cone", "plane"};
+  static const char *const kinds[] = {"box", "sphere", "cylinder", "cone", "plane", NULL};
   const char *kind = NULL;
   double size[3] = {0, 0, 0}, seg = 0;
   sensim_status st = sensim__jcheck_object(obj, path, keys);
@@ -108,10 +108,11 @@ static sensim_status parse_shape(const cJSON *obj, const char *path, sensim_shap
   int k = -1;
   for (int i = 0; i < 5; i++)
     if (strcmp(kind, kinds[i]) == 0) k = i;
+  char hint[96];
   if (k < 0)
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.kind: unknown shape '%s' (box, sphere, cylinder, cone, plane)", path,
-                        kind);
+                        "%s.kind: unknown shape '%s'%s (box, sphere, cylinder, cone, plane)", path,
+                        kind, sensim__did_you_mean(hint, sizeof hint, kind, kinds));
   if (seg > 0 && seg < 3)
     return sensim__fail(SENSIM_EINVAL, "%s.segments: must be 0 (default) or >= 3", path);
   /* The sizes each kind reads (world.h) must be positive. */
@@ -252,9 +253,12 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
     l.kind = SENSIM_LIGHT_DIRECTIONAL;
   else if (strcmp(kind, "spot") == 0)
     l.kind = SENSIM_LIGHT_SPOT;
-  else
-    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s' (point, directional, spot)", path,
-                        kind);
+  else {
+    static const char *const kinds[] = {"point", "directional", "spot", NULL};
+    char hint[96];
+    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s'%s (point, directional, spot)",
+                        path, kind, sensim__did_you_mean(hint, sizeof hint, kind, kinds));
+  }
   if (l.kind != SENSIM_LIGHT_SPOT && (cJSON_GetObjectItemCaseSensitive(obj, "spot_inner") ||
                                       cJSON_GetObjectItemCaseSensitive(obj, "spot_outer")))
     return sensim__fail(SENSIM_EINVAL, "%s: spot_inner/spot_outer belong to spot lights", path);

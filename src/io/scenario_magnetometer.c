@@ -29,9 +29,12 @@ sensim_status sensim__scenario_magnetometer(const cJSON *obj, const char *path,
   if (model) {
     if (strcmp(model, "dipole") == 0) p.model = SENSIM_MAG_DIPOLE;
     else if (strcmp(model, "constant") == 0) p.model = SENSIM_MAG_CONSTANT;
-    else
-      return sensim__fail(SENSIM_EINVAL, "%s.mag_model: unknown model '%s' (dipole, constant)",
-                          path, model);
+    else {
+      static const char *const models[] = {"dipole", "constant", NULL};
+      char hint[96];
+      return sensim__fail(SENSIM_EINVAL, "%s.mag_model: unknown model '%s'%s (dipole, constant)",
+                          path, model, sensim__did_you_mean(hint, sizeof hint, model, models));
+    }
   } else if (has_f || has_fu) {
     p.model = SENSIM_MAG_CONSTANT;
   }

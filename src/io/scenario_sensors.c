@@ -183,8 +183,9 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
       if (w < 0) break;
       used += (size_t)w;
     }
-    return sensim__fail(SENSIM_ENOTFOUND, "%s.name: unknown filter '%s' (built-in: %s)", path,
-                        name, list);
+    char hint[96];
+    return sensim__fail(SENSIM_ENOTFOUND, "%s.name: unknown filter '%s'%s (built-in: %s)", path,
+                        name, sensim__did_you_mean(hint, sizeof hint, name, names), list);
   }
   char pp[160];
   sensim__jpath_key(pp, sizeof pp, path, "params");
@@ -205,12 +206,13 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
 /* Output formats by name. Which payloads each can hold, and which one a
  * payload gets when "output" is not given, are the payload table's
  * (core/payload.h): a new payload brings its own. */
-static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea"};
+static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea",
+                                           NULL};
 static const sensim__out_format format_values[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
                                                    SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
                                                    SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
                                                    SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
-enum { NFORMATS = sizeof format_names / sizeof format_names[0] };
+enum { NFORMATS = sizeof format_names / sizeof format_names[0] - 1 };
 
 int sensim__out_format_from_name(const char *name, sensim__out_format *out) {
   for (int i = 0; name && i < NFORMATS; i++)
@@ -234,10 +236,12 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "utc_start", 0, &utc);
   if (st != SENSIM_OK) return st;
   sensim__out_format given;
+  char hint[96];
   if (!sensim__out_format_from_name(fmt, &given))
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.format: unknown format '%s' (png, pcd, pcd_ascii, ply, ply_ascii, "
-                        "csv, nmea, none)", path, fmt);
+                        "%s.format: unknown format '%s'%s (png, pcd, pcd_ascii, ply, ply_ascii, "
+                        "csv, nmea, none)", path, fmt,
+                        sensim__did_you_mean(hint, sizeof hint, fmt, format_names));
   if (!sensim__payload_takes_output(desc, fmt))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",
                         path, fmt, sensim_payload_name(p));
@@ -252,12 +256,15 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
 }
 
 /* Each kind: its keys after the common ones, and how its own parameters are
- * read and the sensor created. */
+ * read and the sensor created. *reach gets a ranging sensor's max range, m
+ * (left 0 by the others), for the output checks (io/scenario_warnings.c). */
 typedef sensim_status (*scn_create_fn)(sensim_world *w, const cJSON *obj, const char *path,
-                                       const sensim_sensor_params *sp, sensim_sensor **s);
+                                       const sensim_sensor_params *sp, sensim_sensor **s,
+                                       double *reach);
 
 static sensim_status create_camera(sensim_world *w, const cJSON *obj, const char *path,
-                                   const sensim_sensor_params *sp, sensim_sensor **s) {
+                                   const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_camera_params cp;
   sensim_camera_params_init(&cp);
   sensim_status st = sensim__scenario_camera(obj, path, &cp);
@@ -265,16 +272,18 @@ static sensim_status create_camera(sensim_world *w, const cJSON *obj, const char
 }
 
 static sensim_status create_lidar(sensim_world *w, const cJSON *obj, const char *path,
-                                  const sensim_sensor_params *sp, sensim_sensor **s) {
+                                  const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
   sensim_lidar_params lp;
   sensim__lidar_tables tables; /* holds the arrays lp points to until creation */
   sensim_lidar_params_init(&lp);
   sensim_status st = sensim__scenario_lidar(obj, path, &lp, &tables);
+  *reach = lp.max_range;
   return st != SENSIM_OK ? st : sensim_lidar_create(w, sp, &lp, s);
 }
 
 static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *path,
-                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+                                 const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_gnss_params gp;
   sensim_gnss_params_init(&gp);
   sensim_status st = sensim__scenario_gnss(obj, path, &gp);
@@ -284,7 +293,8 @@ static sensim_status create_gnss(sensim_world *w, const cJSON *obj, const char *
 static const char *const imu_keys[] = {"earth_rotation", NULL};
 
 static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *path,
-                                const sensim_sensor_params *sp, sensim_sensor **s) {
+                                const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_imu_params ip;
   sensim_imu_params_init(&ip);
   sensim_status st = sensim__jbool(obj, path, "earth_rotation", &ip.earth_rotation);
@@ -292,7 +302,8 @@ static sensim_status create_imu(sensim_world *w, const cJSON *obj, const char *p
 }
 
 static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *path,
-                                 const sensim_sensor_params *sp, sensim_sensor **s) {
+                                 const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_cone_params cp;
   sensim_cone_params_init(&cp);
   sensim_status st = sensim__scenario_cone(obj, path, &cp);
@@ -300,7 +311,8 @@ static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *
 }
 
 static sensim_status create_magnetometer(sensim_world *w, const cJSON *obj, const char *path,
-                                         const sensim_sensor_params *sp, sensim_sensor **s) {
+                                         const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  (void)reach;
   sensim_magnetometer_params mp;
   sensim_magnetometer_params_init(&mp);
   sensim_status st = sensim__scenario_magnetometer(obj, path, &mp);
@@ -332,9 +344,15 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   const scn_kind *kind = NULL;
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strcmp(type, kinds[i].type) == 0) kind = &kinds[i];
-  if (!kind)
+  if (!kind) {
+    const char *types[sizeof kinds / sizeof kinds[0] + 1];
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) types[i] = kinds[i].type;
+    types[sizeof kinds / sizeof kinds[0]] = NULL;
+    char hint[96];
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.type: unknown sensor '%s' (camera, lidar, gnss, imu, magnetometer, cone)", path, type);
+                        "%s.type: unknown sensor '%s'%s (camera, lidar, gnss, imu, magnetometer, cone)",
+                        path, type, sensim__did_you_mean(hint, sizeof hint, type, types));
+  }
   const char *keys[48];
   join_keys(kind->keys, keys);
   if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
@@ -350,7 +368,8 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = parse_schedule(scn, obj, path, &sp)) != SENSIM_OK) return st;
 
   sensim_sensor *s = NULL;
-  st = kind->create(scn->world, obj, path, &sp, &s);
+  double reach = 0.0;
+  st = kind->create(scn->world, obj, path, &sp, &s, &reach);
   if (st != SENSIM_OK) {
     sensim__error_context("%s", path);
     return st;
@@ -371,7 +390,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = parse_output(output, op, sensim_sensor_output_type(s), &out->format, &out->utc_start)) != SENSIM_OK)
     return st;
   out->sensor = s;
-  return SENSIM_OK;
+  return sensim__scenario_check_output(scn, path, kind->type, out, output != NULL, reach);
 }
 
 sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir) {

@@ -253,5 +253,7 @@ sensim_status sensim_lidar_preset(const char *name, sensim_lidar_params *p) {
     if (k < 0) break;
     used += (size_t)k;
   }
-  return sensim__fail(SENSIM_ENOTFOUND, "unknown lidar preset '%s' (%s)", name, list);
+  char hint[96];
+  return sensim__fail(SENSIM_ENOTFOUND, "unknown lidar preset '%s'%s (%s)", name,
+                      sensim__did_you_mean(hint, sizeof hint, name, preset_names), list);
 }

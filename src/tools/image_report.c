@@ -164,38 +164,38 @@ sensim_status sensim_image_report_text(FILE *fp, const sensim_image_set_stats *a
   return ferror(fp) ? sensim_error_set(SENSIM_EIO, "image report: writing failed") : SENSIM_OK;
 }
 
-/* path with `suffix` before a final ".png" (appended otherwise). */
-static char *suffixed(const char *path, const char *suffix) {
-  size_t n = strlen(path), k = strlen(suffix);
-  int ext = n >= 4 && strcmp(path + n - 4, ".png") == 0;
-  char *s = malloc(n + k + 5);
-  if (!s) return NULL;
-  size_t stem = ext ? n - 4 : n;
-  memcpy(s, path, stem);
-  memcpy(s + stem, suffix, k);
-  strcpy(s + stem + k, ".png");
-  return s;
-}
-
-static sensim_status plot_channel(const char *path, const sensim_image_set_stats *a, const char *name_a,
-                                  const sensim_image_set_stats *b, const char *name_b, int c, const char *chname) {
-  size_t nb = a->nbins;
-  double *edges = malloc((nb + 1) * sizeof *edges), *fa = malloc(nb * sizeof *fa), *fb = malloc(nb * sizeof *fb);
+/* The histograms of both sets in one plot: grey sets' luminance, or the
+ * three colour channels side by side on one axis, channel c over
+ * [c, c + 1] (values are fractions of full scale, so each keeps a unit
+ * width), so that one file holds them all and the command's --out is the
+ * only file it writes. */
+static sensim_status plot_channels(const char *path, const sensim_image_set_stats *a, const char *name_a,
+                                   const sensim_image_set_stats *b, const char *name_b, size_t nc) {
+  size_t nb = a->nbins, nt = nc * nb;
+  double *edges = malloc((nt + 1) * sizeof *edges), *fa = malloc(nt * sizeof *fa), *fb = malloc(nt * sizeof *fb);
   sensim_plot *p = NULL;
-  char title[160];
-  snprintf(title, sizeof title, "channel %s: %s vs %s", chname, name_a, name_b);
+  char title[200], xlabel[96];
+  if (nc == 1) {
+    snprintf(title, sizeof title, "channel Y: %s vs %s", name_a, name_b);
+    snprintf(xlabel, sizeof xlabel, "value (fraction of full scale)");
+  } else {
+    snprintf(title, sizeof title, "channels R | G | B: %s vs %s", name_a, name_b);
+    snprintf(xlabel, sizeof xlabel, "value: R on [0, 1], G on [1, 2], B on [2, 3] (fraction of full scale)");
+  }
   sensim_status st = edges && fa && fb ? SENSIM_OK : sensim_error_set(SENSIM_ENOMEM, "image report: out of memory");
   if (!st) {
-    for (size_t i = 0; i <= nb; i++) edges[i] = (double)i / (double)nb;
-    for (size_t i = 0; i < nb; i++) {
-      fa[i] = (double)a->hist[chan(a, c)][i] / (double)a->npixels;
-      fb[i] = (double)b->hist[chan(b, c)][i] / (double)b->npixels;
-    }
-    st = sensim_plot_create(800, 500, title, "value (fraction of full scale)", "fraction of values", 0, 0, &p);
+    for (size_t i = 0; i <= nt; i++) edges[i] = (double)i / (double)nb;
+    for (size_t k = 0; k < nc; k++)
+      for (size_t i = 0; i < nb; i++) {
+        int c = (int)k;
+        fa[k * nb + i] = (double)a->hist[chan(a, c)][i] / (double)a->npixels;
+        fb[k * nb + i] = (double)b->hist[chan(b, c)][i] / (double)b->npixels;
+      }
+    st = sensim_plot_create(nc == 1 ? 800 : 1200, 500, title, xlabel, "fraction of values", 0, 0, &p);
   }
   sensim_plot_style sa = {{200, 60, 40}, 0, 0, name_a}, sb = {{40, 90, 200}, 0, 0, name_b};
-  if (!st) st = sensim_plot_bars(p, edges, fa, nb, &sa);
-  if (!st) st = sensim_plot_bars(p, edges, fb, nb, &sb);
+  if (!st) st = sensim_plot_bars(p, edges, fa, nt, &sa);
+  if (!st) st = sensim_plot_bars(p, edges, fb, nt, &sb);
   if (!st) st = sensim_plot_write_png(p, path);
   if (p) sensim_plot_destroy(p);
   free(edges);
@@ -212,14 +212,5 @@ sensim_status sensim_image_report_png(const char *path, const sensim_image_set_s
     return sensim_error_set(SENSIM_EINVAL, "image report: the sets have %zu and %zu bins", a->nbins, b->nbins);
   if (!name_a) name_a = "A";
   if (!name_b) name_b = "B";
-  if (a->channels != 3 && b->channels != 3) return plot_channel(path, a, name_a, b, name_b, 0, "Y");
-  static const char *const suffix[3] = {"_r", "_g", "_b"};
-  for (int c = 0; c < 3; c++) {
-    char *pc = suffixed(path, suffix[c]);
-    if (!pc) return sensim_error_set(SENSIM_ENOMEM, "image report: out of memory");
-    sensim_status st = plot_channel(pc, a, name_a, b, name_b, c, kChannelNames[c]);
-    free(pc);
-    if (st) return st;
-  }
-  return SENSIM_OK;
+  return plot_channels(path, a, name_a, b, name_b, a->channels == 3 || b->channels == 3 ? 3 : 1);
 }

@@ -206,19 +206,26 @@ sensim_status sensim_vepd_simulate_run(const sensim_vepd_experiment_params *p,
 
 /* ---- the experiment ------------------------------------------------------ */
 
-/* K runs of one variant: seeds seed0 + k. Optionally written as CSV. */
+/* K runs of one variant: seeds seed0 + k. Optionally written as CSV,
+ * dir/<manoeuvre>/run_<k>.csv: one folder per manoeuvre is the set that
+ * `sensim vepd` scores, and dir is what --real reads back (the layout of
+ * real runs, DIR/<manoeuvre>/ *.csv). */
 static sensim_status sim_set(const sensim_vepd_experiment_params *p, const sensim_vepd_variant *v,
                              sensim_vepd_manoeuvre m, uint64_t seed0, const char *dir,
                              sensim_vepd_run **runs) {
   sensim_vepd_run *r = calloc(p->runs, sizeof *r);
   if (!r) return sensim_error_set(SENSIM_ENOMEM, "vepd experiment: out of memory");
   sensim_status st = SENSIM_OK;
-  if (dir) st = sensim_mkdirs(dir);
+  char mdir[4096];
+  if (dir) {
+    snprintf(mdir, sizeof mdir, "%s/%s", dir, sensim_vepd_manoeuvre_name(m));
+    st = sensim_mkdirs(mdir);
+  }
   for (size_t k = 0; st == SENSIM_OK && k < p->runs; k++) {
     st = sensim_vepd_simulate_run(p, v, m, seed0 + k, &r[k]);
     if (st == SENSIM_OK && dir) {
-      char path[4096];
-      snprintf(path, sizeof path, "%s/%s_%03zu.csv", dir, sensim_vepd_manoeuvre_name(m), k);
+      char path[4200];
+      snprintf(path, sizeof path, "%s/run_%03zu.csv", mdir, k);
       st = sensim_vepd_run_write(path, &r[k]);
     }
   }

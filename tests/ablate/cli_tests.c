@@ -128,9 +128,17 @@ static void test_augment_writes_same_names_and_matches_the_calibration(void **st
 
 static void test_image_stats_prints_and_plots(void **state) {
   (void)state;
-  RUN(0, "A: " TMP "/in: 3 images, 1152 pixels", "image-stats", TMP "/in", TMP "/calib", "--out", TMP "/p.png");
-  assert_true(test_file_exists(TMP "/p_r.png"));
-  assert_true(test_file_exists(TMP "/p_b.png"));
+  /* --out X.png writes X.png and nothing else, colour sets too. */
+  test_remove_tree(TMP "/p.png");
+  test_remove_tree(TMP "/p_r.png");
+  test_remove_tree(TMP "/p_g.png");
+  test_remove_tree(TMP "/p_b.png");
+  RUN(0, "plot written to " TMP "/p.png", "image-stats", TMP "/in", TMP "/calib", "--out", TMP "/p.png");
+  RUN(0, "A: " TMP "/in: 3 images, 1152 pixels", "image-stats", TMP "/in", TMP "/calib");
+  assert_true(test_file_exists(TMP "/p.png"));
+  assert_false(test_file_exists(TMP "/p_r.png"));
+  assert_false(test_file_exists(TMP "/p_g.png"));
+  assert_false(test_file_exists(TMP "/p_b.png"));
   RUN(1, "missing", "image-stats", TMP "/in", TMP "/missing");
   RUN(1, "holds no PNG", "image-stats", TMP "/empty", TMP "/in");
   RUN(2, "needs two folders", "image-stats", TMP "/in");

@@ -140,14 +140,21 @@ static void test_set_stats_of_folders_and_plots(void **state) {
     /* b holds half the values, 8-bit: within half an 8-bit step. */
     assert_near(b.mean[c], a.mean[c] / 2, 0.5 / 255);
   }
+  /* One file, exactly the path given, whatever its name ends in. */
+  static const char *const others[] = {DIR_R "/plot_r.png", DIR_R "/plot_g.png", DIR_R "/plot_b.png",
+                                       DIR_R "/plot_noext_r.png", DIR_R "/plot_noext.png"};
+  for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) test_remove_tree(others[k]);
   SENSIM_OK_OR_FAIL(sensim_image_report_png(DIR_R "/plot.png", &a, "a", &b, "b"));
-  const char *plots[3] = {DIR_R "/plot_r.png", DIR_R "/plot_g.png", DIR_R "/plot_b.png"};
-  for (int c = 0; c < 3; c++) {
+  SENSIM_OK_OR_FAIL(sensim_image_report_png(DIR_R "/plot_noext", &a, "a", &b, "b"));
+  const char *plots[2] = {DIR_R "/plot.png", DIR_R "/plot_noext"};
+  for (int k = 0; k < 2; k++) {
     sensim_image p;
-    SENSIM_OK_OR_FAIL(sensim_read_png(plots[c], &p));
+    SENSIM_OK_OR_FAIL(sensim_read_png(plots[k], &p));
     assert_true(p.width >= 160);
     sensim_image_free(&p);
   }
+  for (size_t k = 0; k < sizeof others / sizeof others[0]; k++)
+    if (test_file_exists(others[k])) fail_msg("the report also wrote %s", others[k]);
   double keep_mean = a.mean[0];
   assert_int_equal(sensim_image_set_stats_dir(DIR_R "/missing", 32, &a), SENSIM_ENOTFOUND);
   assert_int_equal(sensim_image_set_stats_dir(DIR_R "/empty", 32, &a), SENSIM_EINVAL);

@@ -85,6 +85,13 @@ static void test_add_filter_rejects_unknown_name_bad_json_and_bad_params(void **
   expect_add_fails(s, "range_noise", "{\"sigma\": \"big\"}", SENSIM_EINVAL);
   expect_add_fails(s, "range_noise", "{\"sigma\": -0.5}", SENSIM_EINVAL);
   expect_add_fails(s, "points", "{\"anything\": 1}", SENSIM_EINVAL);
+  /* Near misses name the filter or parameter meant (core/suggest.c). */
+  expect_add_fails(s, "range_nosie", NULL, SENSIM_ENOTFOUND);
+  assert_non_null(strstr(sensim_last_error(), "unknown filter 'range_nosie'; did you mean 'range_noise'?"));
+  expect_add_fails(s, "range_noise", "{\"sigmaa\": 0.1}", SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "no parameter 'sigmaa'; did you mean 'sigma'?"));
+  expect_add_fails(s, "no_such_filter", NULL, SENSIM_ENOTFOUND);
+  assert_null(strstr(sensim_last_error(), "did you mean"));
   /* Usable afterwards; an empty object means all defaults. */
   SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "range_noise", "{}"));
   SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "points", NULL));

@@ -107,6 +107,11 @@ static void test_standalone_chain_setup_errors_leave_it_unchanged(void **state) 
   assert_int_equal(sensim_filter_chain_add(c, "cfa", "[1, 2]"), SENSIM_EPARSE);
   assert_int_equal(sensim_filter_chain_add(c, "cfa", "{\"pattern\": \"XYZW\"}"), SENSIM_EINVAL);
   assert_non_null(strstr(sensim_last_error(), "cfa"));
+  /* Near misses of a filter name or an enum value name the one meant. */
+  assert_int_equal(sensim_filter_chain_add(c, "demosiac", NULL), SENSIM_ENOTFOUND);
+  assert_non_null(strstr(sensim_last_error(), "did you mean 'demosaic'?"));
+  assert_int_equal(sensim_filter_chain_add(c, "cfa", "{\"pattern\": \"RGBG\"}"), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "did you mean 'RGGB'?"));
   assert_int_equal(sensim_filter_chain_add(NULL, "cfa", NULL), SENSIM_EINVAL);
   assert_int_equal(sensim_filter_chain_output(c), SENSIM_PAYLOAD_RGB_F32);
   assert_int_equal(sensim_filter_chain_output(NULL), SENSIM_PAYLOAD_NONE);

@@ -91,10 +91,10 @@ static void test_scenario_gnss_keys_parse_and_reject_bad_values(void **state) {
 static void test_study_variants_load_from_one_scenario_line_each(void **state) {
   (void)state;
   const char *lines[] = {
-      "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.3, 0.3, 0.6]}}]",
+      "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04]}}]",
       "[{\"name\": \"gnss_random_walk\"}]",
       "[{\"name\": \"gnss_hdop\"}]",
-      "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.3, 0.3, 0.6]}}, {\"name\": \"gnss_hdop\"}]",
+      "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04]}}, {\"name\": \"gnss_hdop\"}]",
       "[{\"name\": \"gnss_random_walk\"}, {\"name\": \"gnss_hdop\"}]",
   };
   for (int i = 0; i < 5; i++) {

@@ -152,11 +152,65 @@ static void test_cli_allan_reads_the_csv_writers_imu_layout(void **st) {
   assert_non_null(strstr(out, "az: N not found"));
 }
 
+/* 100 Hz gyro white noise of density N with the time column named
+ * `tname`, written as t0 + k * 0.01 s in units of `unit_s` seconds. */
+static void write_timed_csv(const char *path, const char *tname, double unit_s, double t0,
+                            size_t n, double N) {
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fprintf(fp, "%s,gx\n", tname);
+  sensim_rng r;
+  sensim_rng_init(&r, 17, 0, 0, 0);
+  for (size_t k = 0; k < n; k++)
+    fprintf(fp, "%.17g,%.17g\n", t0 + (double)k * 0.01 / unit_s,
+            N / sqrt(0.01) * sensim_rng_normal(&r));
+  fclose(fp);
+}
+
+typedef struct unit_case {
+  const char *tname;
+  double unit_s, t0;
+} unit_case;
+
+static void test_cli_allan_reads_the_time_unit_from_the_header(void **st) {
+  (void)st;
+  /* The same samples with time in s, ms, us and ns (one as epoch
+   * nanoseconds, whose doubles keep ~256 ns): every one gives tau0 =
+   * 0.01 s and the same N, which an assumed unit of seconds would scale by
+   * sqrt(1000) per step of unit (N is read at tau = 1 s). */
+  static const unit_case cases[] = {
+      {"t", 1.0, 0.0},          {"t_s", 1.0, 3.0},         {"t_ms", 1e-3, 0.0},
+      {"time [ms]", 1e-3, 50.0}, {"t (us)", 1e-6, 0.0},   {"timestamp_ns", 1e-9, 1.7e18},
+      {"t_capture", 1.0, 0.25},
+  };
+  static char out[65536];
+  char csv[512], args[1200];
+  path_in_tmp(csv, sizeof csv, "units.csv");
+  double first_n = NAN;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    write_timed_csv(csv, cases[i].tname, cases[i].unit_s, cases[i].t0, 4000, 3e-3);
+    snprintf(args, sizeof args, "'%s'", csv);
+    if (run_cli(args, out, sizeof out) != 0) fail_msg("'%s' failed:\n%s", cases[i].tname, out);
+    if (!strstr(out, "tau0 = 0.01 s")) fail_msg("'%s': wrong tau0:\n%.300s", cases[i].tname, out);
+    const char *l = strstr(out, "gx: N = ");
+    assert_non_null(l);
+    double N = strtod(l + 8, NULL);
+    if (isnan(first_n)) first_n = N;
+    /* Epoch nanoseconds move tau0 by up to ~1e-7 relative: N agrees to 1e-6. */
+    assert_near(N, first_n, 1e-6 * first_n);
+  }
+  /* A bracketed unit that is not one is refused, not guessed. */
+  write_timed_csv(csv, "time [fortnights]", 1.0, 0.0, 100, 3e-3);
+  snprintf(args, sizeof args, "'%s' 2>&1", csv);
+  assert_int_equal(run_cli(args, out, sizeof out), 1);
+}
+
 int sensim_test_inertial_cli(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cli_allan_prints_adev_and_recovers_white_noise_n_and_writes_plot),
       cmocka_unit_test(test_cli_allan_exit_codes_for_bad_usage_and_bad_files),
       cmocka_unit_test(test_cli_allan_reads_the_csv_writers_imu_layout),
+      cmocka_unit_test(test_cli_allan_reads_the_time_unit_from_the_header),
   };
   return cmocka_run_group_tests_name("inertial_cli", tests, NULL, NULL);
 }

@@ -187,6 +187,61 @@ static void test_step_to_moves_scripted_bodies_and_delivers_frames(void **state)
   assert_int_equal(sensim_scenario_step_to(NULL, 0), SENSIM_EINVAL);
 }
 
+/* One sensor in a world without threads. */
+#define ONE_SENSOR(body) "{\"duration\": 1, \"world\": {\"threads\": 0}, \"sensors\": [" body "]}"
+
+typedef struct warn_case {
+  const char *json;
+  const char *warning; /* a substring of the only warning, or NULL for none */
+} warn_case;
+
+/* A camera or lidar whose frames no format writes warns, unless its
+ * output says "none"; a range image PNG that clamps the lidar's ranges
+ * warns; sensors that write what they make do not. */
+static void test_warnings_name_sensors_that_write_nothing_useful(void **state) {
+  (void)state;
+  static const warn_case cases[] = {
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\"}"),
+       "sensors[0] 'l': its lidar frames end in beams, which no output format writes"},
+      {ONE_SENSOR("{\"name\": \"c\", \"type\": \"camera\", \"width\": 8, \"height\": 6}"),
+       "sensors[0] 'c': its camera frames end in rgb_f32"},
+      {ONE_SENSOR("{\"name\": \"c\", \"type\": \"camera\", \"width\": 8, \"height\": 6, "
+                  "\"filters\": [{\"name\": \"cfa\"}]}"),
+       "end in raw_f32"},
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\", \"max_range\": 120, "
+                  "\"filters\": [{\"name\": \"range_image\"}]}"),
+       "sensors[0] 'l': its range image PNGs hold ranges up to 65.535 m"},
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\", \"preset\": \"VLP-16\", "
+                  "\"filters\": [{\"name\": \"range_image\"}]}"),
+       "max_range is 100 m"},
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\", \"output\": {\"format\": \"none\"}}"), NULL},
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\", \"filters\": [{\"name\": \"points\"}]}"), NULL},
+      {ONE_SENSOR("{\"name\": \"l\", \"type\": \"lidar\", \"max_range\": 60, "
+                  "\"filters\": [{\"name\": \"range_image\"}]}"),
+       NULL},
+      {ONE_SENSOR("{\"name\": \"c\", \"type\": \"camera\", \"width\": 8, \"height\": 6, "
+                  "\"filters\": [{\"name\": \"srgb8\"}]}"),
+       NULL},
+      {ONE_SENSOR("{\"name\": \"g\", \"type\": \"gnss\"}"), NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sensim_scenario *scn = NULL;
+    SENSIM_OK_OR_FAIL(sensim_scenario_load_string(cases[i].json, NULL, &scn));
+    size_t n = sensim_scenario_warning_count(scn);
+    if (!cases[i].warning && n != 0)
+      fail_msg("case %zu warns: %s", i, sensim_scenario_warning_get(scn, 0));
+    if (cases[i].warning) {
+      if (n != 1) fail_msg("case %zu has %zu warnings, expected 1", i, n);
+      const char *w = sensim_scenario_warning_get(scn, 0);
+      if (!strstr(w, cases[i].warning)) fail_msg("case %zu warns \"%s\", expected \"%s\"", i, w, cases[i].warning);
+    }
+    assert_null(sensim_scenario_warning_get(scn, n));
+    sensim_scenario_destroy(scn);
+  }
+  assert_int_equal(sensim_scenario_warning_count(NULL), 0);
+  assert_null(sensim_scenario_warning_get(NULL, 0));
+}
+
 int sensim_test_scenario_api(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_atomic_file_commits_whole_or_leaves_nothing),
@@ -194,6 +249,7 @@ int sensim_test_scenario_api(void) {
       cmocka_unit_test(test_camera_params_from_json_applies_camera_keys_only),
       cmocka_unit_test(test_load_string_ex_applies_overrides_and_names_the_source),
       cmocka_unit_test(test_step_to_moves_scripted_bodies_and_delivers_frames),
+      cmocka_unit_test(test_warnings_name_sensors_that_write_nothing_useful),
   };
   return cmocka_run_group_tests_name("scenario_api", tests, setup, NULL);
 }

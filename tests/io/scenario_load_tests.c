@@ -288,6 +288,62 @@ static void test_bad_scenarios_fail_naming_the_path(void **state) {
   scenario_expect_bad_cases(bad_cases, sizeof bad_cases / sizeof bad_cases[0], SENSIM_TEST_DATA);
 }
 
+/* A near miss of a known key, sensor type, filter, filter parameter or
+ * enum value names the one meant (core/suggest.c); a far one does not. */
+#define GNSS_WITH(keys) SENSOR_WRAP("{\"name\": \"g\", \"type\": \"gnss\", " keys "}")
+#define LIDAR_WITH(keys) SENSOR_WRAP("{\"name\": \"l\", \"type\": \"lidar\", " keys "}")
+static const bad_case near_miss_cases[] = {
+    {GNSS_WITH("\"rat\": 5"), SENSIM_EPARSE,
+     "sensors[0].rat: unknown key; did you mean 'rate'? (known here:"},
+    {"{\"duration\": 1, \"sensor\": []}", SENSIM_EPARSE, "sensor: unknown key; did you mean 'sensors'?"},
+    {"{\"duration\": 1, \"wrold\": {}}", SENSIM_EPARSE, "wrold: unknown key; did you mean 'world'?"},
+    {SENSOR_WRAP("{\"name\": \"l\", \"type\": \"lidr\"}"), SENSIM_EINVAL,
+     "sensors[0].type: unknown sensor 'lidr'; did you mean 'lidar'?"},
+    {GNSS_WITH("\"filters\": [{\"name\": \"gnss_noice\"}]"), SENSIM_ENOTFOUND,
+     "sensors[0].filters[0].name: unknown filter 'gnss_noice'; did you mean 'gnss_noise'?"},
+    {GNSS_WITH("\"filters\": [{\"name\": \"gnss_noise\", \"params\": {\"sigmaa\": 1}}]"), SENSIM_EINVAL,
+     "filter 'gnss_noise' has no parameter 'sigmaa'; did you mean 'sigma'?"},
+    {GNSS_WITH("\"output\": {\"format\": \"nmae\"}"), SENSIM_EINVAL,
+     "sensors[0].output.format: unknown format 'nmae'; did you mean 'nmea'?"},
+    {LIDAR_WITH("\"pattern\": \"spining\""), SENSIM_EINVAL,
+     "sensors[0].pattern: unknown value 'spining'; did you mean 'spinning'?"},
+    {LIDAR_WITH("\"preset\": \"VLP16\""), SENSIM_ENOTFOUND, "did you mean 'VLP-16'?"},
+    {SENSOR_WRAP("{\"name\": \"c\", \"type\": \"camera\", \"lens\": \"brown_conrad\"}"),
+     SENSIM_EINVAL, "sensors[0].lens: unknown lens 'brown_conrad'; did you mean 'brown_conrady'?"},
+    {SENSOR_WRAP("{\"name\": \"c\", \"type\": \"camera\", \"filters\": [{\"name\": \"tone\", "
+                 "\"params\": {\"curve\": \"srbg\"}}]}"),
+     SENSIM_EINVAL, "tone: unknown curve 'srbg'; did you mean 'srgb'?"},
+    {SENSOR_WRAP("{\"name\": \"d\", \"type\": \"cone\", \"method\": \"exakt\"}"), SENSIM_EINVAL,
+     "sensors[0].method: unknown cone method 'exakt'; did you mean 'exact'?"},
+    {SENSOR_WRAP("{\"name\": \"m\", \"type\": \"magnetometer\", \"mag_model\": \"dipol\"}"),
+     SENSIM_EINVAL, "unknown model 'dipol'; did you mean 'dipole'?"},
+    {"{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"spehre\", "
+     "\"size\": [1, 1, 1]}}]}",
+     SENSIM_EINVAL, "meshes[0].shape.kind: unknown shape 'spehre'; did you mean 'sphere'?"},
+    {"{\"duration\": 1, \"lights\": [{\"kind\": \"sopt\"}]}", SENSIM_EINVAL,
+     "lights[0].kind: unknown light 'sopt'; did you mean 'spot'?"},
+};
+
+/* Nothing near: the message offers no guess. */
+static const char *const far_miss_cases[] = {
+    SENSOR_WRAP("{\"name\": \"g\", \"type\": \"sonar\"}"),
+    GNSS_WITH("\"filters\": [{\"name\": \"blur\"}]"),
+    GNSS_WITH("\"velocity\": 5"),
+    "{\"duration\": 1, \"lights\": [{\"kind\": \"laser\"}]}",
+};
+
+static void test_near_misses_suggest_the_known_name(void **state) {
+  (void)state;
+  scenario_expect_bad_cases(near_miss_cases, sizeof near_miss_cases / sizeof near_miss_cases[0],
+                            SENSIM_TEST_DATA);
+  for (size_t i = 0; i < sizeof far_miss_cases / sizeof far_miss_cases[0]; i++) {
+    sensim_scenario *scn = NULL;
+    assert_int_not_equal(sensim_scenario_load_string(far_miss_cases[i], NULL, &scn), SENSIM_OK);
+    if (strstr(sensim_last_error(), "did you mean"))
+      fail_msg("case %zu suggests a far name: %s", i, sensim_last_error());
+  }
+}
+
 static void test_scenario_files_report_missing_and_bad_files(void **state) {
   (void)state;
   sensim_scenario *scn = NULL;
@@ -326,6 +382,7 @@ int sensim_test_scenario(void) {
       cmocka_unit_test(test_example_params_reach_the_world),
       cmocka_unit_test(test_inline_scenario_builds_and_runs_what_it_says),
       cmocka_unit_test(test_bad_scenarios_fail_naming_the_path),
+      cmocka_unit_test(test_near_misses_suggest_the_known_name),
       cmocka_unit_test(test_scenario_files_report_missing_and_bad_files),
       cmocka_unit_test(test_run_into_unwritable_folder_is_eio),
   };

@@ -7,5 +7,8 @@
  * 38 of them); its stdout and stderr go to the file log_path (truncated).
  * Returns the exit status, or -1 if the program did not exit normally. */
 int test_run_cli(const char *log_path, const char *const *args);
+/* The same with stdout to out_path and stderr to err_path, for checks of
+ * which stream a message goes to. */
+int test_run_cli_split(const char *out_path, const char *err_path, const char *const *args);
 
 #endif

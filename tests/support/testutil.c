@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 sensim_world *test_world(int threads, uint64_t seed) {
   sensim_world_params p;
@@ -96,4 +97,24 @@ void test_assert_no_temp_files(const char *dir) {
   while ((e = readdir(d)))
     if (strstr(e->d_name, ".tmp-")) fail_msg("temporary file left behind: %s", e->d_name);
   closedir(d);
+}
+
+void test_remove_tree(const char *path) {
+  struct stat sb;
+  if (lstat(path, &sb) != 0) return;
+  if (!S_ISDIR(sb.st_mode)) {
+    unlink(path);
+    return;
+  }
+  DIR *d = opendir(path);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    test_remove_tree(sub);
+  }
+  closedir(d);
+  rmdir(path);
 }

@@ -53,6 +53,9 @@ int test_file_exists(const char *path);
  * test_slurp_if returns NULL then. */
 char *test_slurp(const char *path, size_t *len);
 char *test_slurp_if(const char *path, size_t *len);
+/* Remove a file, or a folder and everything under it (links not
+ * followed); quiet when it does not exist. */
+void test_remove_tree(const char *path);
 /* Fail if a writer left a temporary file (".tmp-") in folder dir. */
 void test_assert_no_temp_files(const char *dir);
 
@@ -67,6 +70,7 @@ int sensim_test_runtime_registry(void);
 int sensim_test_geodesy(void);
 int sensim_test_payload(void);
 int sensim_test_error(void);
+int sensim_test_suggest(void);
 int sensim_test_keyframes(void);
 int sensim_test_world(void);
 int sensim_test_mesh_import(void);
@@ -106,6 +110,7 @@ int sensim_test_png_read(void);
 int sensim_test_ply(void);
 int sensim_test_lidar_outputs(void);
 int sensim_test_texture_png(void);
+int sensim_test_doc_examples(void);
 int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_plot(void);
@@ -116,5 +121,7 @@ int sensim_test_birdseye(void);
 int sensim_test_table(void);
 int sensim_test_cli(void);
 int sensim_test_pictures_cli(void);
+int sensim_test_cli_help(void);
+int sensim_test_cli_run_output(void);
 
 #endif

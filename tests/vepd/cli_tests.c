@@ -246,11 +246,64 @@ static void test_cli_vepd_experiment_runs_tiny_and_rejects_bad_k(void **s) {
   assert_int_equal(run_cli(noreal), 1);
 }
 
+/* The numeric fields of vepd_table.csv's row for variant v, manoeuvre m
+ * ("w1,w2,vepd,...") as text, into buf. */
+static void table_row(const char *table, const char *v, const char *m, char *buf, size_t n) {
+  char *text = test_slurp(table, NULL);
+  char key[64];
+  snprintf(key, sizeof key, "\n%s,%s,ok,", v, m);
+  const char *row = strstr(text, key);
+  if (!row) fail_msg("%s has no row %s,%s:\n%s", table, v, m, text);
+  row += strlen(key);
+  size_t k = strcspn(row, "\n");
+  snprintf(buf, n, "%.*s", (int)k, row);
+  free(text);
+}
+
+/* `vepd-experiment --out A` writes its runs where `--real` and `sensim
+ * vepd` read them: the reference runs of A read back with --real give
+ * B's table identical to A's (the same runs, the CSV round trip exact),
+ * and `sensim vepd` on one manoeuvre's two folders prints that cell. */
+static void test_cli_experiment_runs_feed_real_and_vepd(void **s) {
+  (void)s;
+  test_remove_tree(TMP "/feed_a");
+  test_remove_tree(TMP "/feed_b");
+  const char *a[] = {"vepd-experiment", "--runs", "2", "--duration", "2", "--out", TMP "/feed_a", NULL};
+  assert_int_equal(run_cli(a), 0);
+  assert_true(test_file_exists(TMP "/feed_a/runs/reference/circle/run_001.csv"));
+  assert_true(test_file_exists(TMP "/feed_a/runs/hdop/half_sine/run_000.csv"));
+  const char *b[] = {"vepd-experiment", "--runs", "2", "--duration", "2", "--real",
+                     TMP "/feed_a/runs/reference", "--out", TMP "/feed_b", NULL};
+  assert_int_equal(run_cli(b), 0);
+  log_contains("VEPD against real runs in " TMP "/feed_a/runs/reference");
+  char *ta = test_slurp(TMP "/feed_a/vepd_table.csv", NULL);
+  char *tb = test_slurp(TMP "/feed_b/vepd_table.csv", NULL);
+  assert_string_equal(ta, tb);
+  assert_non_null(strstr(ta, "\nhdop,circle,ok,"));
+  free(ta);
+  free(tb);
+
+  const char *one[] = {"vepd", TMP "/feed_a/runs/reference/circle", TMP "/feed_a/runs/hdop/circle", NULL};
+  assert_int_equal(run_cli(one), 0);
+  char row[512], line[64];
+  table_row(TMP "/feed_a/vepd_table.csv", "hdop", "circle", row, sizeof row);
+  /* w1,w2,vepd: the command prints each with %.9g as the table does. */
+  char w1[32], w2[32], vepd[32];
+  assert_int_equal(sscanf(row, "%31[^,],%31[^,],%31[^,]", w1, w2, vepd), 3);
+  snprintf(line, sizeof line, "W1   %s ", w1);
+  log_contains(line);
+  snprintf(line, sizeof line, "W2   %s ", w2);
+  log_contains(line);
+  snprintf(line, sizeof line, "VEPD %s\n", vepd);
+  log_contains(line);
+}
+
 int sensim_test_vepd_cli(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cli_vepd_scores_two_folders_and_rejects_bad_input),
       cmocka_unit_test(test_cli_ekf_judges_a_recorded_pair_and_rejects_bad_input),
       cmocka_unit_test(test_cli_vepd_experiment_runs_tiny_and_rejects_bad_k),
+      cmocka_unit_test(test_cli_experiment_runs_feed_real_and_vepd),
   };
   return cmocka_run_group_tests_name("vepd_cli", tests, setup, NULL);
 }

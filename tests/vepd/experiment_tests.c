@@ -117,8 +117,8 @@ static void test_experiment_same_model_scores_closer_than_a_different_one(void *
   assert_true(test_file_exists(TMP "/same/vepd_table.csv"));
   assert_true(test_file_exists(TMP "/same/hist_rmse_circle.png"));
   assert_true(test_file_exists(TMP "/same/hist_hdiff_half_sine.png"));
-  assert_true(test_file_exists(TMP "/same/runs/reference/straight_001.csv"));
-  assert_true(test_file_exists(TMP "/same/runs/gauss_x10/half_sine_000.csv"));
+  assert_true(test_file_exists(TMP "/same/runs/reference/straight/run_001.csv"));
+  assert_true(test_file_exists(TMP "/same/runs/gauss_x10/half_sine/run_000.csv"));
   test_assert_no_temp_files(TMP "/same");
 }
 
