@@ -41,6 +41,26 @@ static inline int sensim__finite3(sensim_vec3 v) {
 /* A pose whose numbers are finite and whose quaternion is unit to 1e-6. */
 sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
 
+/* ---- input limits (core/limits.c; the limits are world.h's) ----
+ * Each fails with SENSIM_EINVAL and a message that starts with `what` and
+ * names the value, the limit and the unit. */
+
+/* p finite with max(|x|, |y|, |z|) + margin <= SENSIM_COORD_MAX, m; margin is
+ * what reaches further from p (a mesh's radius about its body), or 0. */
+sensim_status sensim__check_coord(sensim_vec3 p, double margin, const char *what);
+/* A motion that starts at |coordinate| `pos` (m) with speed |v| (m/s) and
+ * acceleration |a| (m/s^2) stays within SENSIM_COORD_MAX over
+ * max(horizon, 1 s): pos + |v| T + |a| T^2 / 2 <= the limit. */
+sensim_status sensim__check_reach(double pos, double speed, double accel, double horizon, const char *what);
+/* t finite with |t| <= SENSIM_TIME_MAX, s; `what` names it ("advance time"). */
+sensim_status sensim__check_time(double t, const char *what);
+/* One object needing `bytes` of memory fits in this machine's physical
+ * memory (and in 2^47 bytes): refused before allocating, since Linux may
+ * grant more than it has and kill the process when the pages are used. */
+sensim_status sensim__check_bytes(double bytes, const char *what);
+/* The bound sensim__check_bytes applies, bytes. */
+double sensim__memory_limit(void);
+
 #include "sensim/frame.h"
 /* The colour (0 R, 1 G, 2 B) of each pixel of a 2 x 2 mosaic cell, indexed
  * (x & 1) + 2 (y & 1); SENSIM_CFA_NONE gives all 1. NULL for an invalid
