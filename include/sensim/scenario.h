@@ -18,6 +18,23 @@ extern "C" {
 
 typedef struct sensim_scenario sensim_scenario;
 
+/* What a scenario file may ask of a run, checked at load before anything
+ * runs (SENSIM_EINVAL naming duration, step or rate and the bound), along
+ * with duration <= SENSIM_TIME_MAX (world.h):
+ *   steps, floor(duration / step) + 1 <= SENSIM_SCENARIO_MAX_STEPS;
+ *   frames of each sensor, floor((duration - phase) rate) + 1
+ *     <= SENSIM_SCENARIO_MAX_FRAMES.
+ * Why 1e8: a day of simulated time at the default 1 ms step is 8.64e7
+ * steps, and a day of a 1 kHz IMU 8.64e7 frames, so day-long runs (static
+ * IMU recordings for Allan deviation last hours) fit. A step costs at
+ * least 0.4 us even when nothing is due (push, advance and polls of the
+ * four-sensor rig, docs/performance.md) and a frame at least a capture job
+ * and a filter chain, so the bounds cap a run at minutes to hours of work
+ * instead of the endless one of {"duration": 1e17, "step": 1e16} with a
+ * 10 Hz sensor (1e18 frames). */
+#define SENSIM_SCENARIO_MAX_STEPS 100000000
+#define SENSIM_SCENARIO_MAX_FRAMES 100000000
+
 /* Load and build a scenario from a file. Relative mesh paths are resolved
  * against the file's folder. On failure nothing is left allocated and
  * sensim_last_error() names the key at fault. */

@@ -22,8 +22,8 @@ sensim_status sensim__check_coord(sensim_vec3 p, double margin, const char *what
   if (!(m + margin <= SENSIM_COORD_MAX)) {
     if (margin > 0)
       return sensim__fail(SENSIM_EINVAL,
-                          "%s: position (%g, %g, %g) m plus the mesh's radius %g m reaches %g m, beyond the "
-                          "world coordinate limit of %.0f m (SENSIM_COORD_MAX)",
+                          "%s: position (%g, %g, %g) m plus %g m about it reaches %g m, beyond the world "
+                          "coordinate limit of %.0f m (SENSIM_COORD_MAX)",
                           what, p.x, p.y, p.z, margin, m + margin, SENSIM_COORD_MAX);
     return sensim__fail(SENSIM_EINVAL,
                         "%s: position (%g, %g, %g) m is beyond the world coordinate limit of %.0f m "

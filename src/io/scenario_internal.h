@@ -113,6 +113,13 @@ void sensim__motion_free(sensim__motion *m);
  * give the pose only (flags 0). */
 void sensim__motion_state(const sensim__motion *m, const sensim_pose *offset, double t,
                           sensim_body_state *out);
+/* Check that the motion keeps the body (its offset included) within the
+ * world coordinate limit over [0, duration] and that the velocity and
+ * acceleration it pushes pass sensim_body_push_state's reach check for
+ * windows up to `horizon` s; SENSIM_EINVAL naming `path`'s key, the value
+ * and the limit. Waypoints (poses only) are checked row by row. */
+sensim_status sensim__motion_check(const sensim__motion *m, const sensim_pose *offset, double duration,
+                                   double horizon, const char *path);
 
 /* ---- the scenario (io/scenario_*.c) ------------------------------------- */
 

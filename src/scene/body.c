@@ -18,7 +18,9 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   if (p->mesh && p->mesh->world != w)
     return sensim__fail(SENSIM_EINVAL, "body mesh belongs to another world");
   sensim_status rc = sensim__check_pose(&p->pose, "body pose");
-  if (!rc) rc = sensim__check_coord(p->pose.pos, p->mesh ? p->mesh->radius : 0.0, "body pose");
+  if (!rc)
+    rc = p->mesh ? sensim__check_coord(p->pose.pos, p->mesh->radius, "body pose (with its mesh's radius)")
+                 : sensim__check_coord(p->pose.pos, 0.0, "body pose");
   if (rc) return rc;
   rc = sensim__grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies);
   if (!rc && !p->is_static) rc = sensim__grow((void **)&w->dynamic, &w->cap_dynamic, w->ndynamic + 1, sizeof *w->dynamic);
@@ -53,7 +55,8 @@ static sensim_status check_state(const sensim_body *b, const sensim_body_state *
   sensim_status rc = sensim__check_pose(&s->pose, "body state");
   if (rc) return rc;
   double radius = b->mesh ? b->mesh->radius : 0.0;
-  if ((rc = sensim__check_coord(s->pose.pos, radius, "body state"))) return rc;
+  rc = sensim__check_coord(s->pose.pos, radius, b->mesh ? "body state (with its mesh's radius)" : "body state");
+  if (rc) return rc;
   if ((s->flags & SENSIM_STATE_VELOCITY) && !(sensim__finite3(s->lin_vel) && sensim__finite3(s->ang_vel)))
     return sensim__fail(SENSIM_EINVAL, "body state: velocity is not finite");
   if ((s->flags & SENSIM_STATE_ACCELERATION) &&
