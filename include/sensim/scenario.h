@@ -77,7 +77,11 @@ typedef struct sensim_run_summary {
 /* Step the scenario's scripted bodies from t = 0 to its duration, advancing
  * the world each step and writing every delivered frame under out_dir, one
  * folder per sensor (NULL: write nothing). `progress`, if not NULL, is called
- * about once per simulated second with the simulation time. */
+ * about once per simulated second with the simulation time. Before anything
+ * runs: SENSIM_EINVAL for a sensor whose first frame (phase + lag) is due
+ * after the last step, which would deliver nothing; temporary files left
+ * in out_dir and the sensors' folders by a writer that crashed are removed
+ * (sensim_atomic_file_open). */
 SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);

@@ -106,10 +106,11 @@ SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
  * on failure (out of memory re-creating a filter) the world is unchanged. */
 SENSIM_API sensim_status sensim_world_reset(sensim_world *world);
 
-/* Current simulation time, s (-inf before the first advance). */
+/* Current simulation time, s (-inf before the first advance; NaN for a
+ * NULL world). */
 SENSIM_API double sensim_world_time(const sensim_world *world);
 
-/* The parameters the world was created with. */
+/* The parameters the world was created with (NULL for a NULL world). */
 SENSIM_API const sensim_world_params *sensim_world_params_get(const sensim_world *world);
 
 /* ---- materials and meshes ---------------------------------------------- */

@@ -10,7 +10,7 @@
 #include "core/internal.h"
 #include "runtime/runtime_internal.h"
 
-double sensim_world_time(const sensim_world *w) { return w->t; }
+double sensim_world_time(const sensim_world *w) { return w ? w->t : NAN; }
 
 static double capture_time(const sensim_sensor *s, uint64_t k) {
   /* Computed from k, never accumulated, so no drift over long runs. */

@@ -79,7 +79,7 @@ void sensim_world_destroy(sensim_world *w) {
   free(w);
 }
 
-const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return &w->params; }
+const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return w ? &w->params : NULL; }
 
 void sensim_light_init(sensim_light *l) {
   memset(l, 0, sizeof *l);
