@@ -337,7 +337,14 @@ static sensim_status camera_math(robust_fx *fx, const robust_case *c) {
     case 2: return sensim_camera_pixel_ray(&cp, NAN, 3, &d);
     case 3: return sensim_camera_pixel_ray(NULL, 1, 1, &d);
     case 4: return sensim_lens_table_create(NULL, &t);
-    default: cp.hfov = -1; return sensim_lens_table_create(&cp, &t);
+    case 5: cp.hfov = -1; return sensim_lens_table_create(&cp, &t);
+    default:
+      /* A tangential distortion is tabulated on a grid over the image:
+       * 4e10 cells for a 2e6-pixel-wide one, refused before allocating. */
+      cp.width = cp.height = 2000000;
+      cp.lens = SENSIM_LENS_BROWN_CONRADY;
+      cp.dist[2] = 1e-4;
+      return sensim_lens_table_create(&cp, &t);
   }
 }
 static sensim_status misc_pure(robust_fx *fx, const robust_case *c) {
@@ -513,6 +520,7 @@ const robust_case robust_call_cases[] = {
     CALLV(camera_math, 3, EINV, "NULL"),
     CALLV(camera_math, 4, EINV, "NULL"),
     CALLV(camera_math, 5, EINV, "hfov"),
+    CALLV(camera_math, 6, EINV, "lens grid needs"),
     CALLV(misc_pure, 0, SENSIM_ENOTFOUND, "VLP-17"),
     CALLV(misc_pure, 1, EINV, "NULL"),
     CALLV(misc_pure, 2, SENSIM_ENOTFOUND, "png"),
