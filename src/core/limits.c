@@ -15,7 +15,7 @@ static double max_abs3(sensim_vec3 v) {
   return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
 }
 
-sensim_status sensim__check_coord(sensim_vec3 p, double margin, const char *what) {
+sensim_status sensim__coord_fail(sensim_vec3 p, double margin, const char *what) {
   if (!sensim__finite3(p))
     return sensim__fail(SENSIM_EINVAL, "%s: position (%g, %g, %g) m is not finite", what, p.x, p.y, p.z);
   double m = max_abs3(p);
@@ -51,7 +51,7 @@ sensim_status sensim__check_reach(double pos, double speed, double accel, double
   return SENSIM_OK;
 }
 
-sensim_status sensim__check_time(double t, const char *what) {
+sensim_status sensim__time_fail(double t, const char *what) {
   if (!isfinite(t)) return sensim__fail(SENSIM_EINVAL, "%s %g s is not finite", what, t);
   if (!(fabs(t) <= SENSIM_TIME_MAX))
     return sensim__fail(SENSIM_EINVAL,
