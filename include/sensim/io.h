@@ -73,7 +73,11 @@ typedef struct sensim_atomic_file sensim_atomic_file;
 
 /* Start writing `path` (its folder must exist: SENSIM_EIO otherwise, and
  * SENSIM_EINVAL for NULL or ""). The temporary file is created in the
- * target's folder with a name unique across threads and processes. */
+ * target's folder with a name unique across threads and processes,
+ * "<path>.tmp-<pid>-<n>". Temporary files of that form in the folder whose
+ * process no longer exists (a writer that crashed or was killed) are
+ * removed first; those of live processes never are. The last folder swept
+ * is remembered, so writing many files into one folder reads it once. */
 SENSIM_API sensim_status sensim_atomic_file_open(const char *path, sensim_atomic_file **out);
 /* The stream to write to (owned by the file: do not fclose it). */
 SENSIM_API FILE *sensim_atomic_file_stream(sensim_atomic_file *af);

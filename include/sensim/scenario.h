@@ -18,6 +18,23 @@ extern "C" {
 
 typedef struct sensim_scenario sensim_scenario;
 
+/* What a scenario file may ask of a run, checked at load before anything
+ * runs (SENSIM_EINVAL naming duration, step or rate and the bound), along
+ * with duration <= SENSIM_TIME_MAX (world.h):
+ *   steps, floor(duration / step) + 1 <= SENSIM_SCENARIO_MAX_STEPS;
+ *   frames of each sensor, floor((duration - phase) rate) + 1
+ *     <= SENSIM_SCENARIO_MAX_FRAMES.
+ * Why 1e8: a day of simulated time at the default 1 ms step is 8.64e7
+ * steps, and a day of a 1 kHz IMU 8.64e7 frames, so day-long runs (static
+ * IMU recordings for Allan deviation last hours) fit. A step costs at
+ * least 0.4 us even when nothing is due (push, advance and polls of the
+ * four-sensor rig, docs/performance.md) and a frame at least a capture job
+ * and a filter chain, so the bounds cap a run at minutes to hours of work
+ * instead of the endless one of {"duration": 1e17, "step": 1e16} with a
+ * 10 Hz sensor (1e18 frames). */
+#define SENSIM_SCENARIO_MAX_STEPS 100000000
+#define SENSIM_SCENARIO_MAX_FRAMES 100000000
+
 /* Load and build a scenario from a file. Relative mesh paths are resolved
  * against the file's folder. On failure nothing is left allocated and
  * sensim_last_error() names the key at fault. */
@@ -74,7 +91,11 @@ typedef struct sensim_run_summary {
 /* Step the scenario's scripted bodies from t = 0 to its duration, advancing
  * the world each step and writing every delivered frame under out_dir, one
  * folder per sensor (NULL: write nothing). `progress`, if not NULL, is called
- * about once per simulated second with the simulation time. */
+ * about once per simulated second with the simulation time. Before anything
+ * runs: SENSIM_EINVAL for a sensor whose first frame (phase + lag) is due
+ * after the last step, which would deliver nothing; temporary files left
+ * in out_dir and the sensors' folders by a writer that crashed are removed
+ * (sensim_atomic_file_open). */
 SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);

@@ -20,15 +20,26 @@ extern "C" {
 
 typedef struct sensim_sensor sensim_sensor;
 
+/* At most this many finished frames of one sensor wait for their delivery
+ * time, floor(lag * rate) + 1: a lag of more periods is SENSIM_EINVAL. They
+ * are held in memory (65 536 frames of a 640 x 480 camera are 24 GB); a
+ * host that wants frames later than a real sensor's processing delay can
+ * keep them itself. */
+#define SENSIM_SENSOR_MAX_WAITING 65536
+
 typedef struct sensim_sensor_params {
   const char *name;   /* copied; used in messages and output folders */
-  sensim_body *body;  /* carrier, borrowed from the same world; NULL: the world */
-  sensim_pose mount;  /* sensor frame in the body frame */
-  double rate;        /* captures per second, Hz, > 0 */
-  double phase;       /* s, time of capture 0, >= 0 */
-  double lag;         /* s, delivery delay after capture, >= 0 */
-  double window;      /* s, collection window ending at the capture, >= 0;
-                         < 0 means the kind's default (see each kind) */
+  sensim_body *body;  /* carrier, borrowed from the same world (not destroyed);
+                         NULL: the world */
+  sensim_pose mount;  /* sensor frame in the body frame; |position| within
+                         SENSIM_COORD_MAX (world.h) */
+  double rate;        /* captures per second, Hz, in (0, 1e6] */
+  double phase;       /* s, time of capture 0, in [0, SENSIM_TIME_MAX] */
+  double lag;         /* s, delivery delay after capture, >= 0, with phase + lag
+                         <= SENSIM_TIME_MAX and lag * rate <= SENSIM_SENSOR_MAX_WAITING */
+  double window;      /* s, collection window ending at the capture, in
+                         [0, SENSIM_TIME_MAX]; < 0 means the kind's default (see
+                         each kind) */
 } sensim_sensor_params;
 
 /* Defaults: name "sensor", no body, identity mount, 10 Hz, phase 0, lag 0,
@@ -52,7 +63,10 @@ SENSIM_API sensim_status sensim_sensor_add_user_filter(sensim_sensor *sensor,
                                             const struct sensim_filter_def *def, void *user);
 
 /* Take the oldest delivered frame not yet taken. *frame is NULL when there
- * is none. The frame is valid until the next poll of this sensor. */
+ * is none. The frame is valid until the next poll of this sensor. A sensor
+ * belongs to its world: after sensim_world_destroy its handle, like the
+ * frames it gave, must not be used (the host's contract; sensim cannot tell
+ * a freed handle from a live one, as free() cannot). */
 SENSIM_API sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_frame **frame);
 
 /* Accessors. A NULL sensor gives a neutral answer (SENSIM_PAYLOAD_NONE,

@@ -18,6 +18,43 @@
 extern "C" {
 #endif
 
+/* ---- limits --------------------------------------------------------------
+ * World coordinates, m: every position that enters sensim (body poses and
+ * the reach of their velocity and acceleration, sensor mounts, light
+ * positions, mesh vertices, a meshed body's position plus its mesh's
+ * radius, scenario motions over the run) must have |x|, |y|, |z| <=
+ * SENSIM_COORD_MAX; beyond it calls fail with SENSIM_EINVAL.
+ *
+ * Why 2^24 m: the ray-tracing kernel (Embree) holds ray origins,
+ * directions, hit distances and instance transforms in IEEE 754 binary32,
+ * whose 24-bit significand spaces floats in [2^e, 2^(e+1)) by 2^(e-23).
+ * Below 2^24 m a coordinate is rounded by at most half a metre (spacing
+ * <= 1 m); at and beyond it floats skip whole metres. 2^24 m (16 777 km)
+ * holds the whole Earth in the local ENU frame (diameter 12 742 km) and is
+ * 11 orders of magnitude under Embree's own ray-validity bound (1.844e18,
+ * FLT_LARGE, beyond which it aborts the process). Precision falls with
+ * distance from the origin: a float's spacing is 0.06 mm at 1 km, 7.8 mm at
+ * 100 km and 6.25 cm at 1 000 km, so keep ray-traced scenes within a few
+ * hundred km of the origin where centimetres matter. */
+#define SENSIM_COORD_MAX 16777216.0
+
+/* The most captures of one sensor a single sensim_world_advance may start
+ * (2^20). A host whose clock starts far from 0 (Unix time) and a sensor
+ * left at phase 0 would otherwise start every capture since t = 0 in one
+ * call: 1.7e10 of them for a 10 Hz sensor today, a hang rather than an
+ * error. 2^20 is 1 000 s of a 1 kHz IMU in one advance; set the sensor's
+ * phase to where its captures should begin instead. */
+#define SENSIM_ADVANCE_MAX_CAPTURES 1048576
+
+/* Simulation time, s: times pushed or advanced to, and a sensor's phase,
+ * phase + lag and window, must have |t| <= SENSIM_TIME_MAX (SENSIM_EINVAL).
+ * Why 2^32 s (136 years): times are IEEE 754 binary64 (53-bit significand);
+ * below 2^32 their spacing is at most 2^-21 s (0.48 us), under half the
+ * period of the fastest sensor (1 MHz), so capture times phase + k / rate
+ * stay distinct and in order up to the limit. Unix time (1.7e9 s in 2024)
+ * fits, for hosts that use it as their clock. */
+#define SENSIM_TIME_MAX 4294967296.0
+
 typedef struct sensim_world sensim_world;
 typedef struct sensim_mesh sensim_mesh;
 typedef struct sensim_body sensim_body;
@@ -46,11 +83,13 @@ SENSIM_API sensim_status sensim_world_create(const sensim_world_params *p, sensi
 /* Finish every capture job and free the world and all it owns. NULL is a no-op. */
 SENSIM_API void sensim_world_destroy(sensim_world *world);
 
-/* Move the world's clock to `t` (s, not before the current time): starts a
- * capture job for every sensor whose capture time t_k <= t, then makes every
- * frame with t_capture + lag <= t visible to sensim_sensor_poll(), waiting
- * for its job only if it has not finished. Push the bodies' states for time
- * `t` before calling this. */
+/* Move the world's clock to `t` (s, not before the current time, within
+ * SENSIM_TIME_MAX): starts a capture job for every sensor whose capture
+ * time t_k <= t, then makes every frame with t_capture + lag <= t visible
+ * to sensim_sensor_poll(), waiting for its job only if it has not finished.
+ * Push the bodies' states for time `t` before calling this. An advance that
+ * would start more than SENSIM_ADVANCE_MAX_CAPTURES captures of one sensor
+ * is SENSIM_EINVAL, with nothing started (see the macro). */
 SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
 
 /* Start the world over at time zero (reinforcement-learning episodes):
@@ -67,10 +106,11 @@ SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
  * on failure (out of memory re-creating a filter) the world is unchanged. */
 SENSIM_API sensim_status sensim_world_reset(sensim_world *world);
 
-/* Current simulation time, s (-inf before the first advance). */
+/* Current simulation time, s (-inf before the first advance; NaN for a
+ * NULL world). */
 SENSIM_API double sensim_world_time(const sensim_world *world);
 
-/* The parameters the world was created with. */
+/* The parameters the world was created with (NULL for a NULL world). */
 SENSIM_API const sensim_world_params *sensim_world_params_get(const sensim_world *world);
 
 /* ---- materials and meshes ---------------------------------------------- */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "sensim/status.h"
 #include "sensim/types.h"
+#include "sensim/world.h" /* SENSIM_COORD_MAX, SENSIM_TIME_MAX */
 
 #if defined(__GNUC__)
 #define SENSIM__PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -54,6 +55,38 @@ const char *sensim__did_you_mean(char *buf, size_t size, const char *word,
 
 /* A pose whose numbers are finite and whose quaternion is unit to 1e-6. */
 sensim_status sensim__check_pose(const sensim_pose *p, const char *what);
+
+/* ---- input limits (core/limits.c; the limits are world.h's) ----
+ * Each fails with SENSIM_EINVAL and a message that starts with `what` and
+ * names the value, the limit and the unit. */
+
+/* p finite with max(|x|, |y|, |z|) + margin <= SENSIM_COORD_MAX, m; margin is
+ * what reaches further from p (a mesh's radius about its body), or 0.
+ * sensim__coord_fail words the failure (core/limits.c). */
+sensim_status sensim__coord_fail(sensim_vec3 p, double margin, const char *what);
+static inline sensim_status sensim__check_coord(sensim_vec3 p, double margin, const char *what) {
+  /* Inline, as pushes and advances run it every step; NaN fails the test. */
+  if (fabs(p.x) + margin <= SENSIM_COORD_MAX && fabs(p.y) + margin <= SENSIM_COORD_MAX &&
+      fabs(p.z) + margin <= SENSIM_COORD_MAX)
+    return SENSIM_OK;
+  return sensim__coord_fail(p, margin, what);
+}
+/* A motion that starts at |coordinate| `pos` (m) with speed |v| (m/s) and
+ * acceleration |a| (m/s^2) stays within SENSIM_COORD_MAX over
+ * max(horizon, 1 s): pos + |v| T + |a| T^2 / 2 <= the limit. */
+sensim_status sensim__check_reach(double pos, double speed, double accel, double horizon, const char *what);
+/* t finite with |t| <= SENSIM_TIME_MAX, s; `what` names it ("advance time").
+ * sensim__time_fail words the failure (core/limits.c). */
+sensim_status sensim__time_fail(double t, const char *what);
+static inline sensim_status sensim__check_time(double t, const char *what) {
+  return fabs(t) <= SENSIM_TIME_MAX ? SENSIM_OK : sensim__time_fail(t, what);
+}
+/* One object needing `bytes` of memory fits in this machine's physical
+ * memory (and in 2^47 bytes): refused before allocating, since Linux may
+ * grant more than it has and kill the process when the pages are used. */
+sensim_status sensim__check_bytes(double bytes, const char *what);
+/* The bound sensim__check_bytes applies, bytes. */
+double sensim__memory_limit(void);
 
 #include "sensim/frame.h"
 /* The colour (0 R, 1 G, 2 B) of each pixel of a 2 x 2 mosaic cell, indexed

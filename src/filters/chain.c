@@ -140,11 +140,22 @@ sensim_status sensim__chain_append_builtin(sensim_chain *c, const char *name, co
                         b->def.in == SENSIM_PAYLOAD_ANY ? "" : sensim_payload_name(b->def.in));
   cJSON *params = NULL;
   if (params_json) {
-    params = cJSON_Parse(params_json);
+    /* The whole text must be the object: cJSON_Parse alone ignores what
+     * follows it ("{...} junk"). */
+    params = cJSON_ParseWithOpts(params_json, NULL, 1);
     if (!params || !cJSON_IsObject(params)) {
       cJSON_Delete(params);
       return sensim__fail(SENSIM_EPARSE, "filter '%s' parameters are not a JSON object", name);
     }
+    /* cJSON keeps a repeated key twice and the filters read the first:
+     * {"sigma": 0.1, "sigma": 0.2} would silently mean 0.1. */
+    for (const cJSON *a = params->child; a; a = a->next)
+      for (const cJSON *b2 = a->next; b2; b2 = b2->next)
+        if (a->string && b2->string && strcmp(a->string, b2->string) == 0) {
+          sensim_status st = sensim__fail(SENSIM_EPARSE, "filter '%s' parameter '%s' is given twice", name, b2->string);
+          cJSON_Delete(params);
+          return st;
+        }
   }
   void *user = NULL;
   sensim_status rc = b->create(params, &user);

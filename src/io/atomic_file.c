@@ -2,7 +2,9 @@
  * (io.h), so that programs built on the public API (the tools library's
  * run files, tables and plots) write with the guarantee sensim's own
  * writers give. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/internal.h"
 #include "io/scenario_internal.h"
 
@@ -10,11 +12,48 @@ struct sensim_atomic_file {
   sensim__afile af;
 };
 
+/* The folder of `path` ("." for a bare name), malloc'd. */
+static char *folder_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  size_t n = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+  char *d = malloc(n ? n + 1 : 2);
+  if (!d) return NULL;
+  if (n) {
+    memcpy(d, path, n);
+    d[n] = '\0';
+  } else {
+    strcpy(d, ".");
+  }
+  return d;
+}
+
+/* Left-overs of crashed writers go when a program starts writing into
+ * their folder. A program that writes many files into one folder should
+ * not read the folder for each: the last folder swept is remembered, and a
+ * folder is swept again only after writing elsewhere. */
+static pthread_mutex_t sweep_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *swept;
+
+static void sweep_folder_of(const char *path) {
+  char *dir = folder_of(path);
+  if (!dir) return;
+  pthread_mutex_lock(&sweep_mu);
+  if (!swept || strcmp(swept, dir) != 0) {
+    sensim__sweep_temp_files(dir);
+    free(swept);
+    swept = dir;
+    dir = NULL;
+  }
+  pthread_mutex_unlock(&sweep_mu);
+  free(dir);
+}
+
 sensim_status sensim_atomic_file_open(const char *path, sensim_atomic_file **out) {
   if (!out) return sensim__fail(SENSIM_EINVAL, "sensim_atomic_file_open: NULL out");
   *out = NULL;
   sensim_atomic_file *f = calloc(1, sizeof *f);
   if (!f) return sensim__fail(SENSIM_ENOMEM, "out of memory opening '%s'", path ? path : "");
+  if (path && *path) sweep_folder_of(path);
   sensim_status st = sensim__afile_open(path, &f->af);
   if (st) {
     free(f);

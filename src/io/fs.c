@@ -1,7 +1,11 @@
 /* io/fs.c: folders and all-or-nothing file writes. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,4 +120,48 @@ sensim_status sensim_mkdirs(const char *path) {
   if (st == SENSIM_OK) st = mkdir_one(p, path);
   free(p);
   return st;
+}
+
+/* ---- left-overs of crashed writers ------------------------------------- */
+
+/* The pid in a temporary name "<target>.tmp-<pid>-<n>" made by
+ * sensim__afile_open, or 0 if `name` is not one. */
+static long temp_pid(const char *name) {
+  const char *at = NULL;
+  for (const char *p = strstr(name, ".tmp-"); p; p = strstr(p + 1, ".tmp-")) at = p;
+  if (!at || at == name) return 0;
+  const char *d = at + 5, *e = d;
+  long pid = 0;
+  while (*e >= '0' && *e <= '9') {
+    if (pid > INT_MAX / 10) return 0;
+    pid = pid * 10 + (*e++ - '0');
+  }
+  if (e == d || *e != '-' || !e[1]) return 0;
+  for (const char *c = e + 1; *c; c++)
+    if (*c < '0' || *c > '9') return 0;
+  return pid;
+}
+
+size_t sensim__sweep_temp_files(const char *dir) {
+  DIR *d = dir && *dir ? opendir(dir) : NULL;
+  if (!d) return 0;
+  size_t removed = 0;
+  const long self = (long)getpid();
+  for (struct dirent *e; (e = readdir(d));) {
+    long pid = temp_pid(e->d_name);
+    /* pid 0 and negative ones would address process groups in kill(). A
+     * live process, or one we may not signal (EPERM: alive, another
+     * user's), may still be writing: only ESRCH says nobody is. */
+    if (pid <= 0 || pid == self) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+    size_t n = strlen(dir) + strlen(e->d_name) + 2;
+    char *path = malloc(n);
+    if (!path) break;
+    snprintf(path, n, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0) removed++;
+    free(path);
+  }
+  closedir(d);
+  return removed;
 }

@@ -2,6 +2,7 @@
  * and the "world" section, and its lifetime. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -46,6 +47,35 @@ static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrid
   return SENSIM_OK;
 }
 
+/* What the file asks of a run, checked once every sensor exists and before
+ * anything runs: at most SENSIM_SCENARIO_MAX_FRAMES captures per sensor
+ * over the duration (scenario.h), and scripted motions that stay within
+ * the world coordinate limit over the duration, with the velocity and
+ * acceleration they push passing sensim_body_push_state's reach check for
+ * the longest window any sensor has. */
+static sensim_status check_run(const sensim_scenario *scn) {
+  double horizon = 0;
+  for (size_t i = 0; i < scn->nsensors; i++) {
+    const sensim_sensor_params *sp = sensim_sensor_params_get(scn->sensors[i].sensor);
+    if (sp->window > horizon) horizon = sp->window;
+    if (sp->phase > scn->duration) continue;
+    double frames = floor((scn->duration - sp->phase) * sp->rate) + 1;
+    if (!(frames <= SENSIM_SCENARIO_MAX_FRAMES))
+      return sensim__fail(SENSIM_EINVAL,
+                          "sensors[%zu] '%s': rate %g Hz over the duration %g s asks for %.0f frames, more than %d "
+                          "(SENSIM_SCENARIO_MAX_FRAMES)",
+                          i, sp->name, sp->rate, scn->duration, frames, SENSIM_SCENARIO_MAX_FRAMES);
+  }
+  for (size_t i = 0; i < scn->nbodies; i++) {
+    const sensim__scn_body *b = &scn->bodies[i];
+    char path[96];
+    snprintf(path, sizeof path, "bodies[%zu].motion", i);
+    sensim_status st = sensim__motion_check(&b->motion, &b->offset, scn->duration, horizon, path);
+    if (st != SENSIM_OK) return st;
+  }
+  return SENSIM_OK;
+}
+
 static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const char *base_dir,
                                 const sensim_scenario_overrides *ov) {
   static const char *const keys[] = {"description", "world",  "duration", "step", "meshes",
@@ -67,11 +97,15 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
     return sensim__fail(SENSIM_EINVAL, "duration: must be > 0 s (got %g)", scn->duration);
   if (!(scn->step > 0))
     return sensim__fail(SENSIM_EINVAL, "step: must be > 0 s (got %g)", scn->step);
-  /* The run loop counts steps in a uint64 and keeps every time exact to
-   * well under a step; 1e10 steps is far beyond any useful run. */
-  if (scn->duration / scn->step > 1e10)
-    return sensim__fail(SENSIM_EINVAL, "step: %g s gives more than 1e10 steps over %g s",
-                        scn->step, scn->duration);
+  if ((st = sensim__check_time(scn->duration, "duration:")) != SENSIM_OK) return st;
+  /* The runner steps t = k step for k = 0 .. floor(duration / step)
+   * (io/scenario_run.c); scenario.h says why the count is bounded. */
+  double nsteps = floor(scn->duration / scn->step + 1e-9) + 1;
+  if (!(nsteps <= SENSIM_SCENARIO_MAX_STEPS))
+    return sensim__fail(SENSIM_EINVAL,
+                        "step: %g s over the duration %g s gives %.0f steps, more than %d "
+                        "(SENSIM_SCENARIO_MAX_STEPS)",
+                        scn->step, scn->duration, nsteps, SENSIM_SCENARIO_MAX_STEPS);
 
   sensim_world_params wp;
   sensim_world_params_init(&wp);
@@ -84,7 +118,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;
   if (bodies && (st = sensim__scenario_bodies(scn, bodies)) != SENSIM_OK) return st;
   if (sensors && (st = sensim__scenario_sensors(scn, sensors, base_dir)) != SENSIM_OK) return st;
-  return SENSIM_OK;
+  return check_run(scn);
 }
 
 sensim_status sensim__scenario_load_text(const char *json, const char *source,

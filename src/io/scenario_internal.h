@@ -32,6 +32,15 @@ sensim_status sensim__afile_commit(sensim__afile *af);
 /* Close and remove the temporary file. Safe on a zeroed or freed afile. */
 void sensim__afile_abort(sensim__afile *af);
 
+/* Remove the temporary files "<name>.tmp-<pid>-<n>" in folder `dir` whose
+ * writer is gone (kill(pid, 0) fails with ESRCH): what a crash or a kill
+ * during a write leaves behind. Files of live processes, the caller's
+ * own included, are never touched. Best effort: unreadable folders and
+ * failed removals are skipped. Returns the number removed. A process in
+ * another pid namespace sharing the folder looks dead from here; such
+ * setups must not share output folders while running. */
+size_t sensim__sweep_temp_files(const char *dir);
+
 /* Close a CSV file started by sensim_csv_open() and remove it (io/csv.c).
  * NULL is a no-op. */
 void sensim__csv_abort(sensim_csv *csv);
@@ -113,6 +122,13 @@ void sensim__motion_free(sensim__motion *m);
  * give the pose only (flags 0). */
 void sensim__motion_state(const sensim__motion *m, const sensim_pose *offset, double t,
                           sensim_body_state *out);
+/* Check that the motion keeps the body (its offset included) within the
+ * world coordinate limit over [0, duration] and that the velocity and
+ * acceleration it pushes pass sensim_body_push_state's reach check for
+ * windows up to `horizon` s; SENSIM_EINVAL naming `path`'s key, the value
+ * and the limit. Waypoints (poses only) are checked row by row. */
+sensim_status sensim__motion_check(const sensim__motion *m, const sensim_pose *offset, double duration,
+                                   double horizon, const char *path);
 
 /* ---- the scenario (io/scenario_*.c) ------------------------------------- */
 

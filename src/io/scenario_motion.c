@@ -6,6 +6,7 @@
  * the body reads the true specific force. Waypoints give poses only and
  * leave the derivatives to the world's keyframe estimate. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -324,4 +325,75 @@ void sensim__motion_state(const sensim__motion *m, const sensim_pose *offset, do
     out->lin_vel = v3_add(out->lin_vel, wr);
     out->lin_acc = v3_add(out->lin_acc, v3_cross(w, wr));
   }
+}
+
+/* ---- bounds -------------------------------------------------------------- */
+
+static double max_abs(double a, double b, double c) { return fmax(fabs(a), fmax(fabs(b), fabs(c))); }
+
+/* The farthest |coordinate| each motion reaches over [0, duration], before
+ * the offset, and the largest speed and acceleration it pushes. Bounds are
+ * per axis and conservative where the path turns (a circle is bounded by
+ * its centre plus its radius on every axis). */
+sensim_status sensim__motion_check(const sensim__motion *m, const sensim_pose *offset, double duration,
+                                   double horizon, const char *path) {
+  char what[256];
+  double reach = 0, speed = 0, accel = 0, turn = 0;
+  /* The offset turns with the moving frame: it adds its length on every
+   * axis, and w x r, w x (w x r) to velocity and acceleration. */
+  double r = v3_norm(offset->pos);
+  switch (m->type) {
+  case SENSIM__MOTION_CIRCLE:
+  case SENSIM__MOTION_STADIUM: {
+    double extent = m->radius + (m->type == SENSIM__MOTION_STADIUM ? 0.5 * m->length : 0.0);
+    if (!(extent <= SENSIM_COORD_MAX))
+      return sensim__fail(SENSIM_EINVAL,
+                          "%s.radius: a path %g m from its centre is beyond the world coordinate limit of %.0f m "
+                          "(SENSIM_COORD_MAX)",
+                          path, extent, SENSIM_COORD_MAX);
+    reach = fmax(fabs(m->center.x), fabs(m->center.y)) + extent;
+    reach = fmax(reach, fabs(m->center.z));
+    speed = m->speed;
+    turn = m->speed / m->radius;
+    accel = m->speed * turn;
+    if (!isfinite(turn) || !isfinite(accel))
+      return sensim__fail(SENSIM_EINVAL, "%s.speed: %g m/s on a %g m radius turns at %g rad/s, which is not finite",
+                          path, m->speed, m->radius, turn);
+    break;
+  }
+  case SENSIM__MOTION_LINE: {
+    sensim_vec3 s = m->start, v = m->velocity;
+    snprintf(what, sizeof what, "%s.start", path);
+    sensim_status st = sensim__check_coord(s, 0.0, what);
+    if (st) return st;
+    /* A straight line is farthest from the origin at one of its ends. */
+    sensim_vec3 e = v3_add(s, v3_scale(v, duration));
+    snprintf(what, sizeof what, "%s.velocity (%g, %g, %g) m/s at t = %g s (the duration)", path, v.x, v.y, v.z,
+             duration);
+    if ((st = sensim__check_coord(e, 0.0, what))) return st;
+    reach = fmax(max_abs(s.x, s.y, s.z), max_abs(e.x, e.y, e.z));
+    speed = v3_norm(v);
+    break;
+  }
+  case SENSIM__MOTION_WAYPOINTS:
+    /* Linear interpolation stays inside the box of the rows. */
+    for (size_t i = 0; i < m->nwp; i++) {
+      const double *w = m->wp + 5 * i;
+      snprintf(what, sizeof what, "%s.points[%zu]", path, i);
+      sensim_status st = sensim__check_coord(v3(w[1], w[2], w[3]), r, what);
+      if (st) return st;
+      reach = fmax(reach, max_abs(w[1], w[2], w[3]));
+    }
+    break;
+  default:
+    break;
+  }
+  snprintf(what, sizeof what, "%s (with the body's pose offset %g m)", path, r);
+  if (!(reach + r <= SENSIM_COORD_MAX))
+    return sensim__fail(SENSIM_EINVAL,
+                        "%s: reaches %g m from the origin, beyond the world coordinate limit of %.0f m "
+                        "(SENSIM_COORD_MAX)",
+                        what, reach + r, SENSIM_COORD_MAX);
+  if (m->type == SENSIM__MOTION_WAYPOINTS || m->type == SENSIM__MOTION_NONE) return SENSIM_OK;
+  return sensim__check_reach(reach + r, speed + turn * r, accel + turn * turn * r, horizon, what);
 }

@@ -37,6 +37,9 @@ static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run
     if (!outs[i].dir) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
     sensim_status st = sensim_mkdirs(outs[i].dir);
     if (st != SENSIM_OK) return st;
+    /* A run that crashed or was killed mid-write left temporary files
+     * here; this run rewrites the folder, so they go now. */
+    sensim__sweep_temp_files(outs[i].dir);
     if (ss->format == SENSIM__OUT_CSV) {
       char *file = malloc(strlen(outs[i].dir) + strlen(name) + 8);
       if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
@@ -137,6 +140,22 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_run_summa
   return SENSIM_OK;
 }
 
+/* A sensor whose first frame is due after the run's last step would
+ * deliver nothing: the run would end with an empty folder and no word of
+ * why. Refused before anything runs. (Stepping by hand is not refused: a
+ * program may step beyond the duration, as noise calibration does.) */
+static sensim_status check_deliveries(const sensim_scenario *scn, double t_end) {
+  for (size_t i = 0; i < scn->nsensors; i++) {
+    const sensim_sensor_params *sp = sensim_sensor_params_get(scn->sensors[i].sensor);
+    if (sp->phase + sp->lag <= t_end) continue;
+    return sensim__fail(SENSIM_EINVAL,
+                        "sensors[%zu] '%s': its first frame is delivered at phase + lag = %g + %g s, after the "
+                        "run's last step at t = %g s (duration %g s): the run would deliver none",
+                        i, sp->name, sp->phase, sp->lag, t_end, scn->duration);
+  }
+  return SENSIM_OK;
+}
+
 sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary) {
@@ -144,12 +163,18 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
   if (scn->has_run)
     return sensim__fail(SENSIM_ESTATE, "sensim_scenario_run: a scenario runs once (its world's "
                                        "clock cannot go back); load it again");
+  /* t_k = k * step for k = 0 .. nsteps (see the loop below). */
+  uint64_t nsteps = (uint64_t)floor(scn->duration / scn->step + 1e-9);
+  double t_end = (double)nsteps * scn->step;
+  sensim_status st = check_deliveries(scn, t_end);
+  if (st != SENSIM_OK) return st;
   sensim_run_summary sum;
   memset(&sum, 0, sizeof sum);
   sum.sensors = scn->nsensors;
   run_out *outs = calloc(scn->nsensors ? scn->nsensors : 1, sizeof *outs);
   if (!outs) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
-  sensim_status st = out_dir ? sensim_mkdirs(out_dir) : SENSIM_OK;
+  st = out_dir ? sensim_mkdirs(out_dir) : SENSIM_OK;
+  if (st == SENSIM_OK && out_dir) sensim__sweep_temp_files(out_dir);
   if (st == SENSIM_OK && out_dir) st = open_outputs(scn, out_dir, outs);
   if (st != SENSIM_OK) {
     /* Nothing was written yet: drop the CSV files just started. */
@@ -167,7 +192,6 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
    * pushed carry no growing rounding error; the last step is the largest
    * k * step not beyond the duration (with a relative slack of 1e-9 steps
    * so that 10 s / 0.001 s gives 10001 steps, not 10000). */
-  uint64_t nsteps = (uint64_t)floor(scn->duration / scn->step + 1e-9);
   double next_report = 1.0;
   double t = 0.0;
   for (uint64_t k = 0; k <= nsteps && st == SENSIM_OK; k++) {

@@ -20,13 +20,13 @@ void sensim__capture_free(sensim_capture *c) {
  * s->mu held by the worker that just finished generating; at most one
  * worker filters a given sensor at a time, so filters may keep state. The
  * turn is the oldest unfinished capture of the in-flight list (index order;
- * skipped indices are simply absent). */
+ * skipped indices are simply absent), kept in s->turn: captures finish in
+ * list order, here only. */
 static void filter_ready(sensim_sensor *s) {
   if (s->filtering) return;
   s->filtering = 1;
   for (;;) {
-    sensim_capture *c = s->inflight.head;
-    while (c && c->state == SENSIM_CAP_DONE) c = c->next;
+    sensim_capture *c = s->turn;
     if (!c || c->state != SENSIM_CAP_GENERATED) break;
     pthread_mutex_unlock(&s->mu);
     if (c->status == SENSIM_OK) {
@@ -35,6 +35,7 @@ static void filter_ready(sensim_sensor *s) {
     }
     pthread_mutex_lock(&s->mu);
     c->state = SENSIM_CAP_DONE;
+    s->turn = c->next;
     s->unfinished--;
     pthread_cond_broadcast(&s->cv);
   }
@@ -100,6 +101,7 @@ sensim_status sensim__capture_start(sensim_sensor *s, uint64_t k, double tk) {
   c->job.arg = c;
   pthread_mutex_lock(&s->mu);
   sensim__list_push(&s->inflight, c);
+  if (!s->turn) s->turn = c;
   s->unfinished++;
   pthread_mutex_unlock(&s->mu);
   s->captured++;

@@ -10,7 +10,7 @@
 #include "core/internal.h"
 #include "runtime/runtime_internal.h"
 
-double sensim_world_time(const sensim_world *w) { return w->t; }
+double sensim_world_time(const sensim_world *w) { return w ? w->t : NAN; }
 
 static double capture_time(const sensim_sensor *s, uint64_t k) {
   /* Computed from k, never accumulated, so no drift over long runs. */
@@ -68,20 +68,44 @@ static sensim_status deliver(sensim_runtime *rt, double t) {
   return first;
 }
 
+/* Captures of s an advance to t would start: those with index
+ * next_index .. floor((t - phase) rate) (t_k <= t), computed in double so
+ * that a far-off t cannot overflow. Only called when one is due. */
+static double captures_due(const sensim_sensor *s, double t) {
+  double last = floor((t - s->params.phase) * s->params.rate);
+  return last - (double)s->next_index + 1.0;
+}
+
 sensim_status sensim_world_advance(sensim_world *w, double t) {
   if (!w) return sensim__fail(SENSIM_EINVAL, "sensim_world_advance: world is NULL");
   if (sensim__world_in_callback(w))
     return sensim__fail(SENSIM_ESTATE, "sensim_world_advance: not allowed inside this world's frame callback");
-  if (!isfinite(t)) return sensim__fail(SENSIM_EINVAL, "advance time %g is not finite", t);
+  sensim_status rc0 = sensim__check_time(t, "advance time");
+  if (rc0) return rc0;
   if (t < w->t)
     return sensim__fail(SENSIM_ESTATE, "advance time %.9g s is before the world's time %.9g s", t, w->t);
   sensim_runtime *rt = sensim__runtime_of(w);
-  sensim_status first = SENSIM_OK;
-  int scheduled = 0;
+  /* Checked for every sensor before any capture starts, so a refused
+   * advance changes nothing; when nothing is due (most steps of a 1 kHz
+   * host) this is the only pass over the sensors. */
+  int any_due = 0;
   for (size_t i = 0; rt && i < rt->nsensors; i++) {
+    const sensim_sensor *s = rt->sensors[i];
+    if (capture_time(s, s->next_index) > t) continue;
+    any_due = 1;
+    double n = captures_due(s, t);
+    if (n > SENSIM_ADVANCE_MAX_CAPTURES)
+      return sensim__fail(SENSIM_EINVAL,
+                          "advance to t = %.9g s would start %.0f captures of sensor '%s' (%g Hz from t = %.9g s) "
+                          "at once, more than %d (SENSIM_ADVANCE_MAX_CAPTURES): set its phase to where its "
+                          "captures should begin",
+                          t, n, s->name, s->params.rate, capture_time(s, s->next_index),
+                          SENSIM_ADVANCE_MAX_CAPTURES);
+  }
+  sensim_status first = SENSIM_OK;
+  for (size_t i = 0; any_due && i < rt->nsensors; i++) {
     sensim_sensor *s = rt->sensors[i];
     if (capture_time(s, s->next_index) > t) continue;
-    scheduled = 1;
     sensim_status rc = schedule(s, t);
     if (rc && !first) first = rc;
   }
@@ -92,6 +116,6 @@ sensim_status sensim_world_advance(sensim_world *w, double t) {
   }
   /* Pushes trim their own track every 64 keyframes; this catches bodies
    * that are not pushed, and needs doing only when the window moved on. */
-  if (scheduled) sensim__world_trim_tracks(w);
+  if (any_due) sensim__world_trim_tracks(w);
   return first;
 }

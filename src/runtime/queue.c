@@ -74,6 +74,7 @@ void sensim__sensor_drop_captures(sensim_sensor *s) {
     for (sensim_capture *c; (c = sensim__list_pop(lists[i]));) sensim__capture_free(c);
   if (s->polled) sensim__capture_free(s->polled);
   s->polled = NULL;
+  s->turn = NULL;
 }
 
 sensim_status sensim_sensor_poll(sensim_sensor *s, const sensim_frame **frame) {

@@ -70,10 +70,30 @@ static sensim_status check_params(const sensim_world *w, const sensim_sensor_par
   if (!(p->lag >= 0.0 && isfinite(p->lag)))
     return sensim__fail(SENSIM_EINVAL, "sensor lag %g s must be finite and >= 0", p->lag);
   if (!isfinite(p->window)) return sensim__fail(SENSIM_EINVAL, "sensor window %g s must be finite", p->window);
+  sensim_status rc;
+  if ((rc = sensim__check_time(p->phase, "sensor phase")) || (rc = sensim__check_time(p->window, "sensor window")))
+    return rc;
+  /* A first frame due after the last time the clock can reach would never
+   * be delivered; the sensor would look dead rather than wrong. */
+  if (!(p->phase + p->lag <= SENSIM_TIME_MAX))
+    return sensim__fail(SENSIM_EINVAL,
+                        "sensor lag %g s: the first frame would be delivered at phase + lag = %g s, beyond the "
+                        "simulation time limit of %.0f s (SENSIM_TIME_MAX): it could never be delivered",
+                        p->lag, p->phase + p->lag, SENSIM_TIME_MAX);
+  /* Finished frames wait for t_k + lag: floor(lag * rate) + 1 of them are
+   * held per sensor (sensor.h), so the lag bounds that memory. */
+  if (!(p->lag * p->rate <= SENSIM_SENSOR_MAX_WAITING))
+    return sensim__fail(SENSIM_EINVAL,
+                        "sensor lag %g s at %g Hz keeps %.0f frames waiting for delivery, more than %d "
+                        "(SENSIM_SENSOR_MAX_WAITING)",
+                        p->lag, p->rate, floor(p->lag * p->rate) + 1, SENSIM_SENSOR_MAX_WAITING);
   if (p->body && p->body->world != w) return sensim__fail(SENSIM_EINVAL, "sensor body belongs to another world");
+  if (p->body && p->body->destroyed)
+    return sensim__fail(SENSIM_EINVAL, "sensor body %d was destroyed; a sensor cannot ride it", p->body->index);
   if (p->name && (!p->name[0] || strlen(p->name) > 200))
     return sensim__fail(SENSIM_EINVAL, "sensor name must have 1 to 200 characters");
-  return sensim__check_pose(&p->mount, "sensor mount");
+  if ((rc = sensim__check_pose(&p->mount, "sensor mount"))) return rc;
+  return sensim__check_coord(p->mount.pos, 0.0, "sensor mount");
 }
 
 sensim_status sensim__sensor_create(sensim_world *w, const sensim_sensor_params *sp,
@@ -171,6 +191,7 @@ sensim_sensor *sensim_world_sensor_by_name(sensim_world *w, const char *name) {
  * rest of destroying a body is the scene's (sensim__body_retire). */
 sensim_status sensim_body_destroy(sensim_body *b) {
   if (!b) return sensim__fail(SENSIM_EINVAL, "sensim_body_destroy: body is NULL");
+  if (b->destroyed) return sensim__fail(SENSIM_ESTATE, "body %d was already destroyed", b->index);
   const sensim_runtime *rt = sensim__runtime_of(b->world);
   for (size_t i = 0; rt && i < rt->nsensors; i++)
     if (rt->sensors[i]->params.body == b)

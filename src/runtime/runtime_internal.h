@@ -74,6 +74,10 @@ struct sensim_sensor {
   int unfinished;              /* captures whose job has not finished (guarded by mu) */
   int filtering;               /* a worker is running the chain (guarded by mu) */
   sensim_capture_list inflight; /* scheduled, not yet due */
+  sensim_capture *turn;        /* oldest in flight whose chain has not run, NULL:
+                                  none (guarded by mu): where filtering resumes,
+                                  so it never walks the finished captures that
+                                  wait for delivery (one advance may start 2^20) */
   sensim_capture_list due;     /* due in this advance, not yet handed over */
   sensim_capture_list ready;   /* delivered, not yet polled */
   sensim_capture *polled;      /* handed out by the last poll; freed on the next */

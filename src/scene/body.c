@@ -5,6 +5,13 @@
 #include "core/internal.h"
 #include "scene/scene.h"
 
+/* |v|, without overflow for components up to DBL_MAX; the plain sum of
+ * squares first, as hypot costs tens of ns on every push. */
+static double norm3(sensim_vec3 v) {
+  double n2 = v.x * v.x + v.y * v.y + v.z * v.z;
+  return isfinite(n2) ? sqrt(n2) : hypot(hypot(v.x, v.y), v.z);
+}
+
 void sensim_body_params_init(sensim_body_params *p) {
   memset(p, 0, sizeof *p);
   p->pose = sensim_pose_identity();
@@ -15,6 +22,9 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   if (p->mesh && p->mesh->world != w)
     return sensim__fail(SENSIM_EINVAL, "body mesh belongs to another world");
   sensim_status rc = sensim__check_pose(&p->pose, "body pose");
+  if (!rc)
+    rc = p->mesh ? sensim__check_coord(p->pose.pos, p->mesh->radius, "body pose (with its mesh's radius)")
+                 : sensim__check_coord(p->pose.pos, 0.0, "body pose");
   if (rc) return rc;
   rc = sensim__grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies);
   if (!rc && !p->is_static) rc = sensim__grow((void **)&w->dynamic, &w->cap_dynamic, w->ndynamic + 1, sizeof *w->dynamic);
@@ -45,8 +55,11 @@ sensim_status sensim_body_create(sensim_world *w, const sensim_body_params *p, s
   return SENSIM_OK;
 }
 
-static sensim_status check_state(const sensim_body_state *s) {
+static sensim_status check_state(const sensim_body *b, const sensim_body_state *s) {
   sensim_status rc = sensim__check_pose(&s->pose, "body state");
+  if (rc) return rc;
+  double radius = b->mesh ? b->mesh->radius : 0.0;
+  rc = sensim__check_coord(s->pose.pos, radius, b->mesh ? "body state (with its mesh's radius)" : "body state");
   if (rc) return rc;
   if ((s->flags & SENSIM_STATE_VELOCITY) && !(sensim__finite3(s->lin_vel) && sensim__finite3(s->ang_vel)))
     return sensim__fail(SENSIM_EINVAL, "body state: velocity is not finite");
@@ -55,17 +68,28 @@ static sensim_status check_state(const sensim_body_state *s) {
     return sensim__fail(SENSIM_EINVAL, "body state: acceleration is not finite");
   if (s->flags & ~(unsigned)(SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION))
     return sensim__fail(SENSIM_EINVAL, "body state: unknown flag bits 0x%x", s->flags);
-  return SENSIM_OK;
+  /* Sensors read the given derivatives over their collection windows (an
+   * IMU's specific force, a cone's closing speed): a velocity or
+   * acceleration that would carry the body past the coordinate limit
+   * within the longest window (or 1 s, so that the check does not depend
+   * on whether sensors were made before the first push) is an error, not a
+   * motion to sample. */
+  double v = (s->flags & SENSIM_STATE_VELOCITY) ? norm3(s->lin_vel) : 0.0;
+  double a = (s->flags & SENSIM_STATE_ACCELERATION) ? norm3(s->lin_acc) : 0.0;
+  double p = fmax(fabs(s->pose.pos.x), fmax(fabs(s->pose.pos.y), fabs(s->pose.pos.z))) + radius;
+  return sensim__check_reach(p, v, a, b->world->max_window, "body state");
 }
 
 sensim_status sensim_body_push_state(sensim_body *b, double t, const sensim_body_state *s) {
   if (!b || !s) return sensim__fail(SENSIM_EINVAL, "sensim_body_push_state: NULL argument");
+  if (b->destroyed) return sensim__fail(SENSIM_ESTATE, "body %d was destroyed; its state cannot be pushed", b->index);
   if (b->is_static) return sensim__fail(SENSIM_ESTATE, "body %d is static; its pose cannot be pushed", b->index);
-  if (!isfinite(t)) return sensim__fail(SENSIM_EINVAL, "state time %g is not finite", t);
+  sensim_status rc = sensim__check_time(t, "state time");
+  if (rc) return rc;
   if (t < b->world->t)
     return sensim__fail(SENSIM_ESTATE, "state time %.9g s is before the world's time %.9g s", t,
                         b->world->t);
-  sensim_status rc = check_state(s);
+  rc = check_state(b, s);
   if (rc) return rc;
   sensim_track *tr = &b->track;
   /* The creation pose stands until the first push, which replaces it. */
@@ -96,6 +120,7 @@ void sensim__body_retire(sensim_body *b) {
   /* A static body's track is left as it is: captures in flight may read it
    * in place (scene/snapshot.c). */
   b->mesh = NULL;
+  b->destroyed = 1;
   if (b->is_static) {
     sensim__body_snap_base(b, &w->snap_base[b->index]);
     return;

@@ -1,5 +1,7 @@
 /* scene/mesh.c: triangle meshes and materials. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -47,9 +49,27 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
                         nvert, ntri);
   if (nvert > UINT32_MAX || ntri > UINT32_MAX / 3)
     return sensim__fail(SENSIM_EINVAL, "mesh too large (%zu vertices, %zu triangles)", nvert, ntri);
+  /* The copies below, before the arrays are read (a wrong count would
+   * read past the caller's arrays first). */
+  double bytes = (double)nvert * (3 * sizeof(float) + (uvs ? 2 * sizeof(float) : 0)) +
+                 (double)ntri * (3 * sizeof(uint32_t) + (trefl ? sizeof(float) : 0));
+  char what[96];
+  snprintf(what, sizeof what, "a mesh of %zu vertices and %zu triangles", nvert, ntri);
+  sensim_status rc = sensim__check_bytes(bytes, what);
+  if (rc) return rc;
+  /* Vertices are world coordinates once a body places them (world.h,
+   * SENSIM_COORD_MAX); a body's pose plus the mesh's radius is checked
+   * where bodies are placed. */
   for (size_t i = 0; i < 3 * nvert; i++)
     if (!isfinite(vertices[i]))
       return sensim__fail(SENSIM_EINVAL, "mesh vertex %zu has a non-finite coordinate", i / 3);
+  for (size_t i = 0; i < nvert; i++) {
+    const float *p = vertices + 3 * i;
+    if (fabsf(p[0]) <= SENSIM_COORD_MAX && fabsf(p[1]) <= SENSIM_COORD_MAX && fabsf(p[2]) <= SENSIM_COORD_MAX)
+      continue;
+    snprintf(what, sizeof what, "mesh vertex %zu", i);
+    return sensim__check_coord((sensim_vec3){p[0], p[1], p[2]}, 0.0, what);
+  }
   if (uvs)
     for (size_t i = 0; i < 2 * nvert; i++)
       if (!isfinite(uvs[i])) return sensim__fail(SENSIM_EINVAL, "mesh uv %zu is not finite", i / 2);
@@ -66,7 +86,7 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
     if (sensim__material_check(w, material)) return SENSIM_EINVAL;
     mat = *material;
   }
-  sensim_status rc = sensim__grow((void **)&w->meshes, &w->cap_meshes, w->nmeshes + 1, sizeof *w->meshes);
+  rc = sensim__grow((void **)&w->meshes, &w->cap_meshes, w->nmeshes + 1, sizeof *w->meshes);
   if (rc) return rc;
   sensim_mesh *m = calloc(1, sizeof *m);
   float *v = malloc(3 * nvert * sizeof *v);

@@ -36,6 +36,8 @@ struct sensim_body {
   uint16_t class_id;
   uint32_t instance_id;
   int is_static;
+  int destroyed;          /* sensim_body_destroy'ed: kept only so handles held
+                             elsewhere fail cleanly instead of reading freed memory */
   sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
   sensim_pose pose0;      /* creation pose, where sensim_world_reset puts it back */
 };

@@ -97,6 +97,15 @@ static void lathe(builder *b, double r, double rt, double h, int seg) {
   }
 }
 
+/* A shape's vertices lie at most this far from its origin along any axis:
+ * they are world coordinates once placed (world.h, SENSIM_COORD_MAX). */
+static sensim_status check_reach(const char *kind, double reach) {
+  if (reach <= SENSIM_COORD_MAX) return SENSIM_OK;
+  return sensim__fail(SENSIM_EINVAL,
+                      "%s reaches %g m from its origin, beyond the world coordinate limit of %.0f m (SENSIM_COORD_MAX)",
+                      kind, reach, SENSIM_COORD_MAX);
+}
+
 sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
                                        const sensim_material *material, sensim_mesh **out) {
   if (!w || !s || !out) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_create_shape: NULL argument");
@@ -108,10 +117,12 @@ sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
     case SENSIM_SHAPE_BOX:
       if (!(z.x > 0 && z.y > 0 && z.z > 0 && sensim__finite3(z)))
         return sensim__fail(SENSIM_EINVAL, "box size (%g, %g, %g) must be finite and > 0", z.x, z.y, z.z);
+      if (check_reach("box", fmax(z.x, fmax(z.y, z.z)) / 2)) return SENSIM_EINVAL;
       box(&b, z.x / 2, z.y / 2, z.z / 2);
       break;
     case SENSIM_SHAPE_SPHERE:
       if (!(z.x > 0 && isfinite(z.x))) return sensim__fail(SENSIM_EINVAL, "sphere radius %g must be > 0", z.x);
+      if (check_reach("sphere", z.x)) return SENSIM_EINVAL;
       sphere(&b, z.x, seg);
       break;
     case SENSIM_SHAPE_CYLINDER:
@@ -119,11 +130,13 @@ sensim_status sensim_mesh_create_shape(sensim_world *w, const sensim_shape *s,
       if (!(z.x > 0 && z.z > 0 && isfinite(z.x) && isfinite(z.z)))
         return sensim__fail(SENSIM_EINVAL, "%s radius %g and height %g must be > 0",
                             s->kind == SENSIM_SHAPE_CONE ? "cone" : "cylinder", z.x, z.z);
+      if (check_reach(s->kind == SENSIM_SHAPE_CONE ? "cone" : "cylinder", fmax(z.x, z.z))) return SENSIM_EINVAL;
       lathe(&b, z.x, s->kind == SENSIM_SHAPE_CONE ? 0.0 : z.x, z.z, seg);
       break;
     case SENSIM_SHAPE_PLANE: {
       if (!(z.x > 0 && z.y > 0 && isfinite(z.x) && isfinite(z.y)))
         return sensim__fail(SENSIM_EINVAL, "plane size (%g, %g) must be > 0", z.x, z.y);
+      if (check_reach("plane", fmax(z.x, z.y) / 2)) return SENSIM_EINVAL;
       /* The texture spans the plane once, its top row at +Y. */
       uint32_t a = vert_uv(&b, -z.x / 2, -z.y / 2, 0, 0, 1), c = vert_uv(&b, z.x / 2, -z.y / 2, 0, 1, 1);
       uint32_t d = vert_uv(&b, z.x / 2, z.y / 2, 0, 1, 0), e = vert_uv(&b, -z.x / 2, z.y / 2, 0, 0, 0);

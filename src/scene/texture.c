@@ -1,5 +1,6 @@
 /* scene/texture.c: base-colour textures. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -11,6 +12,9 @@ sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t he
   if (width < 1 || height < 1 || width > 65536 || height > 65536)
     return sensim__fail(SENSIM_EINVAL, "texture size %ux%u must be within 1..65536", width, height);
   size_t n = (size_t)width * height * 3;
+  char what[64];
+  snprintf(what, sizeof what, "a %ux%u texture", width, height);
+  if (sensim__check_bytes((double)n * sizeof(float), what)) return SENSIM_EINVAL;
   for (size_t i = 0; i < n; i++)
     if (!(rgb[i] >= 0.0f && rgb[i] <= 1.0f))
       return sensim__fail(SENSIM_EINVAL, "texture value %zu = %g is not in [0, 1]", i, rgb[i]);

@@ -79,7 +79,7 @@ void sensim_world_destroy(sensim_world *w) {
   free(w);
 }
 
-const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return &w->params; }
+const sensim_world_params *sensim_world_params_get(const sensim_world *w) { return w ? &w->params : NULL; }
 
 void sensim_light_init(sensim_light *l) {
   memset(l, 0, sizeof *l);
@@ -96,15 +96,26 @@ sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
     return sensim__fail(SENSIM_EINVAL, "light kind %d is not point, directional or spot", (int)l->kind);
   if (!sensim__finite3(l->position) || !sensim__finite3(l->direction))
     return sensim__fail(SENSIM_EINVAL, "light position/direction must be finite");
+  /* A point or spot light's position is where shadow rays end: a world
+   * coordinate like any other. A directional light's is unused. */
+  if (l->kind != SENSIM_LIGHT_DIRECTIONAL) {
+    sensim_status rc = sensim__check_coord(l->position, 0.0, "light");
+    if (rc) return rc;
+  }
+
   if (l->kind == SENSIM_LIGHT_SPOT &&
       !(l->spot_inner >= 0.0f && l->spot_outer >= l->spot_inner && l->spot_outer > 0.0f &&
         l->spot_outer < (float)M_PI))
     return sensim__fail(SENSIM_EINVAL, "spot light cone %g..%g rad must satisfy 0 <= inner <= outer < pi, outer > 0",
                         l->spot_inner, l->spot_outer);
-  if (l->kind != SENSIM_LIGHT_POINT &&
-      !(l->direction.x * l->direction.x + l->direction.y * l->direction.y +
-            l->direction.z * l->direction.z > 0))
-    return sensim__fail(SENSIM_EINVAL, "directional and spot lights need a nonzero direction");
+  /* Shading normalises the direction through its squared length, which
+   * must be a positive finite number: 1e200 per component squares to
+   * infinity and normalises to 0, 1e-200 to 0 and divides by it. */
+  double d2 = l->direction.x * l->direction.x + l->direction.y * l->direction.y + l->direction.z * l->direction.z;
+  if (l->kind != SENSIM_LIGHT_POINT && !(d2 > 0 && isfinite(d2)))
+    return sensim__fail(SENSIM_EINVAL,
+                        "directional and spot lights need a nonzero direction of finite squared length (got %g, %g, %g)",
+                        l->direction.x, l->direction.y, l->direction.z);
   if (!(l->intensity >= 0.0f && isfinite(l->intensity)))
     return sensim__fail(SENSIM_EINVAL, "light intensity %g must be finite and >= 0", l->intensity);
   for (int i = 0; i < 3; i++)

@@ -2,6 +2,8 @@
  * the frame it delivers. Rendering is in camera_render.c, lenses in
  * optics.c, surfaces and lights in shading.c. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -78,7 +80,16 @@ static sensim_status check(const sensim_camera_params *cp) {
     return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 8]", cp->max_bounces);
   if (!(cp->fog_visibility >= 0 && isfinite(cp->fog_visibility)))
     return sensim__fail(SENSIM_EINVAL, "camera fog_visibility %g m must be finite and >= 0", cp->fog_visibility);
-  return SENSIM_OK;
+  /* The renderer indexes a row's samples with 32 bits (camera_render.c). */
+  if ((uint64_t)cp->width * (uint64_t)cp->samples > UINT32_MAX)
+    return sensim__fail(SENSIM_EINVAL, "camera width %u x samples %d = %llu rays per row exceed 2^32 - 1",
+                        cp->width, cp->samples, (unsigned long long)cp->width * (unsigned long long)cp->samples);
+  /* A raw frame holds radiance (3 floats), depth (1 float), a label
+   * (sensim_label) and a normal (3 floats) per pixel. */
+  double px = (double)cp->width * cp->height;
+  char what[96];
+  snprintf(what, sizeof what, "a %ux%u camera frame", cp->width, cp->height);
+  return sensim__check_bytes(px * (7 * sizeof(float) + sizeof(sensim_label)), what);
 }
 
 sensim_status sensim_camera_create(sensim_world *w, const sensim_sensor_params *sp,

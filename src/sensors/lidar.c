@@ -175,7 +175,12 @@ static sensim_status check(const sensim_lidar_params *p) {
     return sensim__fail(SENSIM_EINVAL, "lidar extinction %g 1/m must be finite and >= 0", p->extinction);
   if (!(p->fog_visibility >= 0 && isfinite(p->fog_visibility)))
     return sensim__fail(SENSIM_EINVAL, "lidar fog_visibility %g m must be finite and >= 0", p->fog_visibility);
-  return SENSIM_OK;
+  /* A scan of columns x channels x returns beams (up to 5.1e8), each a
+   * sensim_beam, with its "points" twin of the same count. */
+  double beams = (double)p->columns * p->channels * (p->returns == SENSIM_RETURN_DUAL ? 2 : 1);
+  char what[96];
+  snprintf(what, sizeof what, "a lidar scan of %d columns x %d channels", p->columns, p->channels);
+  return sensim__check_bytes(beams * (sizeof(sensim_beam) + sizeof(sensim_point)), what);
 }
 
 sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *sp, const sensim_lidar_params *lp,

@@ -85,19 +85,21 @@ static sensim_vec3 world_field(const sensim_magnetometer_params *mp, const enu_f
 
 static sensim_status check_params(const sensim_magnetometer_params *mp) {
   if (!mp) return sensim__fail(SENSIM_EINVAL, "magnetometer: params are NULL");
-  if (mp->model == SENSIM_MAG_CONSTANT) {
-    for (int i = 0; i < 3; i++)
-      if (!isfinite(mp->field_enu[i]))
-        return sensim__fail(SENSIM_EINVAL, "magnetometer: field_enu[%d] = %g must be finite", i,
-                            mp->field_enu[i]);
-    return SENSIM_OK;
-  }
-  if (mp->model != SENSIM_MAG_DIPOLE)
-    return sensim__fail(SENSIM_EINVAL, "magnetometer: unknown model %d (CONSTANT 0, DIPOLE 1)",
-                        (int)mp->model);
+  /* Every number finite, whichever model reads it (the header promises
+   * SENSIM_EINVAL for non-finite numbers; a NaN is never deliberate). */
+  for (int i = 0; i < 3; i++)
+    if (!isfinite(mp->field_enu[i]))
+      return sensim__fail(SENSIM_EINVAL, "magnetometer: field_enu[%d] = %g must be finite", i,
+                          mp->field_enu[i]);
   if (!isfinite(mp->g10) || !isfinite(mp->g11) || !isfinite(mp->h11))
     return sensim__fail(SENSIM_EINVAL, "magnetometer: Gauss coefficients (%g, %g, %g) nT must be "
                         "finite", mp->g10, mp->g11, mp->h11);
+  if (!isfinite(mp->ref_radius))
+    return sensim__fail(SENSIM_EINVAL, "magnetometer: ref_radius = %g m must be finite", mp->ref_radius);
+  if (mp->model == SENSIM_MAG_CONSTANT) return SENSIM_OK;
+  if (mp->model != SENSIM_MAG_DIPOLE)
+    return sensim__fail(SENSIM_EINVAL, "magnetometer: unknown model %d (CONSTANT 0, DIPOLE 1)",
+                        (int)mp->model);
   if (mp->g10 == 0.0 && mp->g11 == 0.0 && mp->h11 == 0.0)
     return sensim__fail(SENSIM_EINVAL, "magnetometer: dipole with g10 = g11 = h11 = 0 has no field");
   if (!isfinite(mp->ref_radius) || mp->ref_radius <= 0.0)

@@ -48,7 +48,9 @@
  * "Derivation of the cosine fourth law for falloff of illuminance across a
  * camera image", 2007), times 1 + a1 r^2 + a2 r^4 + a3 r^6 with r the distance
  * from the principal point over the half diagonal sqrt(W^2 + H^2) / 2. */
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -151,7 +153,15 @@ static sensim_status build_radial(sensim_optics *o, double t_end, size_t nr, dou
 /* Brown-Conrady tangential residual on a grid of spacing about h px over ext. */
 static sensim_status build_grid(sensim_optics *o, double h) {
   const lens *L = &o->L;
-  int nu = (int)ceil((L->ext[1] - L->ext[0]) / h) + 1, nv = (int)ceil((L->ext[3] - L->ext[2]) / h) + 1;
+  /* Sized in double first: a wide image at a fine spacing would overflow
+   * int, and a grid beyond memory is refused rather than allocated. */
+  double du = ceil((L->ext[1] - L->ext[0]) / h) + 1, dv = ceil((L->ext[3] - L->ext[2]) / h) + 1;
+  char what[96];
+  snprintf(what, sizeof what, "a %.0fx%.0f lens grid", du, dv);
+  sensim_status rc = sensim__check_bytes(2.0 * du * dv * sizeof(float), what);
+  if (rc) return rc;
+  if (du > INT_MAX || dv > INT_MAX) return sensim__fail(SENSIM_EINVAL, "%s is too wide", what);
+  int nu = (int)du, nv = (int)dv;
   double hu = (L->ext[1] - L->ext[0]) / (nu - 1), hv = (L->ext[3] - L->ext[2]) / (nv - 1);
   float *g = malloc(2 * (size_t)nu * nv * sizeof *g);
   if (!g) return sensim__fail(SENSIM_ENOMEM, "out of memory for a %dx%d lens grid", nu, nv);

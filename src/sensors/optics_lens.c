@@ -244,6 +244,11 @@ sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
   if (!(p->hfov > 0 && p->hfov < M_PI)) return sensim__fail(SENSIM_EINVAL, "hfov %g rad must be in (0, pi)", p->hfov);
   if ((unsigned)p->lens > SENSIM_LENS_KANNALA_BRANDT)
     return sensim__fail(SENSIM_EINVAL, "unknown lens model %d", (int)p->lens);
+  /* fy, cx and cy are read only with fx set, but a NaN or an infinity is
+   * never a deliberate value: refused wherever it is. */
+  if (!isfinite(p->fx) || !isfinite(p->fy) || !isfinite(p->cx) || !isfinite(p->cy))
+    return sensim__fail(SENSIM_EINVAL, "intrinsics fx %g, fy %g, cx %g, cy %g must be finite (0 for the defaults)",
+                        p->fx, p->fy, p->cx, p->cy);
   L->model = p->lens;
   L->W = p->width;
   L->H = p->height;
