@@ -134,9 +134,10 @@ sensim_status sensim__motion_parse(const cJSON *obj, const char *path, sensim__m
     m->type = SENSIM__MOTION_STADIUM;
     st = parse_stadium(obj, path, m);
   } else {
-    st = sensim__fail(SENSIM_EINVAL,
-                      "%s.type: unknown motion '%s' (waypoints, circle, line, stadium)", path,
-                      type);
+    static const char *const names[] = {"waypoints", "circle", "line", "stadium", NULL};
+    char hint[96];
+    st = sensim__fail(SENSIM_EINVAL, "%s.type: unknown motion '%s'%s (waypoints, circle, line, stadium)", path,
+                      type, sensim__did_you_mean(hint, sizeof hint, type, names));
   }
   if (st != SENSIM_OK) sensim__motion_free(m);
   return st;

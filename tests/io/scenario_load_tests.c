@@ -270,6 +270,8 @@ static const bad_case bad_cases[] = {
      SENSIM_EINVAL, "bodies[0].static"},
     {"{\"duration\": 1, \"bodies\": [{\"name\": \"b\", \"motion\": {\"type\": \"spiral\"}}]}",
      SENSIM_EINVAL, "bodies[0].motion.type: unknown motion 'spiral'"},
+    {"{\"duration\": 1, \"bodies\": [{\"name\": \"b\", \"motion\": {\"type\": \"circel\"}}]}",
+     SENSIM_EINVAL, "unknown motion 'circel'; did you mean 'circle'?"},
     {"{\"duration\": 1, \"bodies\": [{\"name\": \"b\", \"motion\": {\"type\": \"waypoints\", "
      "\"points\": [[0, 0, 0, 0, 0], [0, 1, 0, 0, 0]]}}]}",
      SENSIM_EINVAL, "bodies[0].motion.points[1][0]"},
