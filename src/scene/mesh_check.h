@@ -44,6 +44,12 @@ sensim_status sensim__mesh_check_ply(FILE *f, uint64_t size, const char *path);
 /* The STL part (scene/mesh_stl_check.c), likewise. */
 sensim_status sensim__mesh_check_stl(FILE *f, uint64_t size, const char *path);
 
+/* Whether the n bytes at w are one whole number as Assimp's text readers
+ * parse one without throwing: [+-]digits for an integer, else a decimal
+ * [+-](digits[.digits]|.digits)[e[+-]digits]. Assimp's readers throw on
+ * anything else after allocating what they were filling, and leak it. */
+int sensim__mesh_number(const char *w, size_t n, int integer);
+
 /* The scene as Assimp's reader left it, before any post-processing step:
  * every pointer the steps and sensim follow is set where its count says
  * so, every face index, material index, node mesh index and bone weight

@@ -38,6 +38,26 @@ sensim__mesh_format sensim__mesh_format_of(const char *path) {
   return SENSIM__MESH_UNSUPPORTED;
 }
 
+int sensim__mesh_number(const char *w, size_t n, int integer) {
+  size_t i = 0, digits = 0;
+  if (i < n && (w[i] == '+' || w[i] == '-')) i++;
+  while (i < n && w[i] >= '0' && w[i] <= '9') i++, digits++;
+  if (integer) return digits && i == n;
+  if (i < n && w[i] == '.') {
+    i++;
+    while (i < n && w[i] >= '0' && w[i] <= '9') i++, digits++;
+  }
+  if (!digits) return 0;
+  if (i < n && (w[i] == 'e' || w[i] == 'E')) {
+    size_t e = 0;
+    i++;
+    if (i < n && (w[i] == '+' || w[i] == '-')) i++;
+    while (i < n && w[i] >= '0' && w[i] <= '9') i++, e++;
+    if (!e) return 0;
+  }
+  return i == n;
+}
+
 static uint32_t le32(const unsigned char *b) {
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
@@ -91,6 +111,40 @@ static sensim_status check_nodes(const cJSON *root, const char *path) {
   return st;
 }
 
+/* RFC 4648 base64: whole quads of the alphabet, '=' only as the last one
+ * or two. Assimp's decoder allocates its output first and throws on a
+ * non-ASCII character, leaking the allocation. */
+static int base64_ok(const char *s, size_t n) {
+  if (n % 4) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+    if (!alpha && !(c == '=' && i + 2 >= n && (i + 1 == n || s[i + 1] == '='))) return 0;
+  }
+  return 1;
+}
+
+/* Every base64 data URI (RFC 2397) of the buffers and images. */
+static sensim_status check_data_uris(const cJSON *root, const char *path) {
+  static const char *const arrays[] = {"buffers", "images"};
+  for (int a = 0; a < 2; a++) {
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, arrays[a]);
+    int i = 0;
+    for (const cJSON *e = cJSON_IsArray(arr) ? arr->child : NULL; e; e = e->next, i++) {
+      const cJSON *uri = cJSON_GetObjectItemCaseSensitive(e, "uri");
+      if (!cJSON_IsString(uri) || strncmp(uri->valuestring, "data:", 5) != 0) continue;
+      const char *comma = strchr(uri->valuestring, ',');
+      if (!comma)
+        return sensim__fail(SENSIM_EPARSE, "mesh file '%s': glTF %s[%d]: data URI without ','", path, arrays[a], i);
+      const char *b64 = strstr(uri->valuestring, ";base64");
+      if (b64 && b64 < comma && !base64_ok(comma + 1, strlen(comma + 1)))
+        return sensim__fail(SENSIM_EPARSE, "mesh file '%s': glTF %s[%d]: data URI is not valid base64", path,
+                            arrays[a], i);
+    }
+  }
+  return SENSIM_OK;
+}
+
 /* The JSON of a glTF 2.0 asset: an object whose asset.version is 2.x
  * (what Assimp's glTF 2 reader asks before it takes the file), with
  * nothing but white space after it. */
@@ -111,6 +165,7 @@ static sensim_status check_gltf_json(const char *json, size_t n, const char *pat
               (ver->valuestring[1] != '.' && ver->valuestring[1] != '\0')))
     st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': not glTF 2.0 (no asset.version \"2.x\")", path);
   if (!st) st = check_nodes(root, path);
+  if (!st) st = check_data_uris(root, path);
   cJSON_Delete(root);
   return st;
 }

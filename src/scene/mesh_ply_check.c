@@ -7,7 +7,7 @@
  * faces of whatever bytes it found there. So the header must be whole, every
  * type known, and the body must hold every instance the header announces:
  * for binary bodies the bytes (walking list lengths as the reader will),
- * for ascii ones a line per instance with a token per value. */
+ * for ascii ones a line per instance with a number per value. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +27,7 @@ typedef struct ply_prop {
   unsigned char count_size; /* bytes of a list's length */
   unsigned char count_signed;
   unsigned char size;       /* bytes of the scalar, or of one list item */
+  unsigned char integer;    /* the scalar or list item is of an integer type */
 } ply_prop;
 
 typedef struct ply_element {
@@ -130,7 +131,7 @@ static sensim_status header_line(ply_header *h, char **tok, int n, int lineno, c
     if (e->nprops == PLY_MAX_PROPS)
       return sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY element '%s' has more than %d properties", path,
                           e->name, PLY_MAX_PROPS);
-    ply_prop p = {0, 0, 0, 0};
+    ply_prop p = {0, 0, 0, 0, 0};
     int sgn, is_int;
     const char *bad = NULL;
     if (n == 5 && strcmp(tok[1], "list") == 0) {
@@ -141,8 +142,10 @@ static sensim_status header_line(ply_header *h, char **tok, int n, int lineno, c
         return sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY line %d: list length type '%.32s' is not "
                             "an integer type", path, lineno, tok[2]);
       if (!(p.size = (unsigned char)type_size(tok[3], &sgn, &is_int))) bad = tok[3];
+      p.integer = (unsigned char)is_int;
     } else if (n == 3) {
       if (!(p.size = (unsigned char)type_size(tok[1], &sgn, &is_int))) bad = tok[1];
+      p.integer = (unsigned char)is_int;
     } else {
       return sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY line %d is not 'property <type> <name>' or "
                           "'property list <type> <type> <name>'", path, lineno);
@@ -264,8 +267,11 @@ static sensim_status walk_binary(const ply_header *h, reader *r, const char *pat
 
 /* ---- ascii bodies ---- */
 
-/* One instance per line, as Assimp's reader takes them: the line must hold
- * a token per scalar and, per list, its length and that many items. */
+/* One instance per line, as Assimp's reader takes them (a blank line is
+ * an instance without values): the line must hold
+ * a number per scalar and, per list, its length and that many items, each
+ * of its property's kind (Assimp's float parser throws on anything else,
+ * and leaks the mesh it was filling). */
 static sensim_status walk_ascii(const ply_header *h, FILE *f, uint64_t body, const char *path) {
   if (fseeko(f, (off_t)body, SEEK_SET) != 0)
     return sensim__fail(SENSIM_EIO, "mesh file '%s': cannot seek to the PLY body", path);
@@ -275,10 +281,7 @@ static sensim_status walk_ascii(const ply_header *h, FILE *f, uint64_t body, con
   for (unsigned e = 0; e < h->nel && !st; e++) {
     const ply_element *el = &h->el[e];
     for (uint64_t i = 0; i < el->count && !st; i++) {
-      ssize_t got;
-      /* Blank lines carry no instance. */
-      do got = getline(&line, &cap, f);
-      while (got > 0 && strspn(line, " \t\r\n") == (size_t)got);
+      ssize_t got = getline(&line, &cap, f);
       if (got <= 0) {
         st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY body ends at '%s' %" PRIu64 " of %" PRIu64
                           " (file cut short?)", path, el->name, i, el->count);
@@ -288,12 +291,16 @@ static sensim_status walk_ascii(const ply_header *h, FILE *f, uint64_t body, con
         st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': ascii PLY body holds a NUL byte", path);
         break;
       }
+      /* Assimp separates values by spaces and tabs alone; a line ends in
+       * \n or \r\n. */
+      if (got > 0 && line[got - 1] == '\n') line[--got] = '\0';
+      if (got > 0 && line[got - 1] == '\r') line[--got] = '\0';
       char *p = line;
       for (unsigned k = 0; k < el->nprops && !st; k++) {
         uint64_t want = 1;
         if (el->props[k].list) {
-          p += strspn(p, " \t\r\n");
-          size_t w = strcspn(p, " \t\r\n");
+          p += strspn(p, " \t");
+          size_t w = strcspn(p, " \t");
           char num[24];
           uint64_t len = 0;
           if (w == 0 || w >= sizeof num) {
@@ -311,14 +318,16 @@ static sensim_status walk_ascii(const ply_header *h, FILE *f, uint64_t body, con
           p += w;
           want = len;
         }
-        for (uint64_t t = 0; t < want; t++) {
-          p += strspn(p, " \t\r\n");
-          size_t w = strcspn(p, " \t\r\n");
-          if (w == 0) {
-            st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY '%s' %" PRIu64 " has fewer values than "
-                              "its properties", path, el->name, i);
-            break;
-          }
+        for (uint64_t t = 0; t < want && !st; t++) {
+          p += strspn(p, " \t");
+          size_t w = strcspn(p, " \t");
+          if (w == 0)
+            st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY '%s' %" PRIu64 " has fewer values than its "
+                              "properties", path, el->name, i);
+          else if (!sensim__mesh_number(p, w, el->props[k].integer))
+            st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': PLY '%s' %" PRIu64 ": '%.*s' is not %s", path,
+                              el->name, i, (int)(w < 32 ? w : 32), p,
+                              el->props[k].integer ? "an integer" : "a number");
           p += w;
         }
       }

@@ -17,8 +17,7 @@
  *     endfacet              (any number of facets)
  *   endsolid [name ...]     (and again for further solids)
  *
- * with finite decimal numbers. */
-#include <math.h>
+ * with decimal numbers. */
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -55,31 +54,9 @@ static int words(const char *p, const char *end, const char **w, size_t *len) {
 
 static int is(const char *w, size_t n, const char *kw) { return n == strlen(kw) && memcmp(w, kw, n) == 0; }
 
-/* A finite decimal number as Assimp's fast_atoreal_move reads it whole:
- * [+-] digits [. digits] [e [+-] digits], or [+-] . digits ... */
-static int number(const char *w, size_t n) {
-  size_t i = 0, digits = 0;
-  if (i < n && (w[i] == '+' || w[i] == '-')) i++;
-  while (i < n && w[i] >= '0' && w[i] <= '9') i++, digits++;
-  if (i < n && w[i] == '.') {
-    i++;
-    while (i < n && w[i] >= '0' && w[i] <= '9') i++, digits++;
-  }
-  if (!digits) return 0;
-  if (i < n && (w[i] == 'e' || w[i] == 'E')) {
-    size_t e = 0;
-    i++;
-    if (i < n && (w[i] == '+' || w[i] == '-')) i++;
-    while (i < n && w[i] >= '0' && w[i] <= '9') i++, e++;
-    if (!e) return 0;
-  }
-  if (i != n) return 0;
-  char buf[64];
-  if (n >= sizeof buf) return 0; /* no STL writer spends 64 characters on a float */
-  memcpy(buf, w, n);
-  buf[n] = '\0';
-  return isfinite(strtof(buf, NULL)); /* Assimp reads them as float */
-}
+/* A whole decimal number; how large is the scene check's business (a
+ * vertex beyond float range is not finite there). */
+static int number(const char *w, size_t n) { return sensim__mesh_number(w, n, 0); }
 
 /* The states of the grammar above, one line each. */
 enum { OUTSIDE, IN_SOLID, FACET, VERTEX0, VERTEX1, VERTEX2, END_LOOP, END_FACET };
@@ -141,7 +118,7 @@ static sensim_status check_ascii(const char *text, size_t size, const char *path
         break;
     }
     if (bad_numbers)
-      return sensim__fail(SENSIM_EPARSE, "mesh file '%s': STL line %d: '%s' needs three finite numbers", path,
+      return sensim__fail(SENSIM_EPARSE, "mesh file '%s': STL line %d: '%s' needs three numbers", path,
                           line, bad_numbers);
     if (!ok)
       return sensim__fail(SENSIM_EPARSE, "mesh file '%s': STL line %d: '%.*s' where '%s' was due", path, line,
