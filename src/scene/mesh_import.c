@@ -38,6 +38,14 @@ static int file_color(const struct aiScene *sc, float rgb[3]) {
   return 0;
 }
 
+/* A triangle with a repeated corner has no area and no ray can hit it;
+ * after JoinIdenticalVertices that includes corners at the same place.
+ * Dropped, so a file of nothing else holds no triangles (SENSIM_EPARSE). */
+static int proper_triangle(const struct aiFace *f) {
+  const unsigned *i = f->mIndices;
+  return f->mNumIndices == 3 && i[0] != i[1] && i[1] != i[2] && i[0] != i[2];
+}
+
 /* Assimp's steps that make sensim's mesh: polygons into triangles, shared
  * vertices joined, node transforms baked into the vertices
  * (PreTransformVertices: "merged with node transforms applied"), and
@@ -96,11 +104,11 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
     const struct aiMesh *m = sc->mMeshes[i];
     if (!(m->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
     nv += m->mNumVertices;
-    for (unsigned j = 0; j < m->mNumFaces; j++) nt += m->mFaces[j].mNumIndices == 3;
+    for (unsigned j = 0; j < m->mNumFaces; j++) nt += proper_triangle(&m->mFaces[j]);
   }
   if (nt == 0) {
     aiReleaseImport(sc);
-    return sensim__fail(SENSIM_EPARSE, "mesh file '%s' holds no triangles", path);
+    return sensim__fail(SENSIM_EPARSE, "mesh file '%s' holds no triangles (of three distinct vertices)", path);
   }
   /* Texture coordinates from each mesh's first UV channel, where any mesh
    * has one (meshes without get (0, 0)). */
@@ -133,7 +141,7 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
     }
     for (unsigned j = 0; j < m->mNumFaces; j++) {
       const struct aiFace *fc = &m->mFaces[j];
-      if (fc->mNumIndices != 3) continue;
+      if (!proper_triangle(fc)) continue;
       for (int k = 0; k < 3; k++) ix[3 * bt + k] = (uint32_t)(bv + fc->mIndices[k]);
       bt++;
     }
