@@ -31,11 +31,10 @@ sensim__mesh_format sensim__mesh_format_of(const char *path);
 
 /* The file's structure, where Assimp's reader would otherwise run past its
  * data or hand the file to another reader: a PLY header and its element
- * counts against the file's length, an STL's grammar (its reader leaks
- * what it allocated when it throws), a glTF's JSON and GLB container.
- * SENSIM_EPARSE naming `path` and what is wrong; SENSIM_EIO if it cannot
- * be read. OBJ passes (its reader is the only one for .obj and bounds its
- * own reads). */
+ * counts against the file's length, an STL's grammar and an OBJ's face
+ * indices (their readers leak what they allocated when they throw), a
+ * glTF's JSON and GLB container. SENSIM_EPARSE naming `path` and what is
+ * wrong; SENSIM_EIO if it cannot be read. */
 sensim_status sensim__mesh_check_file(const char *path, sensim__mesh_format fmt);
 
 /* The PLY part of sensim__mesh_check_file (scene/mesh_ply_check.c): `f`
@@ -43,6 +42,8 @@ sensim_status sensim__mesh_check_file(const char *path, sensim__mesh_format fmt)
 sensim_status sensim__mesh_check_ply(FILE *f, uint64_t size, const char *path);
 /* The STL part (scene/mesh_stl_check.c), likewise. */
 sensim_status sensim__mesh_check_stl(FILE *f, uint64_t size, const char *path);
+/* The OBJ part (scene/mesh_obj_check.c), on the whole file's `size` bytes. */
+sensim_status sensim__mesh_check_obj(const char *text, size_t size, const char *path);
 
 /* Whether the n bytes at w are one whole number as Assimp's text readers
  * parse one without throwing: [+-]digits for an integer, else a decimal

@@ -1,6 +1,7 @@
 /* scene/mesh_file_check.c: which formats sensim_mesh_load takes, and the
  * checks of a file's own structure before Assimp reads it (PLY in
- * scene/mesh_ply_check.c, STL in scene/mesh_stl_check.c, glTF here).
+ * scene/mesh_ply_check.c, STL in scene/mesh_stl_check.c, OBJ in
+ * scene/mesh_obj_check.c, glTF here).
  *
  * Assimp picks its reader by extension, and when the readers claiming an
  * extension all decline the file it tries every reader it has on the
@@ -198,9 +199,10 @@ static sensim_status check_glb(const unsigned char *b, size_t size, const char *
 
 /* The whole file, for formats whose check parses it. */
 static sensim_status read_all(FILE *f, uint64_t size, const char *path, unsigned char **out) {
-  /* Beyond 1 GiB of JSON or container a mesh is not what the file holds. */
+  /* Assimp reads these whole too; beyond 1 GiB a mesh is not what the file
+ * holds. */
   if (size > ((uint64_t)1 << 30))
-    return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %llu bytes is too large for a glTF file", path,
+    return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %llu bytes is too large for a text mesh", path,
                         (unsigned long long)size);
   unsigned char *b = malloc((size_t)size + 1);
   if (!b) return sensim__fail(SENSIM_ENOMEM, "mesh file '%s': out of memory reading it", path);
@@ -214,7 +216,6 @@ static sensim_status read_all(FILE *f, uint64_t size, const char *path, unsigned
 }
 
 sensim_status sensim__mesh_check_file(const char *path, sensim__mesh_format fmt) {
-  if (fmt == SENSIM__MESH_OBJ) return SENSIM_OK;
   FILE *f = fopen(path, "rb");
   if (!f) return sensim__fail(SENSIM_EIO, "mesh file '%s' cannot be opened", path);
   sensim_status st = SENSIM_OK;
@@ -230,6 +231,7 @@ sensim_status sensim__mesh_check_file(const char *path, sensim__mesh_format fmt)
     unsigned char *b = NULL;
     st = read_all(f, (uint64_t)size, path, &b);
     if (!st && fmt == SENSIM__MESH_GLB) st = check_glb(b, (size_t)size, path);
+    else if (!st && fmt == SENSIM__MESH_OBJ) st = sensim__mesh_check_obj((const char *)b, (size_t)size, path);
     else if (!st) st = check_gltf_json((const char *)b, (size_t)size, path);
     free(b);
   }
