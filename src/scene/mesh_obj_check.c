@@ -1,11 +1,12 @@
 /* scene/mesh_obj_check.c: an OBJ file's face indices, before Assimp's
  * reader sees them.
  *
- * Assimp 5.2's OBJ reader throws "vertex index out of range" while it
- * builds the meshes of a file, after it allocated those of the objects
- * before; they leak (1.4 kB for a file of two groups, found by fuzz_mesh).
- * So every vertex index its face parser will store must be below the
- * number of vertices it will hold. The reader's own rules are followed
+ * Assimp 5.2's OBJ reader throws "vertex index out of range" or "bad vertex
+ * index" while it builds the meshes of a file, after it allocated those of
+ * the objects before; they leak (1.4 kB for a file of two groups, found by
+ * fuzz_mesh). So every vertex index its face parser will store must be
+ * below the number of vertices it will hold, and no face may be one it
+ * sizes wrong. The reader's own rules are followed
  * where they decide an index, and erred on the safe side elsewhere:
  *
  * - a line ends at \n, \r, \f or NUL; a backslash before a line end joins
@@ -17,8 +18,10 @@
  *   '/'-count before a number says whether it is a vertex (0), texture
  *   coordinate or normal (ObjFileParser::getFace). Positive numbers are
  *   1-based, negative ones count back from the vertices read so far, 0 is
- *   an error. Faces are checked wherever they might be read, even on lines
- *   the reader would skip;
+ *   an error. A number in a fourth part, or one whose digit count steps
+ *   past the line's end, sends the reader into its stale line buffer, and
+ *   a line ('l') of one corner makes it write past the vertices it
+ *   allocated ("bad vertex index"): all refused;
  * - a vertex is counted only on a line starting "v " or "v\t" with 3, 4 or
  *   6 words that all start like numbers (getNumComponentsInDataDefinition);
  *   the reader may count more, never fewer, so an index in range here is
@@ -34,9 +37,9 @@ static int blank(char c) { return c == ' ' || c == '\t'; }
 
 typedef struct obj_scan {
   size_t vertices;  /* counted so far */
+  int have_vt, have_vn; /* texture coordinates, normals seen so far */
   size_t max_index; /* largest vertex index a face stores, + 1; 0 for none */
-  int bad_line;     /* first line with an index of 0 or before the first vertex, or 0 */
-  int line;
+  const char *bad;  /* why the current line is refused, or NULL */
 } obj_scan;
 
 /* Copy the next logical line of [*p, end) into `out` (joining continued
@@ -70,7 +73,11 @@ static int number_start(const char *w) {
 }
 
 static void vertex_line(obj_scan *s, const char *l) {
-  if (l[0] != 'v' || !blank(l[1])) return;
+  if (l[0] != 'v') return;
+  /* The reader takes "vt..." and "vn..." whatever follows the letter. */
+  if (l[1] == 't') s->have_vt = 1;
+  if (l[1] == 'n') s->have_vn = 1;
+  if (!blank(l[1])) return;
   int words = 0, numeric = 1;
   for (const char *q = l + 1; *q;) {
     while (blank(*q)) q++;
@@ -87,33 +94,52 @@ static void face_line(obj_scan *s, const char *l) {
   const char *q = l, *end = l + strlen(l);
   while (*q && !blank(*q)) q++;
   while (blank(*q)) q++;
-  int slashes = 0;
-  long v_so_far = (long)s->vertices;
+  int part = 0; /* 0 vertex, 1 texture coordinate, 2 normal */
+  long v_so_far = (long)s->vertices, corners = 0;
   while (*q) {
     size_t step = 1;
     if (*q == '/') {
-      slashes++;
+      part++;
     } else if (blank(*q)) {
-      slashes = 0;
+      part = 0;
     } else {
       int val = atoi(q); /* as the reader reads it, quirks included */
       for (int t = val; (t /= 10) != 0;) step++;
       if (val < 0) step++;
-      if (val == 0 || (slashes == 0 && val < 0 && v_so_far + val < 0)) {
-        if (!s->bad_line) s->bad_line = s->line;
+      if (part == 1 && !s->have_vt && s->have_vn) part = 2;
+      if (val == 0) {
+        s->bad = "a face index is 0 or not a number";
         return;
       }
-      if (slashes == 0) {
+      /* Past the line's end the reader would parse what its buffer held
+       * before; on a fourth part it skips to there. */
+      if (step > (size_t)(end - q)) {
+        s->bad = "a face index does not fit an int";
+        return;
+      }
+      if (part > 2) {
+        s->bad = "a face corner has more than three parts";
+        return;
+      }
+      if (part == 0) {
+        if (val < 0 && v_so_far + val < 0) {
+          s->bad = "a face index counts back past the first vertex";
+          return;
+        }
         size_t idx = val > 0 ? (size_t)val - 1 : (size_t)(v_so_far + val);
         if (idx + 1 > s->max_index) s->max_index = idx + 1;
+        corners++;
       }
     }
-    q += step < (size_t)(end - q) ? step : (size_t)(end - q);
+    q += step;
   }
+  /* The reader makes 2 (n - 1) vertices of a line of n corners, and writes
+   * the one corner of a lone one past them. */
+  if (l[0] == 'l' && corners == 1) s->bad = "a line has one corner";
 }
 
 sensim_status sensim__mesh_check_obj(const char *text, size_t size, const char *path) {
-  obj_scan s = {0, 0, 0, 0};
+  obj_scan s = {0, 0, 0, 0, NULL};
   size_t cap = 1 << 20;
   char *line = malloc(cap);
   if (!line) return sensim__fail(SENSIM_ENOMEM, "mesh file '%s': out of memory checking it", path);
@@ -124,18 +150,16 @@ sensim_status sensim__mesh_check_obj(const char *text, size_t size, const char *
   int newlines = 0;
   sensim_status st = SENSIM_OK;
   for (;;) {
-    s.line = newlines + 1;
+    int lineno = newlines + 1;
     if (st || (n = next_line(&p, end, line, cap, &newlines)) < 0) break;
     if ((size_t)n + 1 >= cap) {
-      st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': OBJ line %d is longer than %zu bytes", path, s.line,
+      st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': OBJ line %d is longer than %zu bytes", path, lineno,
                         cap - 2);
       break;
     }
     vertex_line(&s, line);
     face_line(&s, line);
-    if (s.bad_line)
-      st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': OBJ line %d: a face index is 0, not a number, or "
-                        "counts back past the first vertex", path, s.bad_line);
+    if (s.bad) st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': OBJ line %d: %s", path, lineno, s.bad);
   }
   free(line);
   if (!st && s.max_index > s.vertices)
