@@ -61,6 +61,10 @@ int sensim__mesh_number(const char *w, size_t n, int integer);
  * processed scene, which must hold the same. */
 sensim_status sensim__mesh_check_scene(struct aiScene *sc, const char *path);
 
+/* The file access sensim_mesh_load gives Assimp (scene/mesh_io.c):
+ * regular files, for reading, and nothing else. */
+struct aiFileIO *sensim__mesh_file_io(void);
+
 /* Deeper node trees are refused: Assimp's steps and sensim recurse per
  * level, and a hand-written file has no reason for more. */
 #define SENSIM__MESH_MAX_DEPTH 256

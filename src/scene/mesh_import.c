@@ -1,5 +1,6 @@
 /* scene/mesh_import.c: mesh files through Assimp's C API, checked before
  * and after Assimp reads them (scene/mesh_check.h says why). */
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
@@ -72,7 +73,7 @@ static sensim_status import_checked(const char *path, const struct aiScene **out
   if (st) return st;
   /* The reader alone first: its scene is checked before a step indexes
    * through it. */
-  const struct aiScene *sc = aiImportFile(path, 0);
+  const struct aiScene *sc = aiImportFileEx(path, 0, sensim__mesh_file_io());
   if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %s", path, aiGetErrorString());
   /* Assimp allocated the scene for this import alone; the check only
    * rewrites primitive-type masks the steps read. */
