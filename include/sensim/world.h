@@ -160,10 +160,15 @@ SENSIM_API void sensim_mesh_desc_init(sensim_mesh_desc *desc);
 SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const sensim_mesh_desc *desc,
                                             sensim_mesh **out);
 
-/* Load a mesh file through Assimp (OBJ, PLY, STL, glTF/GLB, ...). All meshes
- * of the file are merged with their node transforms applied, with their
- * first UV channel when they have one. `material` may be NULL: the file's
- * first material's diffuse colour is used then. */
+/* Load a mesh file through Assimp: OBJ, PLY, STL or glTF 2.0 (.gltf/.glb),
+ * chosen by the extension (any case). All meshes of the file are merged
+ * with their node transforms applied, with their first UV channel when
+ * they have one. `material` may be NULL: the file's first material's
+ * diffuse colour is used then. The file's structure is checked before and
+ * after Assimp reads it, so no file, however broken, crashes the host:
+ * SENSIM_EPARSE naming the file and the fault for a malformed file or
+ * another extension, SENSIM_ENOTFOUND for a missing one, SENSIM_EIO for
+ * one that is not a regular file; the world is unchanged on failure. */
 SENSIM_API sensim_status sensim_mesh_load(sensim_world *world, const char *path,
                                const sensim_material *material, sensim_mesh **out);
 

@@ -1,13 +1,18 @@
-/* scene/mesh_import.c: mesh files through Assimp's C API. */
+/* scene/mesh_import.c: mesh files through Assimp's C API, checked before
+ * and after Assimp reads them (scene/mesh_check.h says why). */
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "core/internal.h"
+#include "scene/mesh_check.h"
 #include "scene/scene.h"
 
 /* Diffuse colour of the first mesh's material, clamped to [0, 1]. The
@@ -34,28 +39,77 @@ static int file_color(const struct aiScene *sc, float rgb[3]) {
   return 0;
 }
 
+/* A triangle with a repeated corner has no area and no ray can hit it;
+ * after JoinIdenticalVertices that includes corners at the same place.
+ * Dropped, so a file of nothing else holds no triangles (SENSIM_EPARSE). */
+static int proper_triangle(const struct aiFace *f) {
+  const unsigned *i = f->mIndices;
+  return f->mNumIndices == 3 && i[0] != i[1] && i[1] != i[2] && i[0] != i[2];
+}
+
+/* Assimp's steps that make sensim's mesh: polygons into triangles, shared
+ * vertices joined, node transforms baked into the vertices
+ * (PreTransformVertices: "merged with node transforms applied"), and
+ * meshes split by primitive type so points and lines can be left out. */
+#define STEPS (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices | \
+               aiProcess_SortByPType)
+
+/* Read `path` into a scene that has passed sensim__mesh_check_scene before
+ * and after the steps; on failure nothing is left to release. */
+static sensim_status import_checked(const char *path, const struct aiScene **out) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) {
+    int e = errno;
+    return sensim__fail(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO,
+                        "mesh file '%s' cannot be opened: %s", path, strerror(e));
+  }
+  /* A FIFO or device would block or never end. */
+  if (!S_ISREG(sb.st_mode)) return sensim__fail(SENSIM_EIO, "mesh file '%s' is not a regular file", path);
+  sensim__mesh_format fmt = sensim__mesh_format_of(path);
+  if (fmt == SENSIM__MESH_UNSUPPORTED)
+    return sensim__fail(SENSIM_EPARSE, "mesh file '%s': not a format sensim reads (.obj, .ply, .stl, .gltf, "
+                        ".glb)", path);
+  sensim_status st = sensim__mesh_check_file(path, fmt);
+  if (st) return st;
+  /* The reader alone first: its scene is checked before a step indexes
+   * through it. */
+  const struct aiScene *sc = aiImportFileEx(path, 0, sensim__mesh_file_io());
+  if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %s", path, aiGetErrorString());
+  /* Assimp allocated the scene for this import alone; the check only
+   * rewrites primitive-type masks the steps read. */
+  st = sensim__mesh_check_scene((struct aiScene *)sc, path);
+  if (st) {
+    aiReleaseImport(sc);
+    return st;
+  }
+  /* On failure aiApplyPostProcessing has released the scene itself. */
+  sc = aiApplyPostProcessing(sc, STEPS);
+  if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': post-processing failed: %s", path, aiGetErrorString());
+  st = sensim__mesh_check_scene((struct aiScene *)sc, path);
+  if (st) {
+    aiReleaseImport(sc);
+    return st;
+  }
+  *out = sc;
+  return SENSIM_OK;
+}
+
 sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_material *material,
                                sensim_mesh **out) {
   if (!w || !path || !out) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_load: NULL argument");
-  FILE *f = fopen(path, "rb");
-  if (!f) return sensim__fail(SENSIM_ENOTFOUND, "mesh file '%s' cannot be opened", path);
-  fclose(f);
-  /* PreTransformVertices bakes the node hierarchy's transforms into the
-   * vertices, which is what "merged with node transforms applied" means. */
-  const struct aiScene *sc =
-      aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                             aiProcess_PreTransformVertices | aiProcess_SortByPType);
-  if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %s", path, aiGetErrorString());
+  const struct aiScene *sc = NULL;
+  sensim_status st = import_checked(path, &sc);
+  if (st) return st;
   size_t nv = 0, nt = 0;
   for (unsigned i = 0; i < sc->mNumMeshes; i++) {
     const struct aiMesh *m = sc->mMeshes[i];
     if (!(m->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
     nv += m->mNumVertices;
-    for (unsigned j = 0; j < m->mNumFaces; j++) nt += m->mFaces[j].mNumIndices == 3;
+    for (unsigned j = 0; j < m->mNumFaces; j++) nt += proper_triangle(&m->mFaces[j]);
   }
   if (nt == 0) {
     aiReleaseImport(sc);
-    return sensim__fail(SENSIM_EPARSE, "mesh file '%s' holds no triangles", path);
+    return sensim__fail(SENSIM_EPARSE, "mesh file '%s' holds no triangles (of three distinct vertices)", path);
   }
   /* Texture coordinates from each mesh's first UV channel, where any mesh
    * has one (meshes without get (0, 0)). */
@@ -88,7 +142,7 @@ sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_m
     }
     for (unsigned j = 0; j < m->mNumFaces; j++) {
       const struct aiFace *fc = &m->mFaces[j];
-      if (fc->mNumIndices != 3) continue;
+      if (!proper_triangle(fc)) continue;
       for (int k = 0; k < 3; k++) ix[3 * bt + k] = (uint32_t)(bv + fc->mIndices[k]);
       bt++;
     }

@@ -1,7 +1,8 @@
 /* tests/scene/mesh_import_tests.c: sensim_mesh_load (src/scene/
  * mesh_import.c) on small OBJ, PLY, STL and glTF files written at test
  * time: triangle counts, vertex bounds, winding (signed volume), node
- * transforms, materials, and the missing-file and malformed-file paths. */
+ * transforms, materials, and the missing-file and malformed-file paths,
+ * among them issue 14's binary PLY cut short. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -296,6 +297,119 @@ static void test_missing_and_malformed_files_fail_cleanly(void **state) {
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
 }
 
+/* The box as binary little-endian PLY (Turk 1994): float x y z, then
+ * quads as uchar-counted int lists; `bad_index` >= 0 replaces the first
+ * face's last index. Returns the byte count written to buf. */
+static size_t ply_binary_box(unsigned char *buf, size_t cap, int bad_index) {
+  const char *hdr = "ply\nformat binary_little_endian 1.0\nelement vertex 8\nproperty float x\n"
+                    "property float y\nproperty float z\nelement face 6\n"
+                    "property list uchar int vertex_indices\nend_header\n";
+  size_t n = strlen(hdr);
+  assert_true(n + 8 * 12 + 6 * 17 <= cap);
+  memcpy(buf, hdr, n);
+  for (int i = 0; i < 8; i++) {
+    float c[3];
+    box_corner(i, c);
+    for (int k = 0; k < 3; k++) {
+      uint32_t u;
+      memcpy(&u, &c[k], 4);
+      for (int b = 0; b < 4; b++) buf[n++] = (unsigned char)(u >> (8 * b));
+    }
+  }
+  for (int q = 0; q < 6; q++) {
+    buf[n++] = 4;
+    for (int k = 0; k < 4; k++) {
+      uint32_t u = (uint32_t)(q == 0 && k == 3 && bad_index >= 0 ? bad_index : BOX_QUADS[q][k]);
+      for (int b = 0; b < 4; b++) buf[n++] = (unsigned char)(u >> (8 * b));
+    }
+  }
+  return n;
+}
+
+static void write_bytes(const char *name, const void *data, size_t n, char *path, size_t cap) {
+  FILE *f = open_tmp(name, path, cap);
+  if (fwrite(data, 1, n, f) != n) fail_msg("cannot write %s", path);
+  fclose(f);
+}
+
+/* Issue 14: a binary PLY cut short used to hang Assimp's header parser
+ * (cut in the header) or crash its Triangulate step (cut in the body:
+ * faces of 0x0A0A0A0A indices). Every length short of the whole file is
+ * now SENSIM_EPARSE naming the file, and the world is left as it was. */
+static void test_binary_ply_cut_at_every_length_fails_cleanly(void **state) {
+  sensim_world *w = *state;
+  unsigned char ply[512];
+  size_t n = ply_binary_box(ply, sizeof ply, -1);
+  char path[1024];
+  write_bytes("mi_box_le.ply", ply, n, path, sizeof path);
+  (void)load_box(w, path);
+  size_t before = w->nmeshes;
+  for (size_t len = 0; len < n; len++) {
+    write_bytes("mi_cut.ply", ply, len, path, sizeof path);
+    sensim_mesh *m = NULL;
+    sensim_status st = sensim_mesh_load(w, path, NULL, &m);
+    if (st != SENSIM_EPARSE) fail_msg("cut at %zu of %zu: status %d (%s)", len, n, st, sensim_last_error());
+    assert_non_null(strstr(sensim_last_error(), "mi_cut.ply"));
+    assert_null(m);
+    assert_int_equal(w->nmeshes, before);
+  }
+}
+
+/* A face indexing past the vertex array is refused before any Assimp
+ * step can follow it. */
+static void test_face_index_out_of_range_is_refused_with_its_place(void **state) {
+  sensim_world *w = *state;
+  unsigned char ply[512];
+  size_t n = ply_binary_box(ply, sizeof ply, 99);
+  char path[1024];
+  write_bytes("mi_bad_index.ply", ply, n, path, sizeof path);
+  sensim_mesh *m = NULL;
+  assert_int_equal(sensim_mesh_load(w, path, NULL, &m), SENSIM_EPARSE);
+  assert_non_null(strstr(sensim_last_error(), "mi_bad_index.ply"));
+  assert_non_null(strstr(sensim_last_error(), "vertex 99 of 8"));
+  assert_int_equal(w->nmeshes, 0);
+}
+
+/* Only the formats sensim checks reach Assimp: another extension would
+ * let Assimp pick any of its readers by the bytes. */
+static void test_unchecked_formats_are_refused(void **state) {
+  sensim_world *w = *state;
+  char obj[1024], path[1024];
+  write_obj_box(obj, sizeof obj);
+  static const char *const names[] = {"mi_box.dae", "mi_box.3ds", "mi_box", "mi_box.obj.txt"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    FILE *in = fopen(obj, "rb");
+    assert_non_null(in);
+    char text[2048];
+    size_t n = fread(text, 1, sizeof text, in);
+    fclose(in);
+    write_bytes(names[i], text, n, path, sizeof path);
+    sensim_mesh *m = NULL;
+    assert_int_equal(sensim_mesh_load(w, path, NULL, &m), SENSIM_EPARSE);
+    assert_non_null(strstr(sensim_last_error(), ".obj, .ply, .stl, .gltf, .glb"));
+  }
+  /* The extension is matched without regard to case. */
+  char upper[1024];
+  snprintf(upper, sizeof upper, "%s/MI_BOX.OBJ", SENSIM_TEST_TMP);
+  assert_int_equal(rename(obj, upper), 0);
+  (void)load_box(w, upper);
+}
+
+/* A glTF node that is its own ancestor would send Assimp's reader round
+ * the cycle for ever. */
+static void test_gltf_node_cycle_is_refused(void **state) {
+  sensim_world *w = *state;
+  char path[1024];
+  FILE *f = open_tmp("mi_cycle.gltf", path, sizeof path);
+  fputs("{\"asset\": {\"version\": \"2.0\"}, \"scenes\": [{\"nodes\": [0]}],\n"
+        " \"nodes\": [{\"children\": [1]}, {\"children\": [2]}, {\"children\": [1]}]}\n",
+        f);
+  fclose(f);
+  sensim_mesh *m = NULL;
+  assert_int_equal(sensim_mesh_load(w, path, NULL, &m), SENSIM_EPARSE);
+  assert_non_null(strstr(sensim_last_error(), "more than one node"));
+}
+
 int sensim_test_mesh_import(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_obj_box_loads_with_counts_bounds_and_winding, world_setup,
@@ -306,6 +420,12 @@ int sensim_test_mesh_import(void) {
       cmocka_unit_test_setup_teardown(test_gltf_embedded_triangle_loads_with_node_transform, world_setup,
                                       world_teardown),
       cmocka_unit_test_setup_teardown(test_missing_and_malformed_files_fail_cleanly, world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_binary_ply_cut_at_every_length_fails_cleanly, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_face_index_out_of_range_is_refused_with_its_place, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_unchecked_formats_are_refused, world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_gltf_node_cycle_is_refused, world_setup, world_teardown),
   };
   return cmocka_run_group_tests_name("mesh_import", tests, NULL, NULL);
 }
