@@ -8,7 +8,7 @@
  * bytes (Assimp 5.2, Importer::ReadFile). .obj, .ply and .stl each have
  * one reader, which is then always the one used; .gltf and .glb have two
  * (glTF 1 and 2), which decline anything whose JSON or container does not
- * parse, so a broken glTF would reach any of Assimp's forty readers. The
+ * parse, so a broken glTF would reach any of Assimp's 48 readers. The
  * checks below make a glTF file that Assimp's glTF 2 reader would decline
  * an error here instead. */
 #include <cjson/cJSON.h>
