@@ -211,6 +211,13 @@ SENSIM_API sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload 
  * no-op. */
 SENSIM_API void sensim_frame_release(sensim_frame *frame);
 
+/* Copy a frame with its buffers into *dst, which the caller then owns
+ * (free with sensim_frame_release): for a frame callback or a poll whose
+ * frame must outlive the call or the next poll. The planes (depth, labels,
+ * normals) are width x height, as a camera makes them. *dst is written
+ * only on success (SENSIM_ENOMEM otherwise). */
+SENSIM_API sensim_status sensim_frame_copy(const sensim_frame *src, sensim_frame *dst);
+
 #ifdef __cplusplus
 }
 #endif

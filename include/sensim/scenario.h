@@ -126,6 +126,30 @@ SENSIM_API size_t sensim_scenario_body_count(const sensim_scenario *scn);
 SENSIM_API sensim_status sensim_scenario_body_get(const sensim_scenario *scn, size_t i,
                                                  sensim_scenario_body_info *out);
 
+/* ---- sensors from their scenario keys (io/scenario_sensors.c) ----------
+ * The keys a scenario file gives each sensor kind (docs/scenario.md), for
+ * hosts that hold parameters as text or name/value pairs (bindings,
+ * configuration files of their own): units ride in the key names
+ * ("hfov_deg", "max_range" in m), as in scenario files. */
+
+/* The sensor kinds by name, NULL-terminated: "camera", "lidar", "gnss",
+ * "imu", "magnetometer", "cone". */
+SENSIM_API const char *const *sensim_sensor_kinds(void);
+
+/* The kind's own keys (not the schedule's "name", "rate", "filters", ...),
+ * NULL-terminated; NULL for an unknown kind. */
+SENSIM_API const char *const *sensim_sensor_kind_keys(const char *kind);
+
+/* Create a sensor of `kind` with the schedule *sp and the kind's keys as a
+ * JSON object text in the scenario dialect (NULL or "{}": the kind's
+ * defaults). SENSIM_ENOTFOUND for an unknown kind (with a suggestion),
+ * SENSIM_EPARSE for bad JSON, a non-object or an unknown key, SENSIM_EINVAL
+ * for a value out of its domain, each message starting with sp->name; the
+ * world is unchanged on failure. */
+SENSIM_API sensim_status sensim_sensor_create_json(sensim_world *world, const char *kind,
+                                                  const sensim_sensor_params *sp,
+                                                  const char *params_json, sensim_sensor **out);
+
 /* ---- the JSON of scenario files (io/json.c, io/scenario_kinds.c) --------- */
 
 /* A text in the JSON dialect of scenario files (standard JSON plus // and

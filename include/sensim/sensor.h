@@ -69,6 +69,16 @@ SENSIM_API sensim_status sensim_sensor_add_user_filter(sensim_sensor *sensor,
  * a freed handle from a live one, as free() cannot). */
 SENSIM_API sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_frame **frame);
 
+/* Take the oldest delivered frame not yet taken, as sensim_sensor_poll
+ * does, but hand its buffers to the caller: *out receives the frame (its
+ * data, depth, labels, normals and trajectory now the caller's, to free
+ * with sensim_frame_release) and *got is 1; *got is 0 and *out untouched
+ * when no frame is waiting. Nothing is copied, and the frame stays valid
+ * for as long as the caller keeps it (bindings whose arrays outlive the
+ * next poll use this). Polling and taking may be mixed: a take also ends
+ * the validity of the frame the last poll returned. */
+SENSIM_API sensim_status sensim_sensor_take(sensim_sensor *sensor, sensim_frame *out, int *got);
+
 /* Accessors. A NULL sensor gives a neutral answer (SENSIM_PAYLOAD_NONE,
  * id -1, NULL name and params, 0 frames) instead of a crash. */
 

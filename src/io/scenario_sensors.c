@@ -334,6 +334,47 @@ static const scn_kind kinds[] = {
     {"cone", sensim__scenario_cone_keys, create_cone},
 };
 
+static const scn_kind *kind_named(const char *type) {
+  for (size_t i = 0; type && i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(type, kinds[i].type) == 0) return &kinds[i];
+  return NULL;
+}
+
+const char *const *sensim_sensor_kinds(void) {
+  static const char *const names[] = {"camera", "lidar", "gnss", "imu", "magnetometer", "cone", NULL};
+  return names;
+}
+
+const char *const *sensim_sensor_kind_keys(const char *kind) {
+  const scn_kind *k = kind_named(kind);
+  return k ? k->keys : NULL;
+}
+
+sensim_status sensim_sensor_create_json(sensim_world *world, const char *kind,
+                                        const sensim_sensor_params *sp, const char *params_json,
+                                        sensim_sensor **out) {
+  if (!world || !kind || !sp || !out)
+    return sensim__fail(SENSIM_EINVAL, "sensim_sensor_create_json: NULL argument");
+  const scn_kind *k = kind_named(kind);
+  if (!k) {
+    char hint[96];
+    return sensim__fail(SENSIM_ENOTFOUND,
+                        "unknown sensor kind '%s'%s (camera, lidar, gnss, imu, magnetometer, cone)",
+                        kind, sensim__did_you_mean(hint, sizeof hint, kind, sensim_sensor_kinds()));
+  }
+  const char *path = sp->name ? sp->name : kind;
+  char *clean = NULL;
+  cJSON *root = NULL;
+  sensim_status st = sensim__json_strip_comments(params_json ? params_json : "{}", path, &clean);
+  if (st == SENSIM_OK) st = sensim__json_parse(clean, path, &root);
+  free(clean);
+  if (st == SENSIM_OK) st = sensim__jcheck_object(root, path, k->keys);
+  double reach = 0.0;
+  if (st == SENSIM_OK) st = k->create(world, root, path, sp, out, &reach);
+  cJSON_Delete(root);
+  return st;
+}
+
 static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const char *path,
                                   const char *base_dir, sensim__scn_sensor *out) {
   const char *type = NULL, *name = NULL;
@@ -341,9 +382,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
                          ? sensim__jstring(obj, path, "type", 1, &type)
                          : sensim__fail(SENSIM_EPARSE, "%s: must be an object", path);
   if (st != SENSIM_OK) return st;
-  const scn_kind *kind = NULL;
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (strcmp(type, kinds[i].type) == 0) kind = &kinds[i];
+  const scn_kind *kind = kind_named(type);
   if (!kind) {
     const char *types[sizeof kinds / sizeof kinds[0] + 1];
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) types[i] = kinds[i].type;

@@ -3,6 +3,7 @@
  * frame callback, or to the ready queue that sensim_sensor_poll empties.
  * The host thread alone links and unlinks captures. */
 #include <stdlib.h>
+#include <string.h>
 #include "core/internal.h"
 #include "runtime/runtime_internal.h"
 
@@ -85,6 +86,21 @@ sensim_status sensim_sensor_poll(sensim_sensor *s, const sensim_frame **frame) {
   }
   s->polled = sensim__list_pop(&s->ready);
   *frame = s->polled ? &s->polled->frame : NULL;
+  return SENSIM_OK;
+}
+
+sensim_status sensim_sensor_take(sensim_sensor *s, sensim_frame *out, int *got) {
+  if (!s || !out || !got) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_take: NULL argument");
+  if (s->polled) {
+    sensim__capture_free(s->polled);
+    s->polled = NULL;
+  }
+  sensim_capture *c = sensim__list_pop(&s->ready);
+  *got = c != NULL;
+  if (!c) return SENSIM_OK;
+  *out = c->frame;
+  memset(&c->frame, 0, sizeof c->frame); /* the buffers are the caller's now */
+  sensim__capture_free(c);
   return SENSIM_OK;
 }
 
