@@ -1,0 +1,158 @@
+/* python/src/module.h: what the files of the _sensim extension share.
+ *
+ * _sensim is a CPython extension written against the C API (no binding
+ * generator): sensim is C, so the binding stays C, a call costs one
+ * method dispatch (the advance + poll loop of an RL step is sub-microsecond
+ * overhead), and frames reach NumPy through the NumPy C API with no copy.
+ * The Python package `sensim` (python/sensim/) adds keyword-argument sensor
+ * creation, the batch stepper and the Gymnasium-style environment on top.
+ *
+ * Ownership: a World object owns its sensim_world; every object made in a
+ * world (Body, Mesh, Texture, Sensor) holds a strong reference to the World
+ * object, so the world outlives them, and checks that the world is still
+ * open before each call (World.close() ends it early: later calls raise
+ * sensim.StateError, never crash). Frames own their buffers (taken from the
+ * library with sensim_sensor_take), so their NumPy views stay valid for as
+ * long as any of them is alive, whatever happens to the sensor or world. */
+#ifndef SENSIM_PY_MODULE_H
+#define SENSIM_PY_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <sensim/sensim.h>
+
+/* ---- errors (module.c) ---------------------------------------------------
+ * sensim.Error and one subclass per status; each also derives from the
+ * builtin exception a Python user would catch (InvalidArgument is a
+ * ValueError, NotFound a LookupError, IOError an OSError, ...). */
+extern PyObject *sp_Error;
+
+/* Raise the exception for `st` with sensim_last_error() as its message;
+ * returns NULL (for `return sp_raise(st);`). */
+PyObject *sp_raise(sensim_status st);
+/* Same, but as an int -1 for functions returning int. */
+int sp_raise_int(sensim_status st);
+/* Raise sensim.StateError with a formatted message; returns NULL. */
+PyObject *sp_state_error(const char *fmt, ...);
+
+/* ---- conversions (convert.c) -------------------------------------------- */
+
+/* A pose from None (identity), a Pose-like object with .pos and .rot, a
+ * (pos, quat) pair, a sequence of 3 (position, identity rotation) or of 7
+ * (x, y, z, qw, qx, qy, qz). Quaternions are (w, x, y, z). Returns 0, or -1
+ * with TypeError / ValueError set. `what` names the argument. */
+int sp_pose_from(PyObject *o, sensim_pose *out, const char *what);
+/* (pos, quat) tuples of floats. */
+PyObject *sp_pose_to(const sensim_pose *p);
+/* n finite doubles from a sequence of exactly n numbers (None: leaves out
+ * untouched and returns 0). */
+int sp_doubles_from(PyObject *o, double *out, int n, const char *what);
+int sp_floats_from(PyObject *o, float *out, int n, const char *what);
+PyObject *sp_vec3_to(sensim_vec3 v);
+/* JSON text of a dict (or None -> NULL) through Python's json module;
+ * returns a new bytes object (the caller DECREFs) or NULL with an error;
+ * *text points into it. */
+int sp_json_dumps(PyObject *o, PyObject **holder, const char **text);
+/* A material from None (defaults), a dict of its fields or a Material. */
+struct sp_world;
+int sp_material_from(struct sp_world *w, PyObject *o, sensim_material *out);
+
+/* ---- world (world.c) ------------------------------------------------------ */
+
+typedef struct sp_world {
+  PyObject_HEAD
+  sensim_world *world;    /* NULL once closed */
+  PyObject *owner;        /* a Scenario that owns the world, or NULL (owned here) */
+  PyObject *sensors;      /* list of Sensor objects, in creation order */
+  PyObject *pending;      /* an exception raised in a frame callback, re-raised by advance */
+  PyObject *weakrefs;
+} sp_world;
+
+extern PyTypeObject sp_WorldType;
+/* The type Python subclasses World as (sensim.World); worlds the extension
+ * makes itself (a scenario's) are of this type. */
+extern PyTypeObject *sp_world_class;
+/* -1 with sensim.StateError set when the world is closed. */
+int sp_world_check(sp_world *w);
+/* A World object wrapping a world `owner` keeps alive and destroys. */
+PyObject *sp_world_wrap(sensim_world *world, PyObject *owner);
+/* Call this after every sensim call that may have run frame callbacks:
+ * re-raises an exception a callback raised. Returns 0 or -1. */
+int sp_world_take_pending(sp_world *w);
+
+/* ---- handles made in a world (body.c, world.c) ---------------------------- */
+
+typedef struct sp_handle {
+  PyObject_HEAD
+  sp_world *world; /* strong reference */
+  void *ptr;       /* sensim_body / sensim_mesh / sensim_texture; NULL once destroyed */
+} sp_handle;
+
+extern PyTypeObject sp_BodyType, sp_MeshType, sp_TextureType;
+PyObject *sp_handle_new(PyTypeObject *type, sp_world *w, void *ptr);
+/* The handle's pointer, or NULL with an exception (closed world, destroyed
+ * body, wrong type). None gives NULL with no exception when allow_none. */
+void *sp_handle_ptr(PyObject *o, PyTypeObject *type, sp_world *w, int allow_none, const char *what);
+
+/* ---- sensors (sensor.c) ---------------------------------------------------- */
+
+typedef struct sp_sensor {
+  PyObject_HEAD
+  sp_world *world;        /* strong reference */
+  sensim_sensor *sensor;  /* valid while the world is open */
+  PyObject *callback;     /* Python frame callback or NULL */
+  PyObject *filters;      /* list of Python user filters (kept alive with the sensor) */
+} sp_sensor;
+
+extern PyTypeObject sp_SensorType;
+PyObject *sp_sensor_new(sp_world *w, sensim_sensor *s);
+/* The live sensim_sensor, or NULL with an exception. */
+sensim_sensor *sp_sensor_ptr(PyObject *o);
+
+/* ---- frames (frame.c) ---------------------------------------------------- */
+
+typedef struct sp_frame {
+  PyObject_HEAD
+  sensim_frame frame; /* owned: buffers freed with the object */
+  PyObject *sensor_name;  /* str or None */
+  int lent;               /* 1 while a user filter works on a frame the chain owns */
+} sp_frame;
+
+extern PyTypeObject sp_FrameType;
+/* A Frame that takes over *f's buffers (f is zeroed). */
+PyObject *sp_frame_adopt(sensim_frame *f, PyObject *sensor_name);
+/* The dtype of a payload's elements (new reference), NULL with an error
+ * for NONE/ANY. */
+PyObject *sp_payload_dtype(sensim_payload type);
+/* A NumPy array over `data` with `base` as its owner (new reference). */
+PyObject *sp_array(PyObject *base, void *data, PyObject *dtype_or_null, int typenum, int nd,
+                   const long *dims);
+/* The sensim_frame inside a Frame object (NULL with TypeError otherwise). */
+sensim_frame *sp_frame_ptr(PyObject *o);
+
+/* ---- filters (filter.c) ---------------------------------------------------- */
+
+extern PyTypeObject sp_FilterChainType;
+/* A user filter around a Python callable fn(frame) (in, out: payload
+ * names, out None for "same as in"): fills *def and *user for
+ * sensim_sensor_add_user_filter / sensim_filter_chain_add_user. *user holds
+ * a reference to fn that def->destroy releases (taking the GIL); if the
+ * add fails, call sp_user_filter_discard(*user) instead. */
+int sp_user_filter_make(PyObject *fn, PyObject *in, PyObject *out, PyObject *name,
+                        sensim_filter_def *def, void **user);
+void sp_user_filter_discard(void *user);
+/* The payload named by a str (NotFound error otherwise). */
+int sp_payload_from(PyObject *o, sensim_payload *out);
+
+/* ---- module registration ------------------------------------------------ */
+int sp_convert_init(PyObject *m);
+int sp_world_init(PyObject *m);
+int sp_body_init(PyObject *m);
+int sp_sensor_init(PyObject *m);
+int sp_frame_init(PyObject *m);
+int sp_filter_init(PyObject *m);
+int sp_scenario_init(PyObject *m);
+int sp_io_init(PyObject *m);
+int sp_tools_init(PyObject *m);
+
+#endif
