@@ -1,0 +1,166 @@
+"""Frames: zero-copy NumPy views, shapes and dtypes of every payload."""
+
+import numpy as np
+import pytest
+
+import sensim
+from conftest import CAM, LIDAR, base_frame, drive
+
+POINT_FIELDS = ("x", "y", "z", "intensity", "time", "ring", "return")
+
+
+def one_frame(w, car, sensor, t_end=0.0):
+    drive(w, car, [0.0] if t_end == 0.0 else [0.0, t_end])
+    f = sensor.poll()
+    assert f is not None
+    return f
+
+
+def test_camera_views_are_zero_copy_and_writable(world):
+    w, car = world
+    cam = w.camera(body=car, mount=(0, 0, 1.5), **CAM)
+    f = one_frame(w, car, cam)
+    views = {"data": f.data, "depth": f.depth, "labels": f.labels, "normals": f.normals}
+    for name, v in views.items():
+        assert v is not None, name
+        assert base_frame(v) is f, name          # the Frame owns the memory
+        assert not v.flags.owndata, name
+        assert v.flags.writeable and v.flags.c_contiguous, name
+    # Two views of one plane share memory; a write through one shows in the other.
+    d1, d2 = f.data, f.data
+    assert d1 is not d2 and np.shares_memory(d1, d2)
+    d1[0, 0, 0] = 123.5
+    assert d2[0, 0, 0] == np.float32(123.5) and f.data[0, 0, 0] == np.float32(123.5)
+    dep = f.depth
+    dep[1, 2] = -7.0
+    assert f.depth[1, 2] == -7.0
+    # Distinct planes do not overlap.
+    assert not np.shares_memory(f.data, f.depth)
+    assert not np.shares_memory(f.depth, f.normals)
+
+
+def test_camera_shapes_and_dtypes(world):
+    w, car = world
+    cam = w.camera(body=car, mount=(0, 0, 1.5), **CAM)
+    f = one_frame(w, car, cam)
+    assert (f.type, f.width, f.height, f.count) == ("rgb_f32", 64, 48, 64 * 48)
+    assert f.data.shape == (48, 64, 3) and f.data.dtype == np.float32
+    assert f.depth.shape == (48, 64) and f.depth.dtype == np.float32
+    assert f.labels.shape == (48, 64)
+    assert f.labels.dtype.names == ("class_id", "instance_id")
+    assert f.labels.dtype == sensim.dtype("labels")
+    assert f.normals.shape == (48, 64, 3) and f.normals.dtype == np.float32
+    assert f.trajectory is None and f.record is None
+    assert f.sensor == "camera" and f.sensor_id == cam.id and f.unit == "radiance"
+    # The camera sees the ground (class 1) and the box (class 2) ahead.
+    assert {1, 2} <= set(np.unique(f.labels["class_id"]).tolist())
+
+
+def test_rgba8_and_other_image_payloads(world):
+    w, car = world
+    cams = {
+        "rgba8": w.camera(name="c8", body=car, filters=["srgb8"], **CAM),
+        "depth_f32": w.camera(name="cd", body=car, filters=["depth"], **CAM),
+        "labels": w.camera(name="cl", body=car, filters=["labels"], **CAM),
+    }
+    drive(w, car, [0.0])
+    expect = {"rgba8": ((48, 64, 4), np.uint8), "depth_f32": ((48, 64), np.float32)}
+    for t, cam in cams.items():
+        f = cam.poll()
+        assert f.type == t == cam.output_type
+        if t in expect:
+            assert f.data.shape == expect[t][0] and f.data.dtype == expect[t][1]
+        else:
+            assert f.data.shape == (48, 64) and f.data.dtype == sensim.dtype("labels")
+        assert base_frame(f.data) is f
+        if t == "rgba8":
+            assert np.all(f.data[..., 3] == 255)  # opaque alpha
+
+
+def test_points_dtype_and_lidar_views(world):
+    w, car = world
+    lid = w.lidar(body=car, mount=(0, 0, 1.8), filters=["points"], **LIDAR)
+    drive(w, car, [0.0, 0.05, 0.1])
+    f = lid.poll()
+    dt = f.data.dtype
+    assert dt.names == POINT_FIELDS and dt.itemsize == 24
+    assert dt == sensim.dtype("points")
+    assert f.type == "points" and f.data.ndim == 1 and len(f.data) == f.count > 0
+    assert base_frame(f.data) is f and f.data.flags.writeable
+    tr = f.trajectory
+    assert tr is not None and tr.dtype == np.float64 and tr.shape[1] == 7 and tr.shape[0] >= 2
+    assert base_frame(tr) is f and tr.flags.writeable
+    assert np.allclose(np.linalg.norm(tr[:, 3:], axis=1), 1.0)
+    # Each point is where its ring and range put it: z below the sensor for
+    # the ground returns, rings within the VLP-16's 16.
+    assert f.data["ring"].max() < 16
+    assert np.all(f.data["time"] <= 0)
+    x = f.data["x"]
+    x[0] = 99.0
+    assert f.data["x"][0] == 99.0
+
+
+def test_record_payloads(world):
+    w, car = world
+    sensors = {
+        "gnss": w.gnss(body=car), "imu": w.imu(body=car),
+        "mag": w.magnetometer(body=car), "detection": w.cone(body=car, mount=(0, 0, 0.5)),
+    }
+    drive(w, car, [0.0])
+    for t, s in sensors.items():
+        f = s.poll()
+        assert f.type == t == s.output_type
+        assert f.count == 1 and f.data.shape == (1,)
+        assert f.data.dtype == sensim.dtype(t)
+        assert base_frame(f.data) is f
+        rec = f.record
+        assert isinstance(rec, np.void) and rec.dtype == sensim.dtype(t)
+        assert rec.tobytes() == f.data[0].tobytes()
+    assert sensors["gnss"].poll() is None  # one frame per capture, taken once
+
+
+def test_dtype_itemsizes_match_payload_info():
+    for name in sensim.payload_names():
+        info = sensim.payload_info(name)
+        dt = sensim.dtype(name)
+        if info["sample"] == "struct":
+            assert dt.itemsize == info["element_size"], name
+            assert info["channels"] == 1
+        else:
+            # Images: the dtype is one sample; an element (pixel) is its channels.
+            assert dt.itemsize * info["channels"] == info["element_size"], name
+            assert dt == {"u8": np.uint8, "u16": np.uint16, "f32": np.float32}[info["sample"]]
+    assert sensim.dtype("imu").names == ("accel", "gyro")
+    assert sensim.dtype("imu").itemsize == 48
+    assert sensim.dtype("gnss")["cov_enu"].shape == (3, 3)
+    assert sensim.dtype("beams").names == ("range", "intensity", "azimuth", "elevation", "time",
+                                           "ring", "return")
+
+
+def test_frame_copy_is_independent(world):
+    w, car = world
+    cam = w.camera(body=car, **CAM)
+    f = one_frame(w, car, cam)
+    c = f.copy()
+    assert c.data.tobytes() == f.data.tobytes() and c.depth.tobytes() == f.depth.tobytes()
+    assert not np.shares_memory(c.data, f.data)
+    c.data[...] = -1
+    assert not np.any(f.data == -1)
+    assert (c.index, c.t_capture, c.sensor) == (f.index, f.t_capture, f.sensor)
+
+
+def test_from_array_and_standalone_chain():
+    rgb = np.linspace(0, 1, 4 * 5 * 3, dtype=np.float32).reshape(4, 5, 3)
+    f = sensim.Frame.from_array(rgb, "rgb_f32")
+    assert f.type == "rgb_f32" and (f.width, f.height) == (5, 4)
+    assert np.array_equal(f.data, rgb) and not np.shares_memory(f.data, rgb)
+    ch = sensim.FilterChain("rgb_f32")
+    ch.add("srgb8", {"exposure": 0.5})
+    assert ch.output == "rgba8"
+    assert ch.run(f) is f
+    assert f.type == "rgba8" and f.data.shape == (4, 5, 4)
+    x = 0.5 * rgb.astype(np.float64)
+    enc = np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+    expect = np.rint(255 * np.clip(enc, 0, 1))
+    assert np.abs(f.data[..., :3].astype(int) - expect).max() <= 1
+    assert np.all(f.data[..., 3] == 255)
