@@ -164,3 +164,11 @@ def test_from_array_and_standalone_chain():
     expect = np.rint(255 * np.clip(enc, 0, 1))
     assert np.abs(f.data[..., :3].astype(int) - expect).max() <= 1
     assert np.all(f.data[..., 3] == 255)
+
+
+@pytest.mark.xfail(strict=True, reason="python/API.md documents sensim.Frame.image(array, "
+                   "type=, unit=); frame.c implements it as Frame.from_array(array, type, ...)")
+def test_frame_image_constructor_per_api_md():
+    rgb = np.zeros((2, 3, 3), dtype=np.float32)
+    f = sensim.Frame.image(rgb, type="rgb_f32", unit="radiance")
+    assert f.type == "rgb_f32" and f.data.shape == (2, 3, 3)

@@ -2,6 +2,7 @@
 calls through a closed world or a destroyed body raise StateError."""
 
 import gc
+import os
 
 import numpy as np
 import pytest
@@ -96,8 +97,12 @@ def test_frames_from_callbacks_outlive_advance(world):
         assert np.shares_memory(view, f.data)
 
 
+STASH = []  # a module global, as a user's script would keep frames
+
+
 def test_python_filter_that_stashes_its_frame():
-    stash = []
+    stash = STASH
+    del stash[:]
 
     def keeper(frame):
         stash.append(frame)
@@ -121,7 +126,7 @@ def test_python_filter_that_stashes_its_frame():
     churn()
     # The stashed frames and arrays are Python's own, intact.
     assert len(stash) == 6
-    for f, arr in zip(stash[::2], stash[1::2]):
+    for f, arr in zip(STASH[::2], STASH[1::2]):
         assert f.type == "rgb_f32"
         assert arr.shape == (48, 64, 3)
         assert np.all(arr == 0.25) and np.all(f.data == 0.25)
@@ -172,7 +177,8 @@ def test_view_taken_before_alloc_stays_valid():
     ref = view.copy()
     f.alloc("gray_f32", 64, 48)
     reuse_freed(ref.nbytes)
-    assert np.array_equal(view, ref)
+    intact = bool(np.array_equal(view, ref))  # (no repr of the stale view on failure)
+    assert intact
 
 
 @pytest.mark.xfail(strict=True, reason="use after free: FilterChain.run (filter.c chain_run) "
@@ -187,7 +193,8 @@ def test_view_taken_before_chain_run_stays_valid():
     ch.run(f)
     assert f.type == "rgba8"
     reuse_freed(ref.nbytes)
-    assert np.array_equal(view, ref)
+    intact = bool(np.array_equal(view, ref))
+    assert intact
 
 
 def test_closed_world_raises_state_error():
@@ -269,3 +276,83 @@ def test_world_kept_alive_by_its_sensors():
     drive(world, car, [0.0])
     assert imu.poll().index == 0
     world.close()
+
+
+def test_world_in_a_reference_cycle_with_frames_in_flight():
+    """A world reachable only through a cycle (a callback that refers to the
+    world), with captures running Python filters still in flight, is
+    collected without a crash, and its frames' arrays stay valid."""
+    kept = []
+    for _ in range(3):
+        w, car = build_world(threads=2)
+        cam = w.camera(body=car, rate=100, lag=0.05, filters=[lambda f: None], **CAM)
+        imu = w.imu(body=car, rate=100)
+        imu.set_callback(lambda s, f, w=w: kept.append((f.data, w.time)))
+        drive(w, car, steps(8, 0.01))
+        assert cam.frames_captured == 8 and cam.frames_delivered < 8
+        del w, car, cam, imu
+        gc.collect()
+    churn()
+    assert len(kept) == 24
+    assert all(np.allclose(d[0]["accel"], (0, 0, 9.80665)) for d, _ in kept)
+
+
+def test_open_worlds_are_closed_at_interpreter_exit(tmp_path):
+    """A script that leaves a world open, with a Python filter and a frame
+    callback and captures in flight, exits cleanly."""
+    import subprocess
+    import sys
+    script = tmp_path / "leave_open.py"
+    script.write_text(
+        "import sensim\n"
+        "w = sensim.World(threads=2)\n"
+        "car = w.body()\n"
+        "cam = w.camera(body=car, width=64, height=48, samples=1, rate=100, lag=0.05,\n"
+        "               filters=[lambda f: f.data.__setitem__(Ellipsis, 1.0)])\n"
+        "imu = w.imu(body=car, rate=100)\n"
+        "imu.set_callback(lambda s, f: None)\n"
+        "for k in range(8):\n"
+        "    car.push_state(k * 0.01, (0, 0, 0))\n"
+        "    w.advance(k * 0.01)\n"
+        "print('done', cam.frames_captured)\n")
+    env = dict(__import__("os").environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(sensim.__file__)) + os.pathsep + \
+        env.get("PYTHONPATH", "")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                       env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "done 8"
+
+
+@pytest.mark.xfail(strict=True, reason="sensor.c sp_world_add_sensor creates the C sensor before "
+                   "adding the `filters` list: a filter that fails leaves a half-configured sensor "
+                   "in the world under the name")
+def test_failed_filters_leave_no_sensor(world):
+    w, car = world
+    with pytest.raises(sensim.PayloadTypeError):
+        w.camera(name="cam", body=car, filters=["srgb8", "srgb8"], **CAM)
+    with pytest.raises(TypeError):
+        w.camera(name="cam2", body=car, filters=["srgb8", 42], **CAM)
+    assert w.sensors == []
+    cam = w.camera(name="cam", body=car, filters=["srgb8"], **CAM)  # the name is free
+    assert cam.output_type == "rgba8"
+
+
+@pytest.mark.xfail(strict=True, reason="frame.c frame_alloc changes width/height but keeps the "
+                   "camera planes sized for the old ones, so Frame.depth/labels/normals view "
+                   "past their buffers (and a chain's sensim_frame_copy reads past them)")
+def test_alloc_to_a_new_size_drops_the_old_planes(world):
+    w, car = world
+
+    def upscale(frame):
+        frame.alloc("rgb_f32", 128, 96)
+
+    cam = w.camera(body=car, filters=[upscale], **CAM)
+    drive(w, car, [0.0])
+    f = cam.poll()
+    assert f.data.shape == (96, 128, 3)
+    # The 64 x 48 planes no longer describe the image: like the built-in
+    # "downsample", a size change must drop them (the views are only
+    # created here, never read, as they would read past the buffers).
+    dropped = [getattr(f, p) is None for p in ("depth", "labels", "normals")]
+    assert dropped == [True, True, True]

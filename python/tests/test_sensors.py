@@ -89,6 +89,15 @@ def test_signature_lists_exactly_the_kind_keys(kind):
     assert all(k in doc for k in own)
 
 
+def test_sensor_names_are_unique(world):
+    w, car = world
+    w.imu(body=car)
+    with pytest.raises(sensim.InvalidArgument, match="already exists"):
+        w.imu(body=car)
+    w.imu(name="imu2", body=car)
+    assert [s.name for s in w.sensors] == ["imu", "imu2"]
+
+
 def test_none_keyword_means_default(world):
     w, car = world
     cam = w.camera(body=car, width=32, height=None, hfov_deg=None, samples=1)
