@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sensim
-from conftest import CAM, LIDAR, build_world, drive, steps
+from conftest import CAM, LIDAR, UNDER_ASAN, build_world, drive, steps
 
 
 def same_records(a, b):
@@ -169,6 +169,7 @@ def test_filter_changing_payload_with_alloc(world):
     assert np.ptp(expect) > 0
 
 
+@pytest.mark.skipif(UNDER_ASAN, reason="ASan quarantines freed memory: not observable")
 @pytest.mark.xfail(strict=True, reason="use after free: Frame.alloc (frame.c frame_alloc) frees "
                    "the old payload while NumPy views of it (base = the Frame) still exist")
 def test_view_taken_before_alloc_stays_valid():
@@ -181,6 +182,7 @@ def test_view_taken_before_alloc_stays_valid():
     assert intact
 
 
+@pytest.mark.skipif(UNDER_ASAN, reason="ASan quarantines freed memory: not observable")
 @pytest.mark.xfail(strict=True, reason="use after free: FilterChain.run (filter.c chain_run) "
                    "lets a filter that changes the payload free the buffer NumPy views of the "
                    "Frame still point at")

@@ -241,3 +241,66 @@ def test_gil_released_during_advance():
     # With the GIL held for the whole advance the counter could only move in
     # the switch interval (5 ms) before the call; it counts for the whole call.
     assert during > 10_000, (during, elapsed)
+
+
+def test_another_thread_is_refused_while_a_world_advances():
+    """One thread at a time calls into a world: while the host thread is
+    inside advance (here held inside a Python filter), a call from another
+    thread raises StateError instead of racing the library."""
+    w, car = build_world(threads=0)
+    inside, tried = threading.Event(), threading.Event()
+
+    def hold(frame):
+        inside.set()
+        tried.wait(10)   # releases the GIL while it waits
+
+    w.camera(body=car, filters=[hold], **CAM)
+    car.push_state(0.0, (0, 0, 0))
+    errors = []
+
+    def other():
+        inside.wait(10)
+        try:
+            w.advance(5.0)
+        except sensim.StateError as e:
+            errors.append(e)
+        finally:
+            tried.set()
+
+    th = threading.Thread(target=other)
+    th.start()
+    w.advance(0.0)
+    th.join()
+    assert len(errors) == 1 and "another thread" in str(errors[0])
+    assert w.time == 0.0
+    w.close()
+
+
+def test_callback_may_not_advance_reset_or_close_its_world():
+    w, car = build_world()
+    imu = w.imu(body=car, rate=100)
+    for call in (lambda: w.advance(1.0), w.reset, w.close):
+        def cb(s, f, call=call):
+            call()
+        imu.set_callback(cb)
+        t = w.time + 0.01 if w.time > -1 else 0.0
+        car.push_state(t, (0, 0, 0))
+        with pytest.raises(sensim.StateError, match="callback"):
+            w.advance(t)
+        assert not w.closed and w.time == t
+    # Other worlds may be stepped from a callback.
+    other, ocar = build_world()
+    imu.set_callback(lambda s, f: drive(other, ocar, [f.t_capture]))
+    drive(w, car, [0.05])
+    assert other.time == 0.05
+    other.close()
+    w.close()
+
+
+def test_advance_all_refuses_a_world_listed_twice():
+    w, car = build_world()
+    car.push_state(0.0, (0, 0, 0))
+    with pytest.raises(ValueError, match="twice"):
+        sensim.advance_all([w, w], 0.0)
+    assert w.time == -math.inf
+    w.close()
