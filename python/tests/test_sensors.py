@@ -131,26 +131,26 @@ def test_builtin_filter_with_dict_params(world):
     assert np.all(expect >= enc1) and np.any(expect > enc1)
 
 
-def test_python_filter_in_place(world):
-    w, car = world
-    calls = []
+@pytest.mark.parametrize("threads", [0, 2])
+def test_python_filter_in_place(make_world, threads):
+    w, car = make_world(threads=threads)
+    calls, before = [], {}
 
     def halve(frame):
         calls.append((frame.type, frame.index, frame.sensor_id))
+        before[frame.index] = frame.data.copy()
         frame.data[...] *= 0.5
 
     cam = w.camera(body=car, mount=(0, 0, 1.5), rate=10, **CAM)
-    ref = w.camera(name="ref", body=car, mount=(0, 0, 1.5), rate=10,
-                   filters=[lambda f: None], **CAM)
     cam.add_filter(halve)
     assert cam.output_type == "rgb_f32"
     drive(w, car, steps(2, 0.1))
     fs = cam.poll_all()
     assert [f.index for f in fs] == [0, 1]
     assert sorted(calls) == [("rgb_f32", 0, cam.id), ("rgb_f32", 1, cam.id)]
-    # Same geometry, other sensor id: the jitter differs, so compare means.
-    r = ref.poll_all()
-    assert fs[0].data.mean() == pytest.approx(0.5 * r[0].data.mean(), rel=0.05)
+    for f in fs:
+        assert np.array_equal(f.data, before[f.index] * np.float32(0.5))
+        assert f.data.max() > 0
 
 
 def test_python_filter_declared_payloads(world):
