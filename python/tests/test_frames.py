@@ -172,3 +172,14 @@ def test_frame_image_constructor_per_api_md():
     rgb = np.zeros((2, 3, 3), dtype=np.float32)
     f = sensim.Frame.image(rgb, type="rgb_f32", unit="radiance")
     assert f.type == "rgb_f32" and f.data.shape == (2, 3, 3)
+
+
+def test_empty_point_cloud():
+    with sensim.World() as w:
+        car = w.body()
+        pts = w.lidar(name="pts", body=car, filters=["points"], **LIDAR)
+        org = w.lidar(name="org", body=car, filters=["organized"], **LIDAR)
+        drive(w, car, [0.0])
+        f, o = pts.poll(), org.poll()
+        assert f.count == 0 and f.data.shape == (0,) and f.data.dtype == sensim.dtype("points")
+        assert o.data.shape == (16, 36) and np.all(np.isnan(o.data["x"]))
