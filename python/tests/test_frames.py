@@ -166,14 +166,6 @@ def test_from_array_and_standalone_chain():
     assert np.all(f.data[..., 3] == 255)
 
 
-@pytest.mark.xfail(strict=True, reason="python/API.md documents sensim.Frame.image(array, "
-                   "type=, unit=); frame.c implements it as Frame.from_array(array, type, ...)")
-def test_frame_image_constructor_per_api_md():
-    rgb = np.zeros((2, 3, 3), dtype=np.float32)
-    f = sensim.Frame.image(rgb, type="rgb_f32", unit="radiance")
-    assert f.type == "rgb_f32" and f.data.shape == (2, 3, 3)
-
-
 def test_empty_point_cloud():
     with sensim.World() as w:
         car = w.body()
@@ -183,3 +175,26 @@ def test_empty_point_cloud():
         f, o = pts.poll(), org.poll()
         assert f.count == 0 and f.data.shape == (0,) and f.data.dtype == sensim.dtype("points")
         assert o.data.shape == (16, 36) and np.all(np.isnan(o.data["x"]))
+
+
+@pytest.mark.parametrize("unit, chain, payload, shape, dtype", [
+    ("signal", ["tone", "quantize16"], "rgb16", (6, 8, 3), np.uint16),
+    ("signal", ["tone", "quantize"], "rgba8", (6, 8, 4), np.uint8),
+    ("signal", ["tone", "grayscale"], "gray_f32", (6, 8), np.float32),
+    ("signal", ["tone", "grayscale", "quantize_gray"], "gray8", (6, 8), np.uint8),
+    ("signal", ["tone", "grayscale", "quantize_gray16"], "gray16", (6, 8), np.uint16),
+    ("radiance", ["image_sensor", "cfa"], "raw_f32", (6, 8), np.float32),
+    ("radiance", ["image_sensor", "cfa", "adc", "raw16"], "raw16", (6, 8), np.uint16),
+])
+def test_every_image_payload_shape(unit, chain, payload, shape, dtype):
+    rgb = np.random.default_rng(1).random((6, 8, 3)).astype(np.float32) * 0.5
+    ch = sensim.FilterChain("rgb_f32")
+    for name in chain:
+        ch.add(name)
+    f = ch.run(sensim.Frame.from_array(rgb, "rgb_f32", unit=unit))
+    assert f.type == payload == ch.output
+    assert f.data.shape == shape and f.data.dtype == dtype and f.data.base is f
+    info = sensim.payload_info(payload)
+    assert f.data.itemsize * (shape[2] if len(shape) == 3 else 1) == info["element_size"]
+    if payload.startswith("raw"):
+        assert f.cfa == "rggb" and f.unit in ("electrons", "signal") and f.gain == 1.0
