@@ -56,7 +56,7 @@ def build_world(course, seed):
     pitch = 0.12
     sensors = {
         "camera": w.camera(name="camera", body=car, rate=10.0, width=160, height=120, hfov_deg=90.0,
-                           samples=1, mount=((0.3, 0.0, 1.1), (math.cos(pitch / 2), 0.0, math.sin(pitch / 2), 0.0)),
+                           samples=4, mount=((0.3, 0.0, 1.1), (math.cos(pitch / 2), 0.0, math.sin(pitch / 2), 0.0)),
                            filters=["srgb8"]),
         "lidar": w.lidar(name="lidar", body=car, rate=10.0, preset="VLP-16", columns=450, max_range=40.0,
                          mount=(0.9, 0.0, 0.4), filters=["points"]),
@@ -89,7 +89,7 @@ def run(steps, seed):
         rate = v * math.sin(beta) / LR
         c, s = math.cos(yaw + beta), math.sin(yaw + beta)
         car.push_state(t, ((x, y, 0.0), yaw_quat(yaw)), vel=(v * c, v * s, 0.0), ang_vel=(0.0, 0.0, rate),
-                       acc=(accel * c - v * rate * s, accel * s + v * rate * c, 0.0))
+                       acc=(accel * c - v * rate * s, accel * s + v * rate * c, 0.0), ang_acc=(0.0, 0.0, 0.0))
         w.advance(t)
         truth.append((t, x, y))
         for f in sensors["gnss"].poll_all():
@@ -128,7 +128,7 @@ def plot(path, course, truth, gnss, imu, scans, image):
     a.set_title("camera (last frame, 160 x 120)")
     a.axis("off")
     a = ax[0, 1]
-    for pose, pts in scans[-3:]:
+    for pose, pts in scans[-20:]:
         wp = to_world(pose, pts)
         keep = wp[:, 2] > 0.05           # drop ground returns
         a.scatter(wp[keep, 0], wp[keep, 1], s=1, c=wp[keep, 2], cmap="viridis", vmin=0, vmax=0.5)
@@ -136,7 +136,7 @@ def plot(path, course, truth, gnss, imu, scans, image):
     a.plot(cones[:, 0], cones[:, 1], "+", color="tab:orange", ms=4, label="cones (truth)")
     a.plot(truth[:, 1], truth[:, 2], "k-", lw=0.8, label="car")
     a.set_aspect("equal")
-    a.set_title("lidar, last 3 scans above ground (world frame)")
+    a.set_title("lidar, last 20 scans above ground (world frame)")
     a.set_xlabel("east [m]")
     a.set_ylabel("north [m]")
     a.legend(loc="upper right", fontsize=8)

@@ -90,7 +90,9 @@ def test_autoreset_same_step():
 
 
 def run_example(name, *args, tmp_path):
-    env = dict(os.environ, MPLBACKEND="Agg")
+    package_root = str(pathlib.Path(sensim.__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONPATH=path)
     res = subprocess.run([sys.executable, str(EXAMPLES / name), *args], capture_output=True,
                          text=True, timeout=120, env=env, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
