@@ -92,6 +92,26 @@ def test_same_seed_is_bit_identical_and_other_seeds_differ():
     other.close()
 
 
+def test_what_the_seed_controls():
+    env = SensorEnv(**SMALL)
+    assert env.world_seed == 0
+    _, info = env.reset(seed=2 ** 53 + 9)
+    assert info["world_seed"] == 9                    # the World's seed is seed mod 2^53
+    world = env.world
+    _, info = env.reset()                             # no seed: same World, same noise key
+    assert info["world_seed"] == 9 and env.world is world
+    env.reset(seed=9)
+    assert env.world is world                         # same seed: World.reset(), no rebuild
+    env.close()
+    fresh = [SensorEnv(**dict(SMALL, fresh_noise=True)) for _ in range(2)]
+    seeds = []
+    for e in fresh:
+        e.reset(seed=4)
+        seeds.append([e.reset()[1]["world_seed"] for _ in range(2)])
+        e.close()
+    assert seeds[0] == seeds[1] and len({4, *seeds[0]}) == 3   # new, but reproducible
+
+
 def test_truncated_exactly_at_the_step_limit():
     env = SensorEnv(**dict(SMALL, max_episode_steps=4))
     env.reset(seed=0, options={"lateral": 0.0, "heading": 0.0})

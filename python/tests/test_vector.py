@@ -39,13 +39,14 @@ def test_batched_spaces_and_return_types():
             envs.step(np.zeros((2, 2), np.float32))
 
 
-def test_vector_equals_single_envs_bit_for_bit():
+@pytest.mark.parametrize("advance_threads", [1, 2])
+def test_vector_equals_single_envs_bit_for_bit(advance_threads):
     rng = np.random.default_rng(0)
-    actions = rng.uniform([-0.1, 0.0], [0.1, 2.0], size=(5, 2, 2)).astype(np.float32)
-    with VectorEnv(2, **SMALL) as envs:
+    actions = rng.uniform([-0.1, 0.0], [0.1, 2.0], size=(5, 3, 2)).astype(np.float32)
+    with VectorEnv(3, advance_threads=advance_threads, **SMALL) as envs:
         obs, _ = envs.reset(seed=20)
         vec = [obs] + [envs.step(a)[0] for a in actions]
-    for i in range(2):
+    for i in range(3):
         env = SensorEnv(**SMALL)
         single = [env.reset(seed=20 + i)[0]] + [env.step(a[i])[0] for a in actions]
         env.close()
