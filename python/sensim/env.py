@@ -336,9 +336,11 @@ class SensorEnv(EnvBase):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start an episode at t = 0; returns (observation, info).
 
-        ``options``: {"lateral": m, "heading": rad} fixes the start's offset
-        from the centre line (positive outwards, as info["lateral"]) and its
-        heading error (positive to the left); np_random draws them otherwise,
+        ``options``: {"s": m, "lateral": m, "heading": rad}: the start's arc
+        length along the centre line (default 0, the middle of the first
+        straight), its offset from the centre line (positive outwards, as
+        info["lateral"]) and its heading error from the course's direction
+        (positive to the left); np_random draws the last two otherwise,
         uniform in +-0.5 m and +-0.1 rad."""
         self._begin_reset(seed, options)
         self.world.advance(0.0)
@@ -367,9 +369,9 @@ class SensorEnv(EnvBase):
 
     def _begin_reset(self, seed: int | None, options: dict | None) -> float:
         opts = dict(options or {})
-        unknown = set(opts) - {"lateral", "heading"}
+        unknown = set(opts) - {"s", "lateral", "heading"}
         if unknown:
-            raise ValueError(f"unknown reset options {sorted(unknown)}; known: 'lateral', 'heading'")
+            raise ValueError(f"unknown reset options {sorted(unknown)}; known: 's', 'lateral', 'heading'")
         super().reset(seed=seed)
         if seed is not None:
             new_seed = int(seed) % SEED_MOD
@@ -383,7 +385,7 @@ class SensorEnv(EnvBase):
             self.world.reset()
         lateral = float(opts.get("lateral", self.np_random.uniform(-0.5, 0.5)))
         heading = float(opts.get("heading", self.np_random.uniform(-0.1, 0.1)))
-        x, y, yaw = self.course.point(0.0, lateral)
+        x, y, yaw = self.course.point(float(opts.get("s", 0.0)), lateral)
         self._state = np.array([x, y, yaw + heading, 0.0])
         self._steer = 0.0
         self._k = 0

@@ -148,13 +148,14 @@ def test_collision_with_an_obstacle_terminates():
 
 def test_leaving_the_course_terminates():
     env = SensorEnv(**SMALL)
-    env.reset(seed=2, options={"lateral": 0.0, "heading": 0.0})
+    gap = 1.5 * env.course.perimeter() / 38             # between the 2nd and 3rd outer cones
+    env.reset(seed=2, options={"s": gap, "lateral": 0.0, "heading": -math.pi / 2})  # facing out
     for k in range(40):
-        obs, reward, terminated, truncated, info = env.step([-0.4, 2.0])  # hard right
+        obs, reward, terminated, truncated, info = env.step(STRAIGHT)
         if terminated:
             break
-    assert terminated and (info["off_course"] or info["collision"])
-    assert info["lateral"] > 0 or info["collision"]   # turned right: outwards
+    assert terminated and info["off_course"] and not info["collision"]
+    assert info["lateral"] > 2.0 and reward < -9.0
     env.close()
 
 
@@ -185,8 +186,9 @@ def test_bad_actions_raise_value_errors_naming_the_problem():
         env.step([float("nan"), 0.0])
     with pytest.raises(ValueError, match="2 numbers"):
         env.step(["left", 0.0])
-    obs = env.step([3.0, 0.0])[0]                    # out of the box: clipped
-    assert obs["odometry"][1] == np.float32(0.4)
+    obs = env.step([3.0, 50.0])[0]                   # out of the box: clipped
+    assert obs["odometry"][1] == np.float32(0.4)     # rad
+    assert obs["odometry"][0] == pytest.approx(0.2)  # 2 m/s^2 for 0.1 s from rest
     with pytest.raises(ValueError, match="unknown reset options"):
         env.reset(options={"lateal": 1.0})
     with pytest.raises(ValueError, match="render_mode"):
