@@ -209,3 +209,33 @@ def test_camera_observation_and_render():
     env.close()
     with pytest.raises(sensim.StateError):
         env.step(STRAIGHT)
+
+
+def test_what_gymnasiums_env_checker_checks():
+    """gymnasium.utils.env_checker.check_env when Gymnasium is installed;
+    otherwise its reset-seed and step checks, restated."""
+    env = SensorEnv(**SMALL)
+    try:
+        from gymnasium.utils.env_checker import check_env
+    except ImportError:
+        check_env = None
+    if check_env is not None:
+        check_env(env, skip_render_check=True)
+    obs1, _ = env.reset(seed=123)
+    state = env.unwrapped._np_random.bit_generator.state
+    obs2, info = env.reset(seed=123)
+    assert same(obs1, obs2) and env.unwrapped._np_random.bit_generator.state == state
+    env.reset(seed=456)
+    assert env.unwrapped._np_random.bit_generator.state != state
+    obs, info = env.reset(options={})
+    assert obs in env.observation_space and isinstance(info, dict)
+    env.reset(seed=7)
+    env.action_space.seed(7)
+    first = env.step(env.action_space.sample())
+    env.reset(seed=7)
+    env.action_space.seed(7)
+    second = env.step(env.action_space.sample())
+    assert same(first[0], second[0]) and first[1:4] == second[1:4]
+    assert all(np.array_equal(first[4][k], second[4][k]) for k in first[4])
+    env.close()
+    env.close()                                       # closing twice is allowed
