@@ -16,9 +16,12 @@ Spaces (all float32 unless said; ``C`` lidar channels, ``K`` columns):
   acceleration (m/s^2). Actions outside the box are clipped to it; a wrong
   shape or a NaN/inf is a ValueError.
 - observation ``Dict``:
-  ``"lidar"``  ``Box(0, max_range, (C, K))`` range image in metres, row 0 the
-  highest beam, column j the j-th azimuth step counter-clockwise from
-  behind the car (-180 deg); 0 = no return within ``max_range``.
+  ``"lidar"``  ``Box(0, max_range, (C, K))`` range image in metres (0: no
+  return within ``max_range``) of a spinning lidar 0.9 m ahead of the car's
+  centre and 0.4 m above the ground: row i at elevation 15 - 30 i / (C - 1)
+  deg (row 0 the highest), column j at azimuth -180 + 360 j / K deg
+  (counter-clockwise from the car's X axis, so column K/2 looks straight
+  ahead); the scan spans the step, so a moving car's scan is skewed.
   ``"gnss"``   ``Box(-inf, inf, (3,))`` antenna position east, north, up (m)
   in the course's ENU frame, with Gaussian noise (``gnss_sigma``, m).
   ``"imu"``    ``Box(-inf, inf, (6,))`` specific force x, y, z (m/s^2) and
@@ -48,7 +51,9 @@ actions give bit-identical observations, rewards and infos, whatever the
 thread count. ``reset()`` without a seed keeps the World's seed: the start
 pose differs, but sensor noise restarts its streams (the draws of frame k
 repeat from episode to episode) unless ``fresh_noise=True``, which
-re-creates the World with a seed drawn from ``np_random`` at every reset.
+re-creates the World with a seed drawn from ``np_random`` at every reset
+(with the default sensors a reset costs about 0.2 ms through
+``World.reset()`` and 0.9 ms re-creating the World).
 """
 
 from __future__ import annotations

@@ -77,8 +77,8 @@ def test_same_seed_is_bit_identical_and_other_seeds_differ():
     env = SensorEnv(**SMALL)
     first = rollout(env, 11, actions)
     again = rollout(env, 11, actions)                 # World.reset() path
-    other = SensorEnv(**SMALL)
-    fresh = rollout(other, 11, actions)               # another World, same seed
+    other = SensorEnv(**SMALL, threads=2)
+    fresh = rollout(other, 11, actions)               # another World, same seed, 2 workers
     assert all(same(a, b) for a, b in zip(first, again))
     assert all(same(a, b) for a, b in zip(first, fresh))
     differ = rollout(env, 12, actions)
