@@ -441,8 +441,9 @@ class SensorEnv(EnvBase):
             raise ValueError(f"action must have shape (2,) [steering rad, acceleration m/s^2], got shape {a.shape}")
         if not np.all(np.isfinite(a)):
             raise ValueError(f"action must be finite, got steering={a[0]!r} rad, acceleration={a[1]!r} m/s^2")
-        return (float(np.clip(a[0], -self.STEER_MAX, self.STEER_MAX)),
-                float(np.clip(a[1], self.ACCEL_MIN, self.ACCEL_MAX)))
+        steer, accel = float(a[0]), float(a[1])
+        return (min(max(steer, -self.STEER_MAX), self.STEER_MAX),
+                min(max(accel, self.ACCEL_MIN), self.ACCEL_MAX))
 
     def _integrate(self, steer: float, accel: float) -> None:
         """Kinematic bicycle model about the centre of mass (slip angle
@@ -463,12 +464,12 @@ class SensorEnv(EnvBase):
             y += vm * math.sin(ym + beta) * h
             yaw += rate * h
             v = v1
-            self._push(t, a_eff, beta, np.array([x, y, yaw, v]))
+            self._push(t, a_eff, beta, (x, y, yaw, v))
         self._state = np.array([x, y, yaw, v])
         self._k = k + 1
         self._t = (k + 1) / hz
 
-    def _push(self, t: float, accel: float, beta: float, state: np.ndarray) -> None:
+    def _push(self, t: float, accel: float, beta: float, state) -> None:
         x, y, yaw, v = (float(c) for c in state)
         rate = v * math.sin(beta) / self.LR
         c, s = math.cos(yaw + beta), math.sin(yaw + beta)
