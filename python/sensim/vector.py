@@ -105,7 +105,8 @@ class VectorEnv:
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict | None = None):
-        """Reset every sub-env; returns (obs dict of (N, ...) arrays, infos)."""
+        """Reset every sub-env (each gets ``options``); returns (obs dict of
+        (N, ...) arrays, infos)."""
         seeds = self._seeds(seed)
         for env, s in zip(self.envs, seeds):
             env._begin_reset(s, options)
@@ -126,6 +127,12 @@ class VectorEnv:
         if acts.shape != want:
             raise ValueError(f"actions must have shape {want} (one row per sub-environment), got {acts.shape}")
         resetting = self._autoreset.copy()
+        for i, env in enumerate(self.envs):        # check every row before any car moves
+            if not resetting[i]:
+                try:
+                    env._check_action(acts[i])
+                except ValueError as e:
+                    raise ValueError(f"sub-environment {i}: {e}") from None
         times = []
         for i, env in enumerate(self.envs):
             times.append(env._begin_reset(None, None) if resetting[i] else env._begin_step(acts[i]))

@@ -37,6 +37,12 @@ def test_batched_spaces_and_return_types():
         assert infos["pose"].shape == (3, 3) and infos["collision"].dtype == np.bool_
         with pytest.raises(ValueError, match=r"shape \(3, 2\)"):
             envs.step(np.zeros((2, 2), np.float32))
+        bad = np.zeros((3, 2), np.float32)
+        bad[1, 0] = np.nan
+        with pytest.raises(ValueError, match="sub-environment 1: action must be finite"):
+            envs.step(bad)
+        _, _, _, _, after = envs.step(np.zeros((3, 2), np.float32))
+        assert after["t"].tolist() == pytest.approx([0.2] * 3)     # no car moved on the bad step
 
 
 @pytest.mark.parametrize("advance_threads", [1, 2])
