@@ -62,12 +62,15 @@ def main():
     ap.add_argument("--steps", type=int, default=300, help="vector steps (each 0.1 s per world)")
     ap.add_argument("--policy", choices=("cones", "random"), default="cones")
     ap.add_argument("--threads", type=int, default=1, help="worker threads per world")
+    ap.add_argument("--advance-threads", type=int, default=2,
+                    help="host threads calling sensim.advance_all, each for its share of the worlds")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     if args.envs < 1 or args.steps < 1:
         ap.error("--envs and --steps must be >= 1")
     columns = 180
-    envs = VectorEnv(args.envs, lidar_columns=columns, max_episode_steps=300, threads=args.threads)
+    envs = VectorEnv(args.envs, lidar_columns=columns, max_episode_steps=300, threads=args.threads,
+                     advance_threads=args.advance_threads)
     envs.action_space.seed(args.seed)
     obs, _ = envs.reset(seed=args.seed)
     returns = np.zeros(args.envs)
@@ -86,10 +89,16 @@ def main():
     print(f"{args.envs} envs x {args.steps} steps = {args.envs * args.steps} env steps in {wall:.2f} s: "
           f"{args.envs * args.steps / wall:.0f} steps/s ({args.steps / wall:.0f} vector steps/s), "
           f"policy {args.policy}")
-    for i, ret, why in finished:
-        print(f"  env {i}: episode return {ret:7.2f} ({why})")
-    if not finished:
-        print(f"  no episode finished; running returns {np.round(returns, 2).tolist()}")
+    if finished:
+        counts = {why: sum(1 for f in finished if f[2] == why) for why in ("goal", "crash", "time limit")}
+        print(f"{len(finished)} episodes finished ({', '.join(f'{n} {w}' for w, n in counts.items())}), "
+              f"mean return {np.mean([f[1] for f in finished]):.2f} (m of progress, -10 a crash):")
+        for i, ret, why in finished[:16]:
+            print(f"  env {i}: episode return {ret:7.2f} ({why})")
+        if len(finished) > 16:
+            print(f"  ... and {len(finished) - 16} more")
+    else:
+        print(f"no episode finished; running returns {np.round(returns, 2).tolist()}")
 
 
 if __name__ == "__main__":
