@@ -63,7 +63,7 @@ def main():
     ap.add_argument("--policy", choices=("cones", "random"), default="cones")
     ap.add_argument("--threads", type=int, default=1, help="worker threads per world")
     ap.add_argument("--advance-threads", type=int, default=2,
-                    help="host threads calling sensim.advance_all, each for its share of the worlds")
+                    help="threads sensim.advance_all advances shares of the worlds on")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     if args.envs < 1 or args.steps < 1:

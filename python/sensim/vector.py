@@ -12,10 +12,10 @@ and infos a dict of arrays with a boolean mask ``"_key"`` for each ``key``
 Stepping: each sub-env integrates its car and pushes its body states in
 Python, then ``sensim.advance_all(worlds, t)`` advances the worlds whose
 target time is t in one C call with the GIL released; worlds at different
-times (after an autoreset) take one call per distinct time. sensim advances
-the worlds of a call one after another, each waiting for its own captures
-(the sensors have no lag), so ``advance_threads`` (default 2) host threads
-each make that call for their share of the worlds, keeping two cores busy.
+times (after an autoreset) take one call per distinct time. Each advance
+waits for its world's captures (the sensors have no lag), so the call
+advances ``advance_threads`` (default min(2, CPUs)) shares of the worlds
+side by side (``advance_all(..., threads=k)``), keeping the cores busy.
 
 Autoreset (``autoreset_mode``, Gymnasium's names):
 - ``"NextStep"`` (default, Gymnasium 1.x's default): a sub-env that
@@ -34,7 +34,6 @@ each); each sub-env's determinism contract is SensorEnv's.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -58,11 +57,10 @@ class VectorEnv:
     ``SensorEnv(**env_kwargs)``) stepped as one batch. Every sub-env must have
     the same spaces.
 
-    ``advance_threads``: host threads that advance the Worlds, each with one
-    sensim.advance_all call over its share (default min(2, CPUs)). sensim
-    advances the Worlds of one call one after another, and with no sensor
-    lag each advance waits for its World's captures, so a second thread
-    keeps a second core busy; 1 makes it a single call."""
+    ``advance_threads``: threads sensim.advance_all advances the Worlds on,
+    each taking a share (default min(2, CPUs)); with no sensor lag each
+    advance waits for its World's captures, so a second thread keeps a
+    second core busy; 1 advances them one after another."""
 
     def __init__(self, num_envs: int | None = None, *,
                  env_fns: Sequence[Callable[[], SensorEnv]] | None = None,
@@ -83,7 +81,6 @@ class VectorEnv:
         if int(advance_threads) < 1:
             raise ValueError(f"advance_threads must be >= 1, got {advance_threads!r}")
         self.advance_threads = int(advance_threads)
-        self._pool: ThreadPoolExecutor | None = None
         self.envs = [fn() for fn in env_fns]
         self.num_envs = len(self.envs)
         first = self.envs[0]
@@ -171,9 +168,6 @@ class VectorEnv:
     def close(self) -> None:
         """Close every sub-env's World."""
         if not self.closed:
-            if self._pool is not None:
-                self._pool.shutdown()
-                self._pool = None
             for env in self.envs:
                 env.close()
             self.closed = True
@@ -209,22 +203,14 @@ class VectorEnv:
 
     def _advance(self, times: Sequence[float | None]) -> None:
         """Advance each sub-env's World to its time (None: leave it): one
-        sensim.advance_all call per distinct time and host thread, each
-        thread taking every k-th World, so a World is only ever advanced by
-        one thread at a time."""
+        sensim.advance_all call per distinct time, its Worlds in
+        advance_threads shares advanced side by side."""
         groups: dict[float, list] = {}
         for env, t in zip(self.envs, times):
             if t is not None:
                 groups.setdefault(t, []).append(env.world)
-        k = self.advance_threads
-        if k > 1 and self._pool is None:
-            self._pool = ThreadPoolExecutor(k - 1, thread_name_prefix="sensim-advance")
         for t, worlds in groups.items():
-            parts = [worlds[i::k] for i in range(min(k, len(worlds)))]
-            futures = [self._pool.submit(_sm.advance_all, p, t) for p in parts[1:]]
-            _sm.advance_all(parts[0], t)
-            for f in futures:
-                f.result()
+            _sm.advance_all(worlds, t, threads=self.advance_threads)
 
     def _stack(self, obs: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         return {k: np.stack([o[k] for o in obs]) for k in self.single_observation_space.spaces}
