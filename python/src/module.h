@@ -155,4 +155,31 @@ int sp_scenario_init(PyObject *m);
 int sp_io_init(PyObject *m);
 int sp_tools_init(PyObject *m);
 
+/* ---- added by the scenario, io and tools files (branch pyio) ------------
+ * Declarations those files share with each other; nothing in the core
+ * uses them. */
+
+/* scenario.c: the Scenario type; the live sensim_scenario of a Scenario
+ * object, or NULL with TypeError (not a Scenario) or StateError (closed,
+ * or running on another thread). */
+extern PyTypeObject sp_ScenarioType;
+sensim_scenario *sp_scenario_ptr(PyObject *o);
+
+/* io.c: images as the tools take them (sensim/io.h's sensim_image, floats
+ * in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
+ * (H, W) or (H, W, C), C in {1, 3}, as a C-contiguous float32 copy in
+ * *holder (a new reference the caller DECREFs) that *img borrows; -1 with
+ * an exception otherwise. sp_image_to: an (H, W, C) float32 array that
+ * takes over img->data (img is zeroed, also on failure, when the data is
+ * freed). */
+int sp_image_from(PyObject *o, sensim_image *img, PyObject **holder, const char *what);
+PyObject *sp_image_to(sensim_image *img);
+
+/* tools*.c: registration of each part of the tools (called by
+ * sp_tools_init). */
+int sp_tools_stats_init(PyObject *m);
+int sp_tools_vepd_init(PyObject *m);
+int sp_tools_images_init(PyObject *m);
+int sp_tools_draw_init(PyObject *m);
+
 #endif
