@@ -159,11 +159,15 @@ int sp_tools_init(PyObject *m);
  * Declarations those files share with each other; nothing in the core
  * uses them. */
 
-/* scenario.c: the Scenario type; the live sensim_scenario of a Scenario
- * object, or NULL with TypeError (not a Scenario) or StateError (closed,
- * or running on another thread). */
+/* scenario.c: the Scenario type. sp_scenario_begin: the live
+ * sensim_scenario of a Scenario object, marked busy (close, run and
+ * step_to refuse) so the caller may release the GIL while it works; NULL
+ * with TypeError (not a Scenario) or StateError (closed, or busy on
+ * another thread). sp_scenario_end (GIL held) ends the use and raises what
+ * a frame callback raised meanwhile: 0, or -1 with the exception set. */
 extern PyTypeObject sp_ScenarioType;
-sensim_scenario *sp_scenario_ptr(PyObject *o);
+sensim_scenario *sp_scenario_begin(PyObject *o);
+int sp_scenario_end(PyObject *o);
 
 /* io.c: images as the tools take them (sensim/io.h's sensim_image, floats
  * in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
@@ -174,6 +178,10 @@ sensim_scenario *sp_scenario_ptr(PyObject *o);
  * freed). */
 int sp_image_from(PyObject *o, sensim_image *img, PyObject **holder, const char *what);
 PyObject *sp_image_to(sensim_image *img);
+
+/* tools.c: a float64 C-contiguous array of min_nd..max_nd dimensions
+ * from any array-like (new reference), NULL with an error naming `what`. */
+PyObject *sp_tools_doubles(PyObject *o, int min_nd, int max_nd, const char *what);
 
 /* tools*.c: registration of each part of the tools (called by
  * sp_tools_init). */

@@ -53,7 +53,7 @@ static int check_open(sp_scenario *s) {
   return 0;
 }
 
-sensim_scenario *sp_scenario_ptr(PyObject *o) {
+static sensim_scenario *sp_scenario_ptr(PyObject *o) {
   if (!o || !PyObject_TypeCheck(o, &sp_ScenarioType)) {
     PyErr_Format(PyExc_TypeError, "expected a sensim.Scenario, got %.100s",
                  o ? Py_TYPE(o)->tp_name : "NULL");
@@ -191,17 +191,9 @@ static PyObject *scenario_close(PyObject *self, PyObject *unused) {
   if (!s->scn) Py_RETURN_NONE;
   PyObject *w = live_world(s);
   if (w) {
-    /* The World's own close() ends its sensors' and bodies' use of the
-     * world (they raise StateError from then on); it does not destroy a
-     * world a Scenario owns. */
-    if (((sp_world *)w)->world) {
-      PyObject *r = PyObject_CallMethod(w, "close", NULL);
-      if (!r) {
-        Py_DECREF(w);
-        return NULL;
-      }
-      Py_DECREF(r);
-    }
+    /* Its sensors and bodies check the world before each call: from now
+     * on they raise StateError. (World.close() refuses a world a Scenario
+     * owns; this is the owner closing it.) */
     ((sp_world *)w)->world = NULL;
     Py_DECREF(w);
   }
@@ -289,6 +281,21 @@ static void progress_cb(double t, double duration, void *user) {
  * user filter raised (kept by the World object) is raised now. */
 static int take_pending(PyObject *w) {
   return w ? sp_world_take_pending((sp_world *)w) : 0;
+}
+
+sensim_scenario *sp_scenario_begin(PyObject *o) {
+  sensim_scenario *scn = sp_scenario_ptr(o);
+  if (scn) ((sp_scenario *)o)->busy = 1;
+  return scn;
+}
+
+int sp_scenario_end(PyObject *o) {
+  sp_scenario *s = (sp_scenario *)o;
+  s->busy = 0;
+  PyObject *w = live_world(s);
+  int r = take_pending(w);
+  Py_XDECREF(w);
+  return r;
 }
 
 static PyObject *summary_dict(sensim_scenario *scn, const sensim_run_summary *sum) {
