@@ -1,0 +1,747 @@
+/* python/src/tools_vepd.c: the tools for Python, part 2: the VEPD
+ * sim-to-real metric of GNSS/IMU models (sensim_tools/vepd.h): runs as
+ * dicts of arrays {t, v_est, v_true}, their metrics and files, the EKF
+ * judge (batch ekf_run and the stepping EKF type) and the experiment.
+ * docs/vepd.md has the method. */
+#include "module.h"
+
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL sensim_ARRAY_API
+#include <numpy/arrayobject.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <sensim_tools/sensim_tools.h>
+
+#define ARR(o) ((PyArrayObject *)(o))
+
+/* ---- runs ------------------------------------------------------------------ */
+
+/* A run from a dict {t, v_est, v_true} or a tuple (t, v_est, v_true):
+ * v of shape (n,) (dim 1) or (n, dim). The arrays it points into are
+ * appended to `keep` (a list the caller owns). */
+static int run_from(PyObject *o, sensim_vepd_run *run, PyObject *keep, const char *what) {
+  PyObject *t, *e, *v;
+  if (PyDict_Check(o)) {
+    t = PyDict_GetItemString(o, "t");
+    e = PyDict_GetItemString(o, "v_est");
+    v = PyDict_GetItemString(o, "v_true");
+  } else if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 3) {
+    t = PyTuple_GET_ITEM(o, 0);
+    e = PyTuple_GET_ITEM(o, 1);
+    v = PyTuple_GET_ITEM(o, 2);
+  } else {
+    PyErr_Format(PyExc_TypeError, "%s: a run is a dict {t, v_est, v_true} or a tuple of 3 arrays",
+                 what);
+    return -1;
+  }
+  if (!t || !e || !v) {
+    PyErr_Format(PyExc_KeyError, "%s: a run needs the keys t, v_est and v_true", what);
+    return -1;
+  }
+  PyObject *ta = sp_tools_doubles(t, 1, 1, what);
+  PyObject *ea = ta ? sp_tools_doubles(e, 1, 2, what) : NULL;
+  PyObject *va = ea ? sp_tools_doubles(v, 1, 2, what) : NULL;
+  int r = -1;
+  if (va) {
+    npy_intp n = PyArray_DIM(ARR(ta), 0);
+    npy_intp dim = PyArray_NDIM(ARR(ea)) == 2 ? PyArray_DIM(ARR(ea), 1) : 1;
+    if (PyArray_DIM(ARR(ea), 0) != n || PyArray_NDIM(ARR(ea)) != PyArray_NDIM(ARR(va)) ||
+        PyArray_SIZE(ARR(ea)) != PyArray_SIZE(ARR(va))) {
+      PyErr_Format(PyExc_ValueError, "%s: t (n,), v_est and v_true ((n,) or (n, dim)) disagree in shape",
+                   what);
+    } else if (PyList_Append(keep, ta) == 0 && PyList_Append(keep, ea) == 0 &&
+               PyList_Append(keep, va) == 0) {
+      run->n = (size_t)n;
+      run->dim = (size_t)dim;
+      run->t = PyArray_DATA(ARR(ta));
+      run->v_est = PyArray_DATA(ARR(ea));
+      run->v_true = PyArray_DATA(ARR(va));
+      r = 0;
+    }
+  }
+  Py_XDECREF(ta);
+  Py_XDECREF(ea);
+  Py_XDECREF(va);
+  return r;
+}
+
+/* A dict of copies of a run's arrays. */
+static PyObject *run_to(const sensim_vepd_run *run) {
+  npy_intp n = (npy_intp)run->n, dims[2] = {n, (npy_intp)run->dim};
+  int nd = run->dim == 1 ? 1 : 2;
+  PyObject *t = PyArray_SimpleNew(1, &n, NPY_FLOAT64);
+  PyObject *e = PyArray_SimpleNew(nd, dims, NPY_FLOAT64);
+  PyObject *v = PyArray_SimpleNew(nd, dims, NPY_FLOAT64);
+  PyObject *res = NULL;
+  if (t && e && v) {
+    memcpy(PyArray_DATA(ARR(t)), run->t, run->n * sizeof(double));
+    memcpy(PyArray_DATA(ARR(e)), run->v_est, run->n * run->dim * sizeof(double));
+    memcpy(PyArray_DATA(ARR(v)), run->v_true, run->n * run->dim * sizeof(double));
+    res = Py_BuildValue("{s:O,s:O,s:O}", "t", t, "v_est", e, "v_true", v);
+  }
+  Py_XDECREF(t);
+  Py_XDECREF(e);
+  Py_XDECREF(v);
+  return res;
+}
+
+static PyObject *metrics_to(const sensim_vepd_run_metrics *m) {
+  return Py_BuildValue("{s:d,s:d,s:d,s:d}", "rmse", m->rmse, "h_est", m->h_est, "h_true", m->h_true,
+                       "h_diff", m->h_diff);
+}
+
+static PyObject *t_vepd_run_metrics(PyObject *self, PyObject *arg) {
+  (void)self;
+  PyObject *keep = PyList_New(0);
+  if (!keep) return NULL;
+  sensim_vepd_run run;
+  sensim_vepd_run_metrics m;
+  PyObject *res = NULL;
+  if (run_from(arg, &run, keep, "vepd_run_metrics") == 0) {
+    sensim_status st = sensim_vepd_run_metrics_compute(&run, &m);
+    res = st != SENSIM_OK ? sp_raise(st) : metrics_to(&m);
+  }
+  Py_DECREF(keep);
+  return res;
+}
+
+/* runs from a sequence of runs; *out PyMem-allocated. */
+static int runs_from(PyObject *o, sensim_vepd_run **out, size_t *n, PyObject *keep, const char *what) {
+  PyObject *seq = PySequence_Fast(o, "vepd: a set of runs is a sequence of runs");
+  if (!seq) return -1;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+  sensim_vepd_run *runs = PyMem_Calloc(k ? (size_t)k : 1, sizeof *runs);
+  int r = runs ? 0 : -1;
+  if (!runs) PyErr_NoMemory();
+  for (Py_ssize_t i = 0; r == 0 && i < k; i++)
+    r = run_from(PySequence_Fast_GET_ITEM(seq, i), &runs[i], keep, what);
+  Py_DECREF(seq);
+  if (r != 0) {
+    PyMem_Free(runs);
+    return -1;
+  }
+  *out = runs;
+  *n = (size_t)k;
+  return 0;
+}
+
+static PyObject *metrics_list(const sensim_vepd_run_metrics *m, size_t n) {
+  PyObject *l = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; l && i < n; i++) {
+    PyObject *d = metrics_to(&m[i]);
+    if (!d) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, d);
+  }
+  return l;
+}
+
+static PyObject *t_vepd(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *ao, *bo;
+  if (!PyArg_ParseTuple(args, "OO:vepd", &ao, &bo)) return NULL;
+  PyObject *keep = PyList_New(0), *res = NULL;
+  sensim_vepd_run *a = NULL, *b = NULL;
+  sensim_vepd_run_metrics *ma = NULL, *mb = NULL;
+  size_t na = 0, nb = 0;
+  if (!keep || runs_from(ao, &a, &na, keep, "vepd: runs_a") != 0 ||
+      runs_from(bo, &b, &nb, keep, "vepd: runs_b") != 0)
+    goto done;
+  ma = PyMem_Calloc(na ? na : 1, sizeof *ma);
+  mb = PyMem_Calloc(nb ? nb : 1, sizeof *mb);
+  if (!ma || !mb) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  sensim_vepd_result r;
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_vepd_compute(a, na, b, nb, &r, ma, mb);
+  Py_END_ALLOW_THREADS
+  if (st != SENSIM_OK) {
+    sp_raise(st);
+    goto done;
+  }
+  res = Py_BuildValue("{s:d,s:d,s:d,s:(dd),s:(dd),s:N,s:N}", "w1", r.w1, "w2", r.w2, "vepd", r.vepd,
+                      "rmse_mean", r.rmse_mean[0], r.rmse_mean[1], "h_diff_mean", r.h_diff_mean[0],
+                      r.h_diff_mean[1], "metrics_a", metrics_list(ma, na), "metrics_b",
+                      metrics_list(mb, nb));
+done:
+  PyMem_Free(a);
+  PyMem_Free(b);
+  PyMem_Free(ma);
+  PyMem_Free(mb);
+  Py_XDECREF(keep);
+  return res;
+}
+
+static PyObject *t_vepd_run_read(PyObject *self, PyObject *arg) {
+  (void)self;
+  PyObject *path = NULL;
+  if (!PyUnicode_FSConverter(arg, &path)) return NULL;
+  sensim_vepd_run run;
+  memset(&run, 0, sizeof run);
+  const char *p = PyBytes_AS_STRING(path);
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_vepd_run_read(p, &run);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(path);
+  if (st != SENSIM_OK) return sp_raise(st);
+  PyObject *res = run_to(&run);
+  sensim_vepd_run_free(&run);
+  return res;
+}
+
+static PyObject *t_vepd_runs_read_dir(PyObject *self, PyObject *arg) {
+  (void)self;
+  PyObject *path = NULL;
+  if (!PyUnicode_FSConverter(arg, &path)) return NULL;
+  sensim_vepd_run *runs = NULL;
+  size_t n = 0;
+  const char *p = PyBytes_AS_STRING(path);
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_vepd_runs_read_dir(p, &runs, &n);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(path);
+  if (st != SENSIM_OK) return sp_raise(st);
+  PyObject *l = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; l && i < n; i++) {
+    PyObject *d = run_to(&runs[i]);
+    if (!d) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, d);
+  }
+  sensim_vepd_runs_free(runs, n);
+  return l;
+}
+
+static PyObject *t_vepd_run_write(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *path = NULL, *ro;
+  if (!PyArg_ParseTuple(args, "O&O:vepd_run_write", PyUnicode_FSConverter, &path, &ro)) return NULL;
+  PyObject *keep = PyList_New(0), *res = NULL;
+  sensim_vepd_run run;
+  if (keep && run_from(ro, &run, keep, "vepd_run_write") == 0) {
+    const char *p = PyBytes_AS_STRING(path);
+    sensim_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = sensim_vepd_run_write(p, &run);
+    Py_END_ALLOW_THREADS
+    res = st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
+  }
+  Py_XDECREF(keep);
+  Py_DECREF(path);
+  return res;
+}
+
+/* ---- the EKF judge ------------------------------------------------------------ */
+
+static const char *const ekf_keys[] = {"accel_noise", "gyro_noise", "pos_noise", "gnss_sigma",
+                                       "init_sigma_psi", "init_sigma_v", "output_rate", NULL};
+
+static double *ekf_field(sensim_ekf_params *p, int i) {
+  double *f[] = {&p->accel_noise, &p->gyro_noise, &p->pos_noise, &p->gnss_sigma,
+                 &p->init_sigma_psi, &p->init_sigma_v, &p->output_rate};
+  return f[i];
+}
+
+/* EKF parameters from a dict (None: defaults); unknown keys are refused. */
+static int ekf_params_from(PyObject *d, sensim_ekf_params *p) {
+  sensim_ekf_params_init(p);
+  if (!d || d == Py_None) return 0;
+  if (!PyDict_Check(d)) {
+    PyErr_SetString(PyExc_TypeError, "EKF parameters are a dict (or keyword arguments)");
+    return -1;
+  }
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(d, &pos, &k, &v)) {
+    const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+    int i = 0;
+    while (name && ekf_keys[i] && strcmp(ekf_keys[i], name) != 0) i++;
+    if (!name || !ekf_keys[i]) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "unknown EKF parameter %R (known: accel_noise, gyro_noise, "
+                                      "pos_noise, gnss_sigma, init_sigma_psi, init_sigma_v, output_rate)", k);
+      return -1;
+    }
+    double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    *ekf_field(p, i) = x;
+  }
+  return 0;
+}
+
+/* A fix and its time from a gnss Frame (t_capture), or a (t, Frame) pair. */
+static int fix_from(PyObject *o, sensim_gnss_fix *fix, double *t) {
+  PyObject *fo = o;
+  int has_t = 0;
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
+    *t = PyFloat_AsDouble(PyTuple_GET_ITEM(o, 0));
+    if (*t == -1.0 && PyErr_Occurred()) return -1;
+    fo = PyTuple_GET_ITEM(o, 1);
+    has_t = 1;
+  }
+  const sensim_frame *f = sp_frame_ptr(fo);
+  if (!f) return -1;
+  if (f->type != SENSIM_PAYLOAD_GNSS || f->count < 1 || !f->data) {
+    sensim_error_set(SENSIM_ETYPE, "expected a gnss frame, got a %s frame", sensim_payload_name(f->type));
+    return sp_raise_int(SENSIM_ETYPE);
+  }
+  *fix = *(const sensim_gnss_fix *)f->data;
+  if (!has_t) *t = f->t_capture;
+  return 0;
+}
+
+static PyObject *state_to(const sensim_ekf_state *s) {
+  npy_intp dims[2] = {4, 4};
+  PyObject *P = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
+  if (!P) return NULL;
+  memcpy(PyArray_DATA(ARR(P)), s->P, sizeof s->P);
+  return Py_BuildValue("{s:d,s:(dddd),s:N,s:(dd)}", "t", s->t, "x", s->x[0], s->x[1], s->x[2], s->x[3],
+                       "P", P, "vel", s->vel[0], s->vel[1]);
+}
+
+/* ekf_run(imu, gnss, **params): imu (N, 3) rows t, accel_x, gyro_z;
+ * gnss a sequence of gnss Frames or (t, Frame) pairs. */
+static PyObject *t_ekf_run(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
+  PyObject *io, *go;
+  if (!PyArg_ParseTuple(args, "OO:ekf_run", &io, &go)) return NULL;
+  sensim_ekf_params p;
+  if (ekf_params_from(kw, &p) != 0) return NULL;
+  PyObject *imu = sp_tools_doubles(io, 2, 2, "ekf_run: imu (N, 3) of t, accel_x, gyro_z");
+  if (!imu) return NULL;
+  PyObject *res = NULL, *seq = NULL;
+  sensim_ekf_imu_input *ii = NULL;
+  sensim_ekf_gnss_input *gi = NULL;
+  sensim_ekf_state *out = NULL;
+  size_t nout = 0;
+  if (PyArray_DIM(ARR(imu), 1) != 3) {
+    PyErr_SetString(PyExc_ValueError, "ekf_run: imu must have shape (N, 3): t, accel_x, gyro_z");
+    goto done;
+  }
+  size_t ni = (size_t)PyArray_DIM(ARR(imu), 0);
+  seq = PySequence_Fast(go, "ekf_run: gnss must be a sequence of gnss frames");
+  if (!seq) goto done;
+  size_t ng = (size_t)PySequence_Fast_GET_SIZE(seq);
+  ii = PyMem_Calloc(ni ? ni : 1, sizeof *ii);
+  gi = PyMem_Calloc(ng ? ng : 1, sizeof *gi);
+  if (!ii || !gi) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  const double *d = PyArray_DATA(ARR(imu));
+  for (size_t i = 0; i < ni; i++) {
+    ii[i].t = d[3 * i];
+    ii[i].accel_x = d[3 * i + 1];
+    ii[i].gyro_z = d[3 * i + 2];
+  }
+  for (size_t i = 0; i < ng; i++)
+    if (fix_from(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i), &gi[i].fix, &gi[i].t) != 0) goto done;
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_ekf_run(&p, ii, ni, gi, ng, &out, &nout);
+  Py_END_ALLOW_THREADS
+  if (st != SENSIM_OK) {
+    sp_raise(st);
+    goto done;
+  }
+  npy_intp n = (npy_intp)nout, dx[2] = {n, 4}, dp[3] = {n, 4, 4}, dv[2] = {n, 2};
+  PyObject *t = PyArray_SimpleNew(1, &n, NPY_FLOAT64), *x = PyArray_SimpleNew(2, dx, NPY_FLOAT64);
+  PyObject *P = PyArray_SimpleNew(3, dp, NPY_FLOAT64), *v = PyArray_SimpleNew(2, dv, NPY_FLOAT64);
+  if (t && x && P && v) {
+    for (size_t i = 0; i < nout; i++) {
+      ((double *)PyArray_DATA(ARR(t)))[i] = out[i].t;
+      memcpy((double *)PyArray_DATA(ARR(x)) + 4 * i, out[i].x, sizeof out[i].x);
+      memcpy((double *)PyArray_DATA(ARR(P)) + 16 * i, out[i].P, sizeof out[i].P);
+      memcpy((double *)PyArray_DATA(ARR(v)) + 2 * i, out[i].vel, sizeof out[i].vel);
+    }
+    res = Py_BuildValue("{s:O,s:O,s:O,s:O}", "t", t, "x", x, "P", P, "vel", v);
+  }
+  Py_XDECREF(t);
+  Py_XDECREF(x);
+  Py_XDECREF(P);
+  Py_XDECREF(v);
+done:
+  free(out);
+  PyMem_Free(ii);
+  PyMem_Free(gi);
+  Py_XDECREF(seq);
+  Py_DECREF(imu);
+  return res;
+}
+
+typedef struct sp_ekf {
+  PyObject_HEAD
+  sensim_ekf *ekf;
+} sp_ekf;
+
+static int ekf_init(PyObject *self, PyObject *args, PyObject *kw) {
+  sp_ekf *e = (sp_ekf *)self;
+  if (PyTuple_GET_SIZE(args) != 0) {
+    PyErr_SetString(PyExc_TypeError, "EKF takes keyword arguments only");
+    return -1;
+  }
+  sensim_ekf_params p;
+  if (ekf_params_from(kw, &p) != 0) return -1;
+  sensim_ekf *k = NULL;
+  sensim_status st = sensim_ekf_create(&p, &k);
+  if (st != SENSIM_OK) return sp_raise_int(st);
+  sensim_ekf_destroy(e->ekf);
+  e->ekf = k;
+  return 0;
+}
+
+static void ekf_dealloc(PyObject *self) {
+  sensim_ekf_destroy(((sp_ekf *)self)->ekf);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static sensim_ekf *ekf_ptr(PyObject *self) {
+  sensim_ekf *k = ((sp_ekf *)self)->ekf;
+  if (!k) sp_state_error("EKF: not initialised (EKF.__init__ was not called)");
+  return k;
+}
+
+static PyObject *ekf_start(PyObject *self, PyObject *args) {
+  double t;
+  PyObject *xo, *so;
+  double x[4], s[4];
+  sensim_ekf *k = ekf_ptr(self);
+  if (!k || !PyArg_ParseTuple(args, "dOO:start", &t, &xo, &so)) return NULL;
+  if (xo == Py_None || so == Py_None) return PyErr_Format(PyExc_TypeError, "start: x and sigma are 4 numbers");
+  if (sp_doubles_from(xo, x, 4, "x (east, north, psi, v)") != 0 ||
+      sp_doubles_from(so, s, 4, "sigma (4 standard deviations)") != 0)
+    return NULL;
+  sensim_status st = sensim_ekf_init(k, t, x, s);
+  return st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *ekf_imu(PyObject *self, PyObject *args) {
+  double t, ax, gz;
+  sensim_ekf *k = ekf_ptr(self);
+  if (!k || !PyArg_ParseTuple(args, "ddd:imu", &t, &ax, &gz)) return NULL;
+  sensim_status st = sensim_ekf_imu(k, t, ax, gz);
+  return st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *ekf_gnss(PyObject *self, PyObject *arg) {
+  sensim_gnss_fix fix;
+  double t;
+  sensim_ekf *k = ekf_ptr(self);
+  if (!k || fix_from(arg, &fix, &t) != 0) return NULL;
+  sensim_status st = sensim_ekf_gnss(k, t, &fix);
+  return st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
+}
+
+static PyObject *ekf_estimate(PyObject *self, PyObject *arg) {
+  sensim_ekf *k = ekf_ptr(self);
+  if (!k) return NULL;
+  double t = PyFloat_AsDouble(arg);
+  if (t == -1.0 && PyErr_Occurred()) return NULL;
+  sensim_ekf_state s;
+  sensim_status st = sensim_ekf_estimate(k, t, &s);
+  return st != SENSIM_OK ? sp_raise(st) : state_to(&s);
+}
+
+static PyObject *ekf_get_started(PyObject *self, void *u) {
+  (void)u;
+  sensim_ekf *k = ekf_ptr(self);
+  return k ? PyBool_FromLong(sensim_ekf_started(k)) : NULL;
+}
+
+static PyMethodDef ekf_methods[] = {
+    {"start", ekf_start, METH_VARARGS,
+     "start(t, x, sigma)\nStart (or restart) at t with x = (east m, north m, psi rad, v m/s)\n"
+     "and per-component sigmas. Without it the first valid fix starts the filter."},
+    {"imu", ekf_imu, METH_VARARGS,
+     "imu(t, accel_x, gyro_z)\nAn IMU sample (m/s^2, rad/s) at t: propagate to t, hold the input."},
+    {"gnss", ekf_gnss, METH_O,
+     "gnss(frame or (t, frame))\nA GNSS fix: propagate to t (default frame.t_capture), update."},
+    {"estimate", ekf_estimate, METH_O,
+     "estimate(t) -> dict(t, x, P (4, 4), vel (east, north))\nThe estimate at t (the filter\n"
+     "moves to t)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef ekf_getset[] = {{"started", ekf_get_started, NULL, "True once started.", NULL},
+                                   {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject sp_EkfType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.EKF",
+    .tp_basicsize = sizeof(sp_ekf),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "EKF(**params)\nThe VEPD judge: a planar EKF velocity estimator over\n"
+              "[east, north, psi, v] driven by accel_x and gyro_z, corrected by GNSS fixes.\n"
+              "params: accel_noise, gyro_noise, pos_noise, gnss_sigma, init_sigma_psi,\n"
+              "init_sigma_v, output_rate (docs/vepd.md).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = ekf_init,
+    .tp_dealloc = ekf_dealloc,
+    .tp_methods = ekf_methods,
+    .tp_getset = ekf_getset,
+};
+
+/* ---- the experiment ------------------------------------------------------------ */
+
+/* JSON text of a dict / str (None: NULL), kept alive in `keep`. */
+static int json_arg(PyObject *o, const char **out, PyObject *keep) {
+  *out = NULL;
+  if (!o || o == Py_None) return 0;
+  if (PyUnicode_Check(o)) {
+    *out = PyUnicode_AsUTF8(o);
+    return *out ? 0 : -1;
+  }
+  PyObject *holder = NULL;
+  if (sp_json_dumps(o, &holder, out) != 0) return -1;
+  int r = holder ? PyList_Append(keep, holder) : 0;
+  Py_XDECREF(holder);
+  return r;
+}
+
+static const char *str_arg(PyObject *o, PyObject *keep, const char *what) {
+  PyObject *b = NULL;
+  if (!PyUnicode_Check(o)) {
+    if (!PyUnicode_FSConverter(o, &b)) return NULL;
+  } else {
+    b = PyUnicode_AsUTF8String(o);
+    if (!b) return NULL;
+  }
+  (void)what;
+  int r = PyList_Append(keep, b);
+  Py_DECREF(b);
+  return r == 0 ? PyBytes_AS_STRING(b) : NULL;
+}
+
+/* A variant: {"name": str, "filters": [name or (name, params), ...]}. */
+static int variant_from(PyObject *o, sensim_vepd_variant *v, PyObject *keep) {
+  memset(v, 0, sizeof *v);
+  PyObject *name = PyDict_Check(o) ? PyDict_GetItemString(o, "name") : NULL;
+  PyObject *filters = PyDict_Check(o) ? PyDict_GetItemString(o, "filters") : NULL;
+  if (!name || !filters) {
+    PyErr_SetString(PyExc_TypeError, "a VEPD variant is a dict {\"name\": str, \"filters\": [name or "
+                                     "(name, params), ...]}");
+    return -1;
+  }
+  if (!(v->name = str_arg(name, keep, "variant name"))) return -1;
+  PyObject *seq = PySequence_Fast(filters, "a variant's filters are a sequence");
+  if (!seq) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  int r = 0;
+  if (n < 1 || n > SENSIM_VEPD_MAX_CHAIN) {
+    PyErr_Format(PyExc_ValueError, "a VEPD variant has 1 to %d filters", (int)SENSIM_VEPD_MAX_CHAIN);
+    r = -1;
+  }
+  for (Py_ssize_t i = 0; r == 0 && i < n; i++) {
+    PyObject *f = PySequence_Fast_GET_ITEM(seq, i), *fp = Py_None;
+    if (PyTuple_Check(f) && PyTuple_GET_SIZE(f) == 2) {
+      fp = PyTuple_GET_ITEM(f, 1);
+      f = PyTuple_GET_ITEM(f, 0);
+    }
+    if (!(v->filters[i] = str_arg(f, keep, "filter name")) || json_arg(fp, &v->params[i], keep) != 0)
+      r = -1;
+  }
+  v->nfilters = (size_t)n;
+  Py_DECREF(seq);
+  return r;
+}
+
+/* Experiment parameters from a dict of keyword arguments (None: defaults). */
+static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObject *keep) {
+  sensim_vepd_experiment_params_init(p);
+  if (!d || d == Py_None) return 0;
+  if (!PyDict_Check(d)) {
+    PyErr_SetString(PyExc_TypeError, "VEPD experiment parameters are a dict");
+    return -1;
+  }
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(d, &pos, &k, &v)) {
+    const char *n = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : "";
+    if (!n) return -1;
+    double x = 0;
+    int is_num = !strcmp(n, "duration") || !strcmp(n, "host_rate") || !strcmp(n, "gnss_rate") ||
+                 !strcmp(n, "imu_rate") || !strcmp(n, "runs") || !strcmp(n, "seed") ||
+                 !strcmp(n, "reference_variant");
+    if (is_num) {
+      x = PyFloat_AsDouble(v);
+      if (x == -1.0 && PyErr_Occurred()) return -1;
+      if (!isfinite(x) || ((!strcmp(n, "runs") || !strcmp(n, "seed") || !strcmp(n, "reference_variant")) &&
+                           (x < 0 || x != floor(x) || x > 1e15))) {
+        PyErr_Format(PyExc_ValueError, "VEPD parameter %s: bad value %R", n, v);
+        return -1;
+      }
+    }
+    if (!strcmp(n, "runs")) p->runs = (size_t)x;
+    else if (!strcmp(n, "duration")) p->duration = x;
+    else if (!strcmp(n, "host_rate")) p->host_rate = x;
+    else if (!strcmp(n, "gnss_rate")) p->gnss_rate = x;
+    else if (!strcmp(n, "imu_rate")) p->imu_rate = x;
+    else if (!strcmp(n, "seed")) p->seed = (uint64_t)x;
+    else if (!strcmp(n, "reference_variant")) p->reference_variant = (int)x;
+    else if (!strcmp(n, "imu_noise")) {
+      if (json_arg(v, &p->imu_noise, keep) != 0) return -1;
+    } else if (!strcmp(n, "reference_dir") || !strcmp(n, "out_dir")) {
+      const char *s = v == Py_None ? NULL : str_arg(v, keep, n);
+      if (v != Py_None && !s) return -1;
+      if (n[0] == 'r') p->reference_dir = s;
+      else p->out_dir = s;
+    } else if (!strcmp(n, "ekf")) {
+      if (ekf_params_from(v, &p->ekf) != 0) return -1;
+    } else if (!strcmp(n, "variants")) {
+      PyObject *seq = PySequence_Fast(v, "variants must be a sequence of variant dicts");
+      if (!seq) return -1;
+      Py_ssize_t nv = PySequence_Fast_GET_SIZE(seq);
+      int r = 0;
+      if (nv < 1 || nv > SENSIM_VEPD_MAX_VARIANTS) {
+        PyErr_Format(PyExc_ValueError, "1 to %d VEPD variants", (int)SENSIM_VEPD_MAX_VARIANTS);
+        r = -1;
+      }
+      for (Py_ssize_t i = 0; r == 0 && i < nv; i++)
+        r = variant_from(PySequence_Fast_GET_ITEM(seq, i), &p->variants[i], keep);
+      if (r == 0) p->nvariants = (size_t)nv;
+      Py_DECREF(seq);
+      if (r != 0) return -1;
+    } else {
+      PyErr_Format(PyExc_TypeError,
+                   "unknown VEPD experiment parameter %R (known: runs, duration, host_rate, gnss_rate, "
+                   "imu_rate, imu_noise, seed, variants, reference_variant, reference_dir, out_dir, ekf)",
+                   k);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static PyObject *cell_to(const sensim_vepd_cell *c) {
+  const sensim_vepd_result *r = &c->result;
+  return Py_BuildValue("{s:i,s:d,s:d,s:d,s:(dd),s:(dd)}", "status", c->status, "w1", r->w1, "w2", r->w2,
+                       "vepd", r->vepd, "rmse_mean", r->rmse_mean[0], r->rmse_mean[1], "h_diff_mean",
+                       r->h_diff_mean[0], r->h_diff_mean[1]);
+}
+
+static PyObject *t_vepd_experiment(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
+  if (PyTuple_GET_SIZE(args) != 0)
+    return PyErr_Format(PyExc_TypeError, "vepd_experiment takes keyword arguments only");
+  PyObject *keep = PyList_New(0), *res = NULL;
+  sensim_vepd_experiment_params *p = PyMem_Malloc(sizeof *p);
+  sensim_vepd_experiment_result *r = PyMem_Malloc(sizeof *r);
+  if (!keep || !p || !r) {
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    goto done;
+  }
+  if (exp_params_from(kw, p, keep) != 0) goto done;
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_vepd_experiment_run(p, r);
+  Py_END_ALLOW_THREADS
+  if (st != SENSIM_OK) {
+    sp_raise(st);
+    goto done;
+  }
+  res = PyDict_New();
+  for (size_t i = 0; res && i < r->nvariants; i++) {
+    PyObject *row = PyDict_New();
+    for (int m = 0; row && m < SENSIM_VEPD_MANOEUVRES; m++) {
+      PyObject *c = cell_to(&r->cell[i][m]);
+      if (!c || PyDict_SetItemString(row, sensim_vepd_manoeuvre_name((sensim_vepd_manoeuvre)m), c) != 0)
+        Py_CLEAR(row);
+      Py_XDECREF(c);
+    }
+    if (!row || PyDict_SetItemString(res, p->variants[i].name, row) != 0) Py_CLEAR(res);
+    Py_XDECREF(row);
+  }
+done:
+  PyMem_Free(p);
+  PyMem_Free(r);
+  Py_XDECREF(keep);
+  return res;
+}
+
+static PyObject *t_vepd_simulate_run(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
+  static char *kwlist[] = {"variant", "manoeuvre", "seed", "params", NULL};
+  PyObject *vo, *po = Py_None;
+  const char *mname;
+  unsigned long long seed = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|KO:vepd_simulate_run", kwlist, &vo, &mname, &seed, &po))
+    return NULL;
+  int m = 0;
+  while (m < SENSIM_VEPD_MANOEUVRES && strcmp(sensim_vepd_manoeuvre_name((sensim_vepd_manoeuvre)m), mname))
+    m++;
+  if (m == SENSIM_VEPD_MANOEUVRES) {
+    sensim_error_set(SENSIM_ENOTFOUND, "vepd_simulate_run: unknown manoeuvre '%s' (%s, %s, %s)", mname,
+                     sensim_vepd_manoeuvre_name(SENSIM_VEPD_STRAIGHT),
+                     sensim_vepd_manoeuvre_name(SENSIM_VEPD_CIRCLE),
+                     sensim_vepd_manoeuvre_name(SENSIM_VEPD_HALF_SINE));
+    return sp_raise(SENSIM_ENOTFOUND);
+  }
+  PyObject *keep = PyList_New(0), *res = NULL;
+  sensim_vepd_experiment_params *p = PyMem_Malloc(sizeof *p);
+  sensim_vepd_variant v;
+  if (!keep || !p) {
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+  } else if (exp_params_from(po, p, keep) == 0 && variant_from(vo, &v, keep) == 0) {
+    sensim_vepd_run run;
+    memset(&run, 0, sizeof run);
+    sensim_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = sensim_vepd_simulate_run(p, &v, (sensim_vepd_manoeuvre)m, (uint64_t)seed, &run);
+    Py_END_ALLOW_THREADS
+    if (st != SENSIM_OK)
+      sp_raise(st);
+    else
+      res = run_to(&run);
+    sensim_vepd_run_free(&run);
+  }
+  PyMem_Free(p);
+  Py_XDECREF(keep);
+  return res;
+}
+
+#define KW (PyCFunction)(void (*)(void))
+
+static PyMethodDef vepd_functions[] = {
+    {"vepd_run_metrics", t_vepd_run_metrics, METH_O,
+     "vepd_run_metrics(run) -> dict(rmse, h_est, h_true, h_diff)\nOne run's velocity RMSE (m/s)\n"
+     "and Wiener entropies; a run is {t, v_est, v_true} (v (n,) or (n, 2|3)) or a 3-tuple."},
+    {"vepd", t_vepd, METH_VARARGS,
+     "vepd(runs_a, runs_b) -> dict(w1, w2, vepd, rmse_mean, h_diff_mean, metrics_a, metrics_b)\n"
+     "VEPD between a reference set (real) and a simulated set of runs (Mahajan et al. 2024)."},
+    {"vepd_run_read", t_vepd_run_read, METH_O, "vepd_run_read(path) -> run dict\nA run CSV."},
+    {"vepd_run_write", t_vepd_run_write, METH_VARARGS,
+     "vepd_run_write(path, run)\nWrite a run CSV (all or nothing)."},
+    {"vepd_runs_read_dir", t_vepd_runs_read_dir, METH_O,
+     "vepd_runs_read_dir(dir) -> list of run dicts\nEvery *.csv in the folder, by name."},
+    {"ekf_run", KW t_ekf_run, METH_VARARGS | METH_KEYWORDS,
+     "ekf_run(imu, gnss, **params) -> dict(t, x (n, 4), P (n, 4, 4), vel (n, 2))\n"
+     "The EKF judge over IMU rows (t, accel_x, gyro_z) and GNSS fixes (gnss frames or (t, frame)\n"
+     "pairs), estimates at output_rate from the first fix."},
+    {"vepd_experiment", KW t_vepd_experiment, METH_VARARGS | METH_KEYWORDS,
+     "vepd_experiment(**params) -> {variant: {manoeuvre: dict(status, w1, w2, vepd, ...)}}\n"
+     "The published experiment: runs, duration, host_rate, gnss_rate, imu_rate, imu_noise (dict),\n"
+     "seed, variants ([{name, filters: [name or (name, params)]}]), reference_variant,\n"
+     "reference_dir, out_dir, ekf (dict). status is 0 or the sensim status of a cell left out."},
+    {"vepd_simulate_run", KW t_vepd_simulate_run, METH_VARARGS | METH_KEYWORDS,
+     "vepd_simulate_run(variant, manoeuvre, seed=1, params=None) -> run dict\nOne simulated run\n"
+     "(speed estimates and truth) of a variant on 'straight', 'circle' or 'half_sine'."},
+    {NULL, NULL, 0, NULL}};
+
+int sp_tools_vepd_init(PyObject *m) {
+  if (PyModule_AddFunctions(m, vepd_functions) < 0) return -1;
+  if (PyType_Ready(&sp_EkfType) < 0) return -1;
+  Py_INCREF(&sp_EkfType);
+  if (PyModule_AddObject(m, "EKF", (PyObject *)&sp_EkfType) < 0) {
+    Py_DECREF(&sp_EkfType);
+    return -1;
+  }
+  return 0;
+}
