@@ -16,7 +16,8 @@
  *    workers, the loop's wall time against dynamics + R says how much
  *    rendering overlapped dynamics.
  *
- *   bench_host [--quick] [--seconds S] */
+ *   bench_host [--quick] [--seconds S] [--idle]
+ * --idle runs the first table only (bench/python_overhead.py reads it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,9 +74,10 @@ static void bench_idle(int quick) {
   const int counts[3] = {1, 4, 16};
   const long steps = quick ? 20000 : 200000;
   printf("advance overhead when nothing is due (%ld steps of 1 ms, median of 5 runs)\n", steps);
-  printf("| sensors | advance, ns/step | push + advance, ns/step |\n|---:|---:|---:|\n");
+  printf("| sensors | advance, ns/step | push + advance, ns/step | advance + poll all, ns/step |\n"
+         "|---:|---:|---:|---:|\n");
   for (int c = 0; c < 3; c++) {
-    double adv[5], both[5];
+    double adv[5], both[5], polled[5];
     for (int r = 0; r < 5; r++) {
       /* Two loops without clock reads inside: advance alone (the body is
        * not pushed), then push + advance as a host does it. */
@@ -95,8 +97,23 @@ static void bench_idle(int quick) {
       }
       both[r] = (bench_wall_s() - t0) / steps * 1e9;
       sensim_world_destroy(w);
+      /* advance + a poll of every sensor, the loop bench/python_overhead.py
+       * times through the Python package. */
+      w = idle_world(counts[c], 1e6, &car);
+      size_t n = sensim_world_sensor_count(w);
+      t0 = bench_wall_s();
+      for (long i = 0; i < steps; i++) {
+        CHECK(sensim_world_advance(w, i * 1e-3));
+        for (size_t k = 0; k < n; k++) {
+          const sensim_frame *f = NULL;
+          CHECK(sensim_sensor_poll(sensim_world_sensor(w, k), &f));
+        }
+      }
+      polled[r] = (bench_wall_s() - t0) / steps * 1e9;
+      sensim_world_destroy(w);
     }
-    printf("| %d | %.0f | %.0f |\n", counts[c], bench_median(adv, 5), bench_median(both, 5));
+    printf("| %d | %.0f | %.0f | %.0f |\n", counts[c], bench_median(adv, 5), bench_median(both, 5),
+           bench_median(polled, 5));
   }
 }
 
@@ -298,16 +315,18 @@ static void bench_mujoco(double seconds) {
 #endif
 
 int main(int argc, char **argv) {
-  int quick = 0;
+  int quick = 0, idle_only = 0;
   double seconds = 10.0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--idle")) idle_only = 1;
     else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) seconds = atof(argv[++i]);
   }
   char cpu[128];
   bench_cpu_model(cpu, sizeof cpu);
   printf("bench_host on %s\n\n", cpu);
   bench_idle(quick);
+  if (idle_only) return 0;
   bench_rig_idle_steps(quick);
 #ifdef SENSIM_HAVE_MUJOCO
   bench_mujoco(quick ? 1.0 : seconds);

@@ -87,6 +87,9 @@ SENSIM_API sensim_payload sensim_sensor_output_type(const sensim_sensor *sensor)
 
 SENSIM_API int sensim_sensor_id(const sensim_sensor *sensor);
 SENSIM_API const char *sensim_sensor_name(const sensim_sensor *sensor);
+/* The sensor's kind: "camera", "lidar", "gnss", "imu", "magnetometer" or
+ * "cone" (the names sensim_sensor_kinds lists). */
+SENSIM_API const char *sensim_sensor_kind_name(const sensim_sensor *sensor);
 /* The sensor's schedule parameters, with the kind's default window applied. */
 SENSIM_API const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *sensor);
 /* Frames captured (jobs started) and delivered so far. */

@@ -100,14 +100,19 @@ typedef struct sp_sensor {
   PyObject_HEAD
   sp_world *world;        /* strong reference */
   sensim_sensor *sensor;  /* valid while the world is open */
+  PyObject *name;         /* str, the sensor's name (frames carry it) */
   PyObject *callback;     /* Python frame callback or NULL */
-  PyObject *filters;      /* list of Python user filters (kept alive with the sensor) */
 } sp_sensor;
 
 extern PyTypeObject sp_SensorType;
-PyObject *sp_sensor_new(sp_world *w, sensim_sensor *s);
-/* The live sensim_sensor, or NULL with an exception. */
+/* World.add_sensor(kind, name=, body=, mount=, rate=, phase=, lag=,
+ * window=, filters=(), **kind_keys) (sensor.c). */
+PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw);
+/* The live sensim_sensor of a Sensor, or NULL with an exception. */
 sensim_sensor *sp_sensor_ptr(PyObject *o);
+/* Bring w->sensors up to date with the world's sensors (a scenario makes
+ * its own); 0 or -1. */
+int sp_world_sync_sensors(sp_world *w);
 
 /* ---- frames (frame.c) ---------------------------------------------------- */
 

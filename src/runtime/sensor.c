@@ -70,6 +70,7 @@ sensim_payload sensim_sensor_output_type(const sensim_sensor *s) {
 }
 int sensim_sensor_id(const sensim_sensor *s) { return s ? s->id : -1; }
 const char *sensim_sensor_name(const sensim_sensor *s) { return s ? s->name : NULL; }
+const char *sensim_sensor_kind_name(const sensim_sensor *s) { return s ? s->kind->name : NULL; }
 const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *s) { return s ? &s->params : NULL; }
 uint64_t sensim_sensor_frames_captured(const sensim_sensor *s) { return s ? s->captured : 0; }
 uint64_t sensim_sensor_frames_delivered(const sensim_sensor *s) { return s ? s->delivered : 0; }

@@ -1,0 +1,541 @@
+/* python/src/world.c: World, and what is made in it: meshes, textures,
+ * lights and bodies (their types are in body.c). */
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL sensim_ARRAY_API
+#include "module.h"
+#include <numpy/arrayobject.h>
+#include <math.h>
+#include <string.h>
+
+PyTypeObject *sp_world_class = &sp_WorldType;
+
+int sp_world_check(sp_world *w) {
+  if (w->world) return 0;
+  sp_state_error("the world is closed");
+  return -1;
+}
+
+int sp_world_take_pending(sp_world *w) {
+  if (!w->pending) return 0;
+  PyObject *exc = w->pending;
+  w->pending = NULL;
+  PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+  Py_DECREF(exc);
+  return -1;
+}
+
+static PyObject *world_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  (void)args, (void)kw;
+  sp_world *self = (sp_world *)type->tp_alloc(type, 0);
+  if (!self) return NULL;
+  self->sensors = PyList_New(0);
+  if (!self->sensors) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
+}
+
+PyObject *sp_world_wrap(sensim_world *world, PyObject *owner) {
+  sp_world *self = (sp_world *)world_new(sp_world_class, NULL, NULL);
+  if (!self) return NULL;
+  self->world = world;
+  self->owner = Py_NewRef(owner);
+  if (sp_world_sync_sensors(self) < 0) {
+    Py_DECREF(self);
+    return NULL;
+  }
+  return (PyObject *)self;
+}
+
+static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", NULL};
+  sensim_world_params p;
+  sensim_world_params_init(&p);
+  unsigned long long seed = p.seed;
+  int threads = p.threads;
+  PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None;
+  double gravity = p.gravity;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOdOO:World", kwlist, &seed, &threads, &origin,
+                                   &gravity, &bg, &ambient))
+    return -1;
+  if (self->world) {
+    PyErr_SetString(PyExc_RuntimeError, "World.__init__ called twice");
+    return -1;
+  }
+  double o[3] = {p.origin_lat, p.origin_lon, p.origin_height};
+  if (sp_doubles_from(origin, o, 3, "origin (lat deg, lon deg, height m)") < 0 ||
+      sp_floats_from(bg, p.background, 3, "background") < 0)
+    return -1;
+  if (ambient != Py_None) {
+    double a = PyFloat_AsDouble(ambient);
+    if (a == -1.0 && PyErr_Occurred()) return -1;
+    p.ambient = (float)a;
+  }
+  p.seed = seed;
+  p.threads = threads;
+  p.origin_lat = o[0];
+  p.origin_lon = o[1];
+  p.origin_height = o[2];
+  p.gravity = gravity;
+  sensim_world *w = NULL;
+  sensim_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_world_create(&p, &w);
+  Py_END_ALLOW_THREADS
+  if (st) return sp_raise_int(st);
+  self->world = w;
+  return 0;
+}
+
+static void world_destroy_now(sp_world *self) {
+  sensim_world *w = self->world;
+  self->world = NULL;
+  if (!w || self->owner) return; /* a scenario's world is the scenario's to destroy */
+  Py_BEGIN_ALLOW_THREADS
+  sensim_world_destroy(w);
+  Py_END_ALLOW_THREADS
+}
+
+static int world_traverse(sp_world *self, visitproc visit, void *arg) {
+  Py_VISIT(self->sensors);
+  Py_VISIT(self->owner);
+  Py_VISIT(self->pending);
+  return 0;
+}
+
+static int world_clear(sp_world *self) {
+  if (self->owner) self->world = NULL; /* the owner may go first */
+  Py_CLEAR(self->sensors);
+  Py_CLEAR(self->owner);
+  Py_CLEAR(self->pending);
+  return 0;
+}
+
+static void world_dealloc(sp_world *self) {
+  PyObject_GC_UnTrack(self);
+  if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+  world_destroy_now(self);
+  world_clear(self);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *world_close(sp_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (self->owner && self->world)
+    return sp_state_error("this world belongs to a Scenario: close the Scenario instead");
+  world_destroy_now(self);
+  Py_RETURN_NONE;
+}
+
+static PyObject *world_enter(sp_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (sp_world_check(self) < 0) return NULL;
+  return Py_NewRef(self);
+}
+
+static PyObject *world_exit(sp_world *self, PyObject *args) {
+  (void)args;
+  if (!self->owner) world_destroy_now(self);
+  Py_RETURN_FALSE;
+}
+
+static PyObject *world_advance(sp_world *self, PyObject *arg) {
+  double t = PyFloat_AsDouble(arg);
+  if (t == -1.0 && PyErr_Occurred()) return NULL;
+  if (sp_world_check(self) < 0) return NULL;
+  sensim_status st;
+  sensim_world *w = self->world;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_world_advance(w, t);
+  Py_END_ALLOW_THREADS
+  if (st) {
+    Py_CLEAR(self->pending);
+    return sp_raise(st);
+  }
+  if (sp_world_take_pending(self) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *world_reset(sp_world *self, PyObject *noargs) {
+  (void)noargs;
+  if (sp_world_check(self) < 0) return NULL;
+  sensim_status st;
+  sensim_world *w = self->world;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_world_reset(w);
+  Py_END_ALLOW_THREADS
+  if (st) return sp_raise(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *world_time(sp_world *self, void *closure) {
+  (void)closure;
+  if (sp_world_check(self) < 0) return NULL;
+  return PyFloat_FromDouble(sensim_world_time(self->world));
+}
+
+static PyObject *world_closed(sp_world *self, void *closure) {
+  (void)closure;
+  return PyBool_FromLong(self->world == NULL);
+}
+
+static PyObject *world_params(sp_world *self, void *closure) {
+  (void)closure;
+  if (sp_world_check(self) < 0) return NULL;
+  const sensim_world_params *p = sensim_world_params_get(self->world);
+  return Py_BuildValue("{s:K,s:i,s:(ddd),s:d,s:(ddd),s:d}", "seed", (unsigned long long)p->seed,
+                       "threads", p->threads, "origin", p->origin_lat, p->origin_lon,
+                       p->origin_height, "gravity", p->gravity, "background",
+                       (double)p->background[0], (double)p->background[1],
+                       (double)p->background[2], "ambient", (double)p->ambient);
+}
+
+static PyObject *world_sensors(sp_world *self, void *closure) {
+  (void)closure;
+  if (sp_world_check(self) < 0 || sp_world_sync_sensors(self) < 0) return NULL;
+  return PyList_GetSlice(self->sensors, 0, PyList_GET_SIZE(self->sensors));
+}
+
+static PyObject *world_sensor(sp_world *self, PyObject *arg) {
+  const char *name = PyUnicode_AsUTF8(arg);
+  if (!name || sp_world_check(self) < 0 || sp_world_sync_sensors(self) < 0) return NULL;
+  sensim_sensor *s = sensim_world_sensor_by_name(self->world, name);
+  if (!s) {
+    size_t n = sensim_world_sensor_count(self->world);
+    const char *names[65];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 64; i++) names[k++] = sensim_sensor_name(sensim_world_sensor(self->world, i));
+    names[k] = NULL;
+    const char *best = sensim_suggest(name, names);
+    sensim_error_set(SENSIM_ENOTFOUND, "no sensor named '%s'%s%s%s", name,
+                     best ? ", did you mean '" : "", best ? best : "", best ? "'?" : "");
+    return sp_raise(SENSIM_ENOTFOUND);
+  }
+  return Py_NewRef(PyList_GET_ITEM(self->sensors, sensim_sensor_id(s)));
+}
+
+/* ---- meshes and textures ------------------------------------------------------ */
+
+/* A C-contiguous array of `type` with shape (n, cols) from any array-like;
+ * NULL with ValueError naming `what` otherwise. */
+static PyArrayObject *table(PyObject *o, int type, int cols, const char *what) {
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(o, type, 1, 2,
+                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+                                                          NPY_ARRAY_FORCECAST);
+  if (!a) return NULL;
+  int ok = cols == 1 ? PyArray_NDIM(a) == 1 : (PyArray_NDIM(a) == 2 && PyArray_DIM(a, 1) == cols);
+  if (!ok) {
+    PyErr_Format(PyExc_ValueError, "%s: expected shape (n%s), got %d dimensions", what,
+                 cols == 2 ? ", 2" : cols == 3 ? ", 3" : "", PyArray_NDIM(a));
+    Py_DECREF(a);
+    return NULL;
+  }
+  return a;
+}
+
+static PyObject *world_mesh(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"vertices", "indices", "uvs", "tri_reflectance", "material", NULL};
+  PyObject *vo, *io, *uo = Py_None, *ro = Py_None, *mo = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOO:mesh", kwlist, &vo, &io, &uo, &ro, &mo))
+    return NULL;
+  if (sp_world_check(self) < 0) return NULL;
+  sensim_material mat;
+  if (sp_material_from(self, mo, &mat) < 0) return NULL;
+  PyArrayObject *v = NULL, *ix = NULL, *uv = NULL, *rf = NULL;
+  PyObject *result = NULL;
+  if (!(v = table(vo, NPY_FLOAT32, 3, "vertices"))) goto done;
+  PyArrayObject *ix64 = (PyArrayObject *)PyArray_FROMANY(io, NPY_INT64, 1, 2,
+                                                         NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+  if (!ix64) goto done;
+  {
+    npy_intp n = PyArray_SIZE(ix64);
+    const int64_t *p = PyArray_DATA(ix64);
+    for (npy_intp i = 0; i < n; i++)
+      if (p[i] < 0 || p[i] > (int64_t)UINT32_MAX) {
+        PyErr_Format(PyExc_ValueError, "indices: index %lld at %zd is out of range",
+                     (long long)p[i], (Py_ssize_t)i);
+        Py_DECREF(ix64);
+        goto done;
+      }
+    ix = table((PyObject *)ix64, NPY_UINT32, 3, "indices");
+    Py_DECREF(ix64);
+    if (!ix) goto done;
+  }
+  if (uo != Py_None && !(uv = table(uo, NPY_FLOAT32, 2, "uvs"))) goto done;
+  if (ro != Py_None && !(rf = table(ro, NPY_FLOAT32, 1, "tri_reflectance"))) goto done;
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = PyArray_DATA(v);
+  d.nvert = (size_t)PyArray_DIM(v, 0);
+  d.indices = PyArray_DATA(ix);
+  d.ntri = (size_t)PyArray_DIM(ix, 0);
+  if (uv) {
+    if (PyArray_DIM(uv, 0) != PyArray_DIM(v, 0)) {
+      PyErr_Format(PyExc_ValueError, "uvs: %zd rows for %zd vertices", (Py_ssize_t)PyArray_DIM(uv, 0),
+                   (Py_ssize_t)PyArray_DIM(v, 0));
+      goto done;
+    }
+    d.uvs = PyArray_DATA(uv);
+  }
+  if (rf) {
+    if (PyArray_DIM(rf, 0) != PyArray_DIM(ix, 0)) {
+      PyErr_Format(PyExc_ValueError, "tri_reflectance: %zd values for %zd triangles",
+                   (Py_ssize_t)PyArray_DIM(rf, 0), (Py_ssize_t)PyArray_DIM(ix, 0));
+      goto done;
+    }
+    d.tri_reflectance = PyArray_DATA(rf);
+  }
+  d.material = &mat;
+  sensim_mesh *mesh = NULL;
+  sensim_status st;
+  sensim_world *w = self->world;
+  Py_BEGIN_ALLOW_THREADS
+  st = sensim_mesh_create(w, &d, &mesh);
+  Py_END_ALLOW_THREADS
+  result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+done:
+  Py_XDECREF(v);
+  Py_XDECREF(ix);
+  Py_XDECREF(uv);
+  Py_XDECREF(rf);
+  return result;
+}
+
+static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"path", "material", NULL};
+  PyObject *path, *mo = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|O:load_mesh", kwlist, PyUnicode_FSConverter,
+                                   &path, &mo))
+    return NULL;
+  PyObject *result = NULL;
+  sensim_material mat;
+  if (sp_world_check(self) == 0 && (mo == Py_None || sp_material_from(self, mo, &mat) == 0)) {
+    sensim_mesh *mesh = NULL;
+    sensim_status st;
+    const char *p = PyBytes_AS_STRING(path);
+    sensim_world *w = self->world;
+    const sensim_material *mp = mo == Py_None ? NULL : &mat;
+    Py_BEGIN_ALLOW_THREADS
+    st = sensim_mesh_load(w, p, mp, &mesh);
+    Py_END_ALLOW_THREADS
+    result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+  }
+  Py_DECREF(path);
+  return result;
+}
+
+static int name_index(const char *what, const char *v, const char *const *names) {
+  for (int i = 0; names[i]; i++)
+    if (strcmp(v, names[i]) == 0) return i;
+  const char *best = sensim_suggest(v, names);
+  char list[160] = "";
+  for (int i = 0; names[i]; i++) {
+    strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+    strncat(list, names[i], sizeof list - strlen(list) - 1);
+  }
+  sensim_error_set(SENSIM_EINVAL, "%s: unknown value '%s'%s%s%s (%s)", what, v,
+                   best ? ", did you mean '" : "", best ? best : "", best ? "'?" : "", list);
+  sp_raise(SENSIM_EINVAL);
+  return -1;
+}
+
+static PyObject *world_shape(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"kind", "size", "segments", "material", NULL};
+  static const char *const kinds[] = {"box", "sphere", "cylinder", "cone", "plane", NULL};
+  const char *kind;
+  PyObject *so, *mo = Py_None;
+  int segments = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "sO|iO:shape", kwlist, &kind, &so, &segments, &mo))
+    return NULL;
+  if (sp_world_check(self) < 0) return NULL;
+  int k = name_index("shape kind", kind, kinds);
+  if (k < 0) return NULL;
+  double size[3] = {0, 0, 0};
+  if (PyNumber_Check(so)) {
+    size[0] = PyFloat_AsDouble(so); /* a radius */
+    if (size[0] == -1.0 && PyErr_Occurred()) return NULL;
+  } else if (sp_doubles_from(so, size, 3, "size") < 0) {
+    return NULL;
+  }
+  sensim_material mat;
+  if (sp_material_from(self, mo, &mat) < 0) return NULL;
+  sensim_shape sh = {(sensim_shape_kind)k, {size[0], size[1], size[2]}, segments};
+  sensim_mesh *mesh = NULL;
+  sensim_status st = sensim_mesh_create_shape(self->world, &sh, &mat, &mesh);
+  return st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+}
+
+static PyObject *world_texture(sp_world *self, PyObject *arg) {
+  if (sp_world_check(self) < 0) return NULL;
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(arg, NPY_FLOAT32, 3, 3,
+                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+                                                          NPY_ARRAY_FORCECAST);
+  if (!a) return NULL;
+  PyObject *r = NULL;
+  if (PyArray_DIM(a, 2) != 3 || PyArray_DIM(a, 0) > UINT32_MAX || PyArray_DIM(a, 1) > UINT32_MAX) {
+    PyErr_SetString(PyExc_ValueError, "texture: expected an (H, W, 3) array of linear RGB in [0, 1]");
+  } else {
+    sensim_texture *t = NULL;
+    sensim_status st = sensim_texture_create(self->world, (uint32_t)PyArray_DIM(a, 1),
+                                             (uint32_t)PyArray_DIM(a, 0), PyArray_DATA(a), &t);
+    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+  }
+  Py_DECREF(a);
+  return r;
+}
+
+static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
+  PyObject *path;
+  if (!PyUnicode_FSConverter(arg, &path)) return NULL;
+  PyObject *r = NULL;
+  if (sp_world_check(self) == 0) {
+    sensim_texture *t = NULL;
+    sensim_status st = sensim_texture_load_png(self->world, PyBytes_AS_STRING(path), &t);
+    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+  }
+  Py_DECREF(path);
+  return r;
+}
+
+/* ---- lights and bodies ------------------------------------------------------------ */
+
+static PyObject *world_light(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"kind", "position", "direction", "color", "intensity", "spot_inner",
+                           "spot_outer", "cast_shadows", NULL};
+  static const char *const kinds[] = {"point", "directional", "spot", NULL};
+  sensim_light l;
+  sensim_light_init(&l);
+  const char *kind = "directional";
+  PyObject *po = Py_None, *dO = Py_None, *co = Py_None;
+  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer;
+  int shadows = l.cast_shadows;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffp:light", kwlist, &kind, &po, &dO, &co,
+                                   &intensity, &inner, &outer, &shadows))
+    return NULL;
+  if (sp_world_check(self) < 0) return NULL;
+  int k = name_index("light kind", kind, kinds);
+  double p[3] = {l.position.x, l.position.y, l.position.z};
+  double d[3] = {l.direction.x, l.direction.y, l.direction.z};
+  if (k < 0 || sp_doubles_from(po, p, 3, "position") < 0 || sp_doubles_from(dO, d, 3, "direction") < 0 ||
+      sp_floats_from(co, l.color, 3, "color") < 0)
+    return NULL;
+  l.kind = (sensim_light_kind)k;
+  l.position = (sensim_vec3){p[0], p[1], p[2]};
+  l.direction = (sensim_vec3){d[0], d[1], d[2]};
+  l.intensity = intensity;
+  l.spot_inner = inner;
+  l.spot_outer = outer;
+  l.cast_shadows = shadows;
+  sensim_status st = sensim_light_add(self->world, &l);
+  if (st) return sp_raise(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *world_body(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"mesh", "pose", "class_id", "instance_id", "static", NULL};
+  PyObject *mo = Py_None, *po = Py_None;
+  unsigned int cls = 0, inst = 0;
+  int is_static = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOIIp:body", kwlist, &mo, &po, &cls, &inst, &is_static))
+    return NULL;
+  if (sp_world_check(self) < 0) return NULL;
+  if (cls > UINT16_MAX) {
+    PyErr_Format(PyExc_ValueError, "class_id: must be in 0 .. 65535 (got %u)", cls);
+    return NULL;
+  }
+  sensim_body_params p;
+  sensim_body_params_init(&p);
+  p.mesh = sp_handle_ptr(mo, &sp_MeshType, self, 1, "mesh");
+  if (!p.mesh && PyErr_Occurred()) return NULL;
+  if (sp_pose_from(po, &p.pose, "pose") < 0) return NULL;
+  p.class_id = (uint16_t)cls;
+  p.instance_id = inst;
+  p.is_static = is_static;
+  sensim_body *b = NULL;
+  sensim_status st = sensim_body_create(self->world, &p, &b);
+  return st ? sp_raise(st) : sp_handle_new(&sp_BodyType, self, b);
+}
+
+static PyMethodDef world_methods[] = {
+    {"close", (PyCFunction)world_close, METH_NOARGS,
+     "Finish every capture and free the world. Later calls on it, its bodies and sensors raise "
+     "StateError; frames already taken stay valid."},
+    {"__enter__", (PyCFunction)world_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)world_exit, METH_VARARGS, NULL},
+    {"advance", (PyCFunction)world_advance, METH_O,
+     "advance(t): move the clock to t (s): start every capture due and deliver every frame "
+     "whose delivery time has come. Push the bodies' states for t first."},
+    {"reset", (PyCFunction)world_reset, METH_NOARGS,
+     "Start over at time zero (episodes): frames in flight are dropped, body tracks emptied, "
+     "built-in filters re-created; the next episode's frames equal the first one's."},
+    {"sensor", (PyCFunction)world_sensor, METH_O, "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"mesh", (PyCFunction)(void (*)(void))world_mesh, METH_VARARGS | METH_KEYWORDS,
+     "mesh(vertices (N, 3) m, indices (M, 3) counter-clockwise, uvs=None (N, 2), "
+     "tri_reflectance=None (M,), material=None) -> Mesh (the arrays are copied)."},
+    {"load_mesh", (PyCFunction)(void (*)(void))world_load_mesh, METH_VARARGS | METH_KEYWORDS,
+     "load_mesh(path, material=None) -> Mesh from an OBJ, PLY, STL or glTF file."},
+    {"shape", (PyCFunction)(void (*)(void))world_shape, METH_VARARGS | METH_KEYWORDS,
+     "shape(kind, size, segments=0, material=None) -> Mesh. kind: 'box' (size: full extents "
+     "x, y, z, m), 'sphere' (radius), 'cylinder'/'cone' (radius, _, height; standing on z = 0), "
+     "'plane' (extents x, y)."},
+    {"texture", (PyCFunction)world_texture, METH_O,
+     "texture(rgb) -> Texture from an (H, W, 3) array of linear RGB in [0, 1] (copied)."},
+    {"load_texture", (PyCFunction)world_load_texture, METH_O,
+     "load_texture(path) -> Texture from an sRGB PNG."},
+    {"light", (PyCFunction)(void (*)(void))world_light, METH_VARARGS | METH_KEYWORDS,
+     "light(kind='directional'|'point'|'spot', position=(x, y, z) m, direction=, color=(r, g, b), "
+     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True)."},
+    {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
+     "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
+    {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,
+     "add_sensor(kind, name='sensor', body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
+     "window=None (the kind's default) s, filters=(), **keys) -> Sensor. keys are the kind's "
+     "scenario keys (docs/scenario.md), e.g. width=, hfov_deg=, preset='VLP-16'."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef world_getset[] = {
+    {"time", (getter)world_time, NULL, "Simulation time, s (-inf before the first advance).", NULL},
+    {"closed", (getter)world_closed, NULL, "True once the world is closed.", NULL},
+    {"params", (getter)world_params, NULL, "The parameters the world was created with.", NULL},
+    {"sensors", (getter)world_sensors, NULL, "The sensors in creation order.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject sp_WorldType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim._sensim.World",
+    .tp_basicsize = sizeof(sp_world),
+    .tp_dealloc = (destructor)world_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=9.80665 m/s^2, "
+              "background=(r, g, b), ambient=0.1): a simulated world; it owns every mesh, body and "
+              "sensor made in it. Same seed, same frames.",
+    .tp_traverse = (traverseproc)world_traverse,
+    .tp_clear = (inquiry)world_clear,
+    .tp_weaklistoffset = offsetof(sp_world, weakrefs),
+    .tp_methods = world_methods,
+    .tp_getset = world_getset,
+    .tp_init = (initproc)world_init,
+    .tp_new = world_new,
+};
+
+static PyObject *m_register_world_class(PyObject *self, PyObject *cls) {
+  (void)self;
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &sp_WorldType)) {
+    PyErr_SetString(PyExc_TypeError, "_register_world_class: expected a subclass of World");
+    return NULL;
+  }
+  Py_INCREF(cls);
+  sp_world_class = (PyTypeObject *)cls;
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef world_module_methods[] = {
+    {"_register_world_class", m_register_world_class, METH_O,
+     "The World subclass the extension makes scenario worlds of (sensim.World)."},
+    {NULL, NULL, 0, NULL}};
+
+int sp_world_init(PyObject *m) {
+  if (PyType_Ready(&sp_WorldType) < 0) return -1;
+  if (PyModule_AddObjectRef(m, "World", (PyObject *)&sp_WorldType) < 0) return -1;
+  return PyModule_AddFunctions(m, world_module_methods);
+}
