@@ -35,12 +35,6 @@ PyObject *sp_tools_doubles(PyObject *o, int min_nd, int max_nd, const char *what
   return a;
 }
 
-static PyObject *new_doubles(npy_intp n, const double *src) {
-  PyObject *a = PyArray_SimpleNew(1, &n, NPY_FLOAT64);
-  if (a && n > 0) memcpy(PyArray_DATA((PyArrayObject *)a), src, (size_t)n * sizeof(double));
-  return a;
-}
-
 /* ---- Allan deviation ------------------------------------------------------- */
 
 static PyObject *t_allan_log_factors(PyObject *self, PyObject *args, PyObject *kw) {
