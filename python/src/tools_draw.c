@@ -154,9 +154,17 @@ static PyObject *colormap(PyObject *o, int labels) {
     }
     return Py_BuildValue("(iii)", rgb[0], rgb[1], rgb[2]);
   }
-  PyObject *a = labels ? PyArray_FROMANY(o, NPY_UINT32, 0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED)
+  PyObject *a = labels ? PyArray_FROMANY(o, NPY_INT64, 0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED)
                        : sp_tools_doubles(o, 0, NPY_MAXDIMS - 1, "colormap_viridis: t");
   if (!a) return NULL;
+  if (labels) {
+    const int64_t *ids = PyArray_DATA(ARR(a));
+    for (npy_intp i = 0, n = PyArray_SIZE(ARR(a)); i < n; i++)
+      if (ids[i] < 0 || ids[i] > UINT32_MAX) {
+        Py_DECREF(a);
+        return PyErr_Format(PyExc_ValueError, "label_color: ids in 0..2^32-1, got %lld", (long long)ids[i]);
+      }
+  }
   int nd = PyArray_NDIM(ARR(a));
   if (nd >= NPY_MAXDIMS) {
     Py_DECREF(a);
@@ -173,7 +181,7 @@ static PyObject *colormap(PyObject *o, int labels) {
     Py_BEGIN_ALLOW_THREADS
     for (npy_intp i = 0; i < n; i++) {
       if (labels)
-        sensim_label_color(((const uint32_t *)in)[i], d + 3 * i);
+        sensim_label_color((uint32_t)((const int64_t *)in)[i], d + 3 * i);
       else
         sensim_colormap_viridis(((const double *)in)[i], d + 3 * i);
     }

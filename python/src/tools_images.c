@@ -415,13 +415,27 @@ static PyObject *t_augment_mosaic(PyObject *self, PyObject *args, PyObject *kw) 
   sensim_image img;
   PyObject *holder;
   if (sp_image_from(io, &img, &holder, "augment_mosaic") != 0) return NULL;
+  /* sensim_augment_mosaic frees img->data with free() and puts its own
+   * buffer in its place (src/tools/augment_mosaic.c), so it gets a
+   * malloc'd copy, not the NumPy array's memory. */
+  size_t bytes = (size_t)img.width * img.height * (size_t)img.channels * sizeof(float);
+  float *buf = malloc(bytes ? bytes : 1);
+  if (!buf) {
+    Py_DECREF(holder);
+    return PyErr_NoMemory();
+  }
+  memcpy(buf, img.data, bytes);
+  Py_DECREF(holder);
+  img.data = buf;
   sensim_status st;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_augment_mosaic(&img, pattern, method);
   Py_END_ALLOW_THREADS
-  PyObject *res = st != SENSIM_OK ? sp_raise(st) : as_hwc(holder, &img);
-  Py_DECREF(holder);
-  return res;
+  if (st != SENSIM_OK) {
+    sensim_image_free(&img);
+    return sp_raise(st);
+  }
+  return sp_image_to(&img);
 }
 
 static PyObject *t_gray_world_gains(PyObject *self, PyObject *arg) {
