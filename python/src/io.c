@@ -24,7 +24,7 @@ int sp_image_from(PyObject *o, sensim_image *img, PyObject **holder, const char 
     return -1;
   }
   PyObject *a = PyArray_FROMANY(o, NPY_FLOAT32, 2, 3, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
-                                                          NPY_ARRAY_ENSURECOPY);
+                                                          NPY_ARRAY_ENSURECOPY | NPY_ARRAY_FORCECAST);
   if (!a) return -1; /* NumPy's own error: not numeric, or not 2-D or 3-D */
   PyArrayObject *arr = (PyArrayObject *)a;
   npy_intp *d = PyArray_DIMS(arr);
