@@ -346,3 +346,30 @@ def test_table_read_and_ablation_edit():
         ext.ablation_edit("{", "baseline")
     with pytest.raises(sensim.NotFound):
         ext.table_read(GOLDEN / "missing.csv")
+
+
+# ---- sensim.tools (Python conveniences) ------------------------------------------------
+
+def test_imu_allan_of_a_scenario_recording_matches_the_array_tool():
+    from sensim import tools
+    text = """{"duration": 20.0, "step": 0.005, "bodies": [{"name": "b", "pose": {"position": [0, 0, 1]}}],
+               "sensors": [{"name": "imu", "type": "imu", "body": "b", "rate": 200,
+                            "filters": [{"name": "imu_noise"}]}]}"""
+    with ext.Scenario.from_string(text) as s:
+        imu = s.world.sensor("imu")
+        frames = []
+        for k in range(int(round(s.duration / s.step)) + 1):
+            s.step_to(k * s.step)
+            frames += imu.poll_all()
+    r = tools.imu_allan(frames)
+    gyro = np.array([f.record["gyro"] for f in frames])
+    direct = ext.allan_deviation(gyro, 1 / 200)
+    assert np.array_equal(r["gyro"], direct["adev"]) and np.allclose(r["tau"], direct["tau"])
+    assert r["accel"].shape == r["gyro"].shape
+    assert all(line["n"] > 0 for line in r["gyro_lines"])  # the filter's white noise shows
+    with pytest.raises(ValueError):
+        tools.imu_allan(frames[::-1])  # not in order
+    stack = tools.frame_stack([sensim.Frame.from_array(np.full((4, 5), 255, np.uint8), "gray8")] * 3)
+    assert stack.shape == (3, 4, 5) and np.all(stack == 1.0)
+    with pytest.raises(sensim.PayloadTypeError):
+        tools.frame_stack(frames[:2])
