@@ -85,6 +85,8 @@ if(NOT SENSIM_SANITIZE)
     -DSENSIM_VERSION=${PROJECT_VERSION}
     -DSENSIM_CC=${CMAKE_C_COMPILER}
     -DSENSIM_GENERATOR=${CMAKE_GENERATOR}
+    -DSENSIM_PYTHON_EXECUTABLE=${SENSIM_PYTHON_EXECUTABLE}
+    -DSENSIM_PYTHON_INSTALL_DIR=${SENSIM_PYTHON_INSTALL_DIR}
     -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.cmake)
   # Its scratch prefix and builds live in its own folder of the build tree.
   set_tests_properties(consumer PROPERTIES TIMEOUT 300)

@@ -7,5 +7,6 @@ int main(void) {
   failed += sensim_test_schedule();
   failed += sensim_test_capture_ctx();
   failed += sensim_test_runtime_registry();
+  failed += sensim_test_handover();
   return failed ? 1 : 0;
 }

@@ -26,7 +26,8 @@ void *sp_handle_ptr(PyObject *o, PyTypeObject *type, sp_world *w, int allow_none
     return NULL;
   }
   sp_handle *h = (sp_handle *)o;
-  if (!h->world || !h->world->world) return sp_state_error("%s: its world is closed", what);
+  if (!h->world) return sp_state_error("%s: its world is closed", what);
+  if (sp_world_check(h->world) < 0) return NULL;
   if (!h->ptr) return sp_state_error("%s: the %s was destroyed", what, handle_noun(type));
   if (w && h->world != w) {
     PyErr_Format(PyExc_ValueError, "%s: the %s belongs to another world", what, handle_noun(type));

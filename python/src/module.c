@@ -254,12 +254,33 @@ static PyObject *m_advance_all(PyObject *self, PyObject *args) {
     if (sp_world_check((sp_world *)items[i]) < 0) goto fail;
     ws[i] = ((sp_world *)items[i])->world;
   }
+  /* A world listed twice would be advanced twice: tag each idle world once. */
+  Py_ssize_t dup = -1;
+  for (Py_ssize_t i = 0; i < n && dup < 0; i++) {
+    sp_world *w = (sp_world *)items[i];
+    if (w->busy == 2) dup = i;
+    else if (!w->busy) w->busy = 2;
+  }
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (((sp_world *)items[i])->busy == 2) ((sp_world *)items[i])->busy = 0;
+  if (dup >= 0) {
+    PyErr_Format(PyExc_ValueError, "advance_all: world %zd appears twice in the list", dup);
+    goto fail;
+  }
+  Py_ssize_t begun = 0;
+  for (; begun < n; begun++)
+    if (sp_world_begin((sp_world *)items[begun], "advance_all") < 0) break;
+  if (begun < n) {
+    for (Py_ssize_t i = 0; i < begun; i++) sp_world_end((sp_world *)items[i]);
+    goto fail;
+  }
   sensim_status st = SENSIM_OK;
   Py_ssize_t bad = -1;
   Py_BEGIN_ALLOW_THREADS
   for (Py_ssize_t i = 0; i < n && st == SENSIM_OK; i++)
     if ((st = sensim_world_advance(ws[i], t)) != SENSIM_OK) bad = i;
   Py_END_ALLOW_THREADS
+  for (Py_ssize_t i = 0; i < n; i++) sp_world_end((sp_world *)items[i]);
   for (Py_ssize_t i = 0; i < n; i++)
     if (sp_world_take_pending((sp_world *)items[i]) < 0) goto fail;
   if (st != SENSIM_OK) {

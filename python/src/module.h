@@ -66,14 +66,24 @@ typedef struct sp_world {
   PyObject *sensors;      /* list of Sensor objects, in creation order */
   PyObject *pending;      /* an exception raised in a frame callback, re-raised by advance */
   PyObject *weakrefs;
+  int busy;               /* inside a call that released the GIL (advance, reset, ...) */
+  unsigned long busy_thread; /* the thread making that call */
 } sp_world;
 
 extern PyTypeObject sp_WorldType;
 /* The type Python subclasses World as (sensim.World); worlds the extension
  * makes itself (a scenario's) are of this type. */
 extern PyTypeObject *sp_world_class;
-/* -1 with sensim.StateError set when the world is closed. */
+/* -1 with sensim.StateError set when the world is closed, or when another
+ * thread is inside a call that released the GIL on it (one thread at a
+ * time calls into a world: the C rule, enforced here instead of crashing).
+ * The busy thread itself may call in: frame callbacks run inside advance. */
 int sp_world_check(sp_world *w);
+/* Around calls that release the GIL and must run alone (advance, reset,
+ * close, scenario runs): sp_world_check, and also refused from inside a
+ * frame callback; then marks the world busy until sp_world_end. */
+int sp_world_begin(sp_world *w, const char *what);
+void sp_world_end(sp_world *w);
 /* A World object wrapping a world `owner` keeps alive and destroys. */
 PyObject *sp_world_wrap(sensim_world *world, PyObject *owner);
 /* Call this after every sensim call that may have run frame callbacks:

@@ -11,10 +11,11 @@ sensim_sensor *sp_sensor_ptr(PyObject *o) {
     return NULL;
   }
   sp_sensor *s = (sp_sensor *)o;
-  if (!s->world || !s->world->world) {
+  if (!s->world) {
     sp_state_error("sensor %s: its world is closed", PyUnicode_AsUTF8(s->name));
     return NULL;
   }
+  if (sp_world_check(s->world) < 0) return NULL;
   return s->sensor;
 }
 

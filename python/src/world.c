@@ -10,10 +10,30 @@
 PyTypeObject *sp_world_class = &sp_WorldType;
 
 int sp_world_check(sp_world *w) {
-  if (w->world) return 0;
-  sp_state_error("the world is closed");
-  return -1;
+  if (!w->world) {
+    sp_state_error("the world is closed");
+    return -1;
+  }
+  if (w->busy && w->busy_thread != PyThread_get_thread_ident()) {
+    sp_state_error("the world is busy in a call on another thread (one thread at a time calls "
+                   "into a world; Python filters may not call into their world)");
+    return -1;
+  }
+  return 0;
 }
+
+int sp_world_begin(sp_world *w, const char *what) {
+  if (sp_world_check(w) < 0) return -1;
+  if (w->busy) {
+    sp_state_error("%s: not allowed inside a frame callback of this world", what);
+    return -1;
+  }
+  w->busy = 1;
+  w->busy_thread = PyThread_get_thread_ident();
+  return 0;
+}
+
+void sp_world_end(sp_world *w) { w->busy = 0; }
 
 int sp_world_take_pending(sp_world *w) {
   if (!w->pending) return 0;
@@ -124,7 +144,10 @@ static PyObject *world_close(sp_world *self, PyObject *noargs) {
   (void)noargs;
   if (self->owner && self->world)
     return sp_state_error("this world belongs to a Scenario: close the Scenario instead");
+  if (!self->world) Py_RETURN_NONE;
+  if (sp_world_begin(self, "close") < 0) return NULL;
   world_destroy_now(self);
+  sp_world_end(self);
   Py_RETURN_NONE;
 }
 
@@ -136,19 +159,24 @@ static PyObject *world_enter(sp_world *self, PyObject *noargs) {
 
 static PyObject *world_exit(sp_world *self, PyObject *args) {
   (void)args;
-  if (!self->owner) world_destroy_now(self);
+  if (!self->owner && self->world) {
+    if (sp_world_begin(self, "close") < 0) return NULL;
+    world_destroy_now(self);
+    sp_world_end(self);
+  }
   Py_RETURN_FALSE;
 }
 
 static PyObject *world_advance(sp_world *self, PyObject *arg) {
   double t = PyFloat_AsDouble(arg);
   if (t == -1.0 && PyErr_Occurred()) return NULL;
-  if (sp_world_check(self) < 0) return NULL;
+  if (sp_world_begin(self, "advance") < 0) return NULL;
   sensim_status st;
   sensim_world *w = self->world;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_world_advance(w, t);
   Py_END_ALLOW_THREADS
+  sp_world_end(self);
   if (st) {
     Py_CLEAR(self->pending);
     return sp_raise(st);
@@ -159,12 +187,13 @@ static PyObject *world_advance(sp_world *self, PyObject *arg) {
 
 static PyObject *world_reset(sp_world *self, PyObject *noargs) {
   (void)noargs;
-  if (sp_world_check(self) < 0) return NULL;
+  if (sp_world_begin(self, "reset") < 0) return NULL;
   sensim_status st;
   sensim_world *w = self->world;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_world_reset(w);
   Py_END_ALLOW_THREADS
+  sp_world_end(self);
   if (st) return sp_raise(st);
   Py_RETURN_NONE;
 }
@@ -290,9 +319,11 @@ static PyObject *world_mesh(sp_world *self, PyObject *args, PyObject *kw) {
   sensim_mesh *mesh = NULL;
   sensim_status st;
   sensim_world *w = self->world;
+  if (sp_world_begin(self, "mesh") < 0) goto done;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_mesh_create(w, &d, &mesh);
   Py_END_ALLOW_THREADS
+  sp_world_end(self);
   result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
 done:
   Py_XDECREF(v);
@@ -316,9 +347,14 @@ static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
     const char *p = PyBytes_AS_STRING(path);
     sensim_world *w = self->world;
     const sensim_material *mp = mo == Py_None ? NULL : &mat;
+    if (sp_world_begin(self, "load_mesh") < 0) {
+      Py_DECREF(path);
+      return NULL;
+    }
     Py_BEGIN_ALLOW_THREADS
     st = sensim_mesh_load(w, p, mp, &mesh);
     Py_END_ALLOW_THREADS
+    sp_world_end(self);
     result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
   }
   Py_DECREF(path);

@@ -10,7 +10,9 @@
 #      link it against libsensim.a with `pkg-config --static --libs`, which
 #      holds Libs.private to account; the same for tools.c with
 #      `pkg-config ... sensim_tools` (whose Requires brings sensim);
-#   4. run the installed `sensim` program, which must find its libraries.
+#   4. run the installed `sensim` program, which must find its libraries;
+#   5. when the Python package was built, import it from the prefix alone
+#      and run a lidar through it.
 #
 # Each program must exit 0; main.c's must print "points: N" with N > 0,
 # tools.c's "tools: ok".
@@ -215,5 +217,30 @@ if(rc EQUAL 127 OR err MATCHES "error while loading shared libraries")
   message(FATAL_ERROR "consumer: the installed sensim program does not start (${rc}):\n${err}")
 endif()
 message(STATUS "consumer: installed sensim program starts (--help exit ${rc})")
+
+# ---- 5. the Python package ---------------------------------------------------------------
+
+# When the build made it: the installed package imports from the prefix
+# alone (its extension finds libsensim through its RPATH) and works.
+if(SENSIM_PYTHON_EXECUTABLE AND SENSIM_PYTHON_INSTALL_DIR)
+  set(pydir ${prefix}/${SENSIM_PYTHON_INSTALL_DIR})
+  file(WRITE ${SENSIM_WORK_DIR}/use_sensim.py [=[
+import sys
+import sensim
+assert sensim.__file__.startswith(sys.argv[1]), sensim.__file__
+with sensim.World(seed=3) as w:
+    w.body(w.shape("box", (2, 2, 2)), pose=(6, 0, 0), static=True)
+    lidar = w.lidar(preset="VLP-16", columns=360, filters=["points"])
+    w.advance(0.0)
+    print("python: %d points" % lidar.poll().count)
+]=])
+  run_step("python3 with the installed package"
+           COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${pydir} PYTHONDONTWRITEBYTECODE=1
+                   ${SENSIM_PYTHON_EXECUTABLE} ${SENSIM_WORK_DIR}/use_sensim.py ${pydir}
+           OUTPUT_VAR out)
+  if(NOT out MATCHES "python: [1-9][0-9]* points")
+    message(FATAL_ERROR "consumer: the installed Python package printed: ${out}")
+  endif()
+endif()
 
 message(STATUS "consumer: all checks passed")
