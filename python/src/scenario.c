@@ -21,6 +21,7 @@ typedef struct sp_scenario {
   sensim_scenario *scn; /* NULL before loading and once closed */
   PyObject *world_ref;  /* weak reference to the World object, or NULL */
   int busy;             /* 1 while a call works with the GIL released */
+  PyObject *held;       /* the World object, held between sp_scenario_begin and _end */
 } sp_scenario;
 
 /* The World object if one is alive (new reference), else NULL (no error). */
@@ -94,6 +95,7 @@ static PyObject *scenario_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
   s->scn = NULL;
   s->world_ref = NULL;
   s->busy = 0;
+  s->held = NULL;
   return (PyObject *)s;
 }
 
@@ -283,19 +285,56 @@ static int take_pending(PyObject *w) {
   return w ? sp_world_take_pending((sp_world *)w) : 0;
 }
 
+/* The World object, made on first use (new reference). */
+static PyObject *world_obj(sp_scenario *s) {
+  if (!sp_scenario_ptr((PyObject *)s)) return NULL;
+  PyObject *w = live_world(s);
+  if (w) return w;
+  w = sp_world_wrap(sensim_scenario_world(s->scn), (PyObject *)s);
+  if (!w) return NULL;
+  s->world_ref = PyWeakref_NewRef(w, NULL);
+  if (!s->world_ref) Py_CLEAR(w);
+  return w;
+}
+
+/* Start a call that works without the GIL: the scenario and its World
+ * are marked busy (Scenario and World calls from other threads, and
+ * re-entrant ones from frame callbacks, raise StateError meanwhile).
+ * Returns the World object (new reference), NULL with an exception. */
+static PyObject *begin_call(sp_scenario *s, const char *what) {
+  PyObject *w = world_obj(s);
+  if (!w) return NULL;
+  if (sp_world_begin((sp_world *)w, what) < 0) {
+    Py_DECREF(w);
+    return NULL;
+  }
+  s->busy = 1;
+  return w;
+}
+
+/* End it (consumes w): 0, or -1 with what a frame callback raised. */
+static int end_call(sp_scenario *s, PyObject *w) {
+  s->busy = 0;
+  sp_world_end((sp_world *)w);
+  int r = take_pending(w);
+  Py_DECREF(w);
+  return r;
+}
+
 sensim_scenario *sp_scenario_begin(PyObject *o) {
   sensim_scenario *scn = sp_scenario_ptr(o);
-  if (scn) ((sp_scenario *)o)->busy = 1;
+  if (!scn) return NULL;
+  PyObject *w = begin_call((sp_scenario *)o, "noise calibration of a scenario");
+  if (!w) return NULL;
+  ((sp_scenario *)o)->held = w;
   return scn;
 }
 
 int sp_scenario_end(PyObject *o) {
   sp_scenario *s = (sp_scenario *)o;
-  s->busy = 0;
-  PyObject *w = live_world(s);
-  int r = take_pending(w);
-  Py_XDECREF(w);
-  return r;
+  PyObject *w = s->held;
+  s->held = NULL;
+  return end_call(s, w);
 }
 
 static PyObject *summary_dict(sensim_scenario *scn, const sensim_run_summary *sum) {
@@ -336,32 +375,36 @@ static PyObject *scenario_run(PyObject *self, PyObject *args, PyObject *kw) {
   memset(&ctx, 0, sizeof ctx);
   ctx.fn = progress;
   const char *dir = out ? PyBytes_AS_STRING(out) : NULL;
-  PyObject *w = live_world(s); /* kept alive for frame callbacks during the run */
+  PyObject *w = begin_call(s, "Scenario.run");
+  if (!w) {
+    Py_XDECREF(out);
+    return NULL;
+  }
   sensim_run_summary sum;
   memset(&sum, 0, sizeof sum);
   sensim_status st;
   sensim_scenario *scn = s->scn;
-  s->busy = 1;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_scenario_run(scn, dir, progress != Py_None ? progress_cb : NULL, &ctx, &sum);
   Py_END_ALLOW_THREADS
-  s->busy = 0;
   Py_XDECREF(out);
-  PyObject *res = NULL;
+  int pending = end_call(s, w);
   if (st != SENSIM_OK) {
-    /* The run's error is the one raised; a progress exception is dropped. */
+    /* The run's error is the one raised; a progress or frame callback's
+     * exception is dropped. */
+    if (pending) PyErr_Clear();
     if (exc_saved(&ctx.exc)) {
       exc_restore(&ctx.exc);
       PyErr_Clear();
     }
-    sp_raise(st);
-  } else if (exc_saved(&ctx.exc)) {
-    exc_restore(&ctx.exc);
-  } else if (take_pending(w) == 0) {
-    res = summary_dict(scn, &sum);
+    return sp_raise(st);
   }
-  Py_XDECREF(w);
-  return res;
+  if (exc_saved(&ctx.exc)) {
+    if (pending) PyErr_Clear();
+    exc_restore(&ctx.exc);
+    return NULL;
+  }
+  return pending ? NULL : summary_dict(scn, &sum);
 }
 
 static PyObject *scenario_step_to(PyObject *self, PyObject *arg) {
@@ -369,21 +412,19 @@ static PyObject *scenario_step_to(PyObject *self, PyObject *arg) {
   double t = PyFloat_AsDouble(arg);
   if (t == -1.0 && PyErr_Occurred()) return NULL;
   if (check_open(s) != 0) return NULL;
-  PyObject *w = live_world(s);
+  PyObject *w = begin_call(s, "Scenario.step_to");
+  if (!w) return NULL;
   sensim_scenario *scn = s->scn;
   sensim_status st;
-  s->busy = 1;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_scenario_step_to(scn, t);
   Py_END_ALLOW_THREADS
-  s->busy = 0;
-  PyObject *res = NULL;
-  if (st != SENSIM_OK)
-    sp_raise(st);
-  else if (take_pending(w) == 0)
-    res = Py_NewRef(Py_None);
-  Py_XDECREF(w);
-  return res;
+  int pending = end_call(s, w);
+  if (st != SENSIM_OK) {
+    if (pending) PyErr_Clear();
+    return sp_raise(st);
+  }
+  return pending ? NULL : Py_NewRef(Py_None);
 }
 
 /* ---- properties ----------------------------------------------------------- */
@@ -421,18 +462,6 @@ static PyObject *get_warnings(PyObject *self, void *c) {
     PyList_SET_ITEM(list, (Py_ssize_t)i, str);
   }
   return list;
-}
-
-/* The World object, made on first use (new reference). */
-static PyObject *world_obj(sp_scenario *s) {
-  if (!sp_scenario_ptr((PyObject *)s)) return NULL;
-  PyObject *w = live_world(s);
-  if (w) return w;
-  w = sp_world_wrap(sensim_scenario_world(s->scn), (PyObject *)s);
-  if (!w) return NULL;
-  s->world_ref = PyWeakref_NewRef(w, NULL);
-  if (!s->world_ref) Py_CLEAR(w);
-  return w;
 }
 
 static PyObject *get_world(PyObject *self, void *c) {

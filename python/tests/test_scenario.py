@@ -189,3 +189,44 @@ def test_scenario_runs_once_and_not_after_stepping(tmp_path):
             s.run(tmp_path, progress=5)
         with pytest.raises(TypeError):
             s.step_to("soon")
+
+
+def test_calls_from_frame_callbacks_and_other_threads_are_refused():
+    import threading
+    with ext.Scenario(CART) as s:
+        imu = s.world.sensor("imu")
+        refused = []
+
+        def cb(sensor, frame):
+            for call in (lambda: s.step_to(2.0), s.close, lambda: s.run(None)):
+                try:
+                    call()
+                except sensim.StateError:
+                    refused.append(1)
+
+        imu.set_callback(cb)
+        s.step_to(0.1)
+        assert refused and len(refused) % 3 == 0  # every re-entrant call, every frame
+        imu.set_callback(None)
+        s.step_to(0.2)  # the scenario is still whole
+
+    started, proceed, errors = threading.Event(), threading.Event(), []
+    with ext.Scenario(CART) as s:
+        w = s.world
+
+        def progress(t, d):
+            if t == 1.0:
+                started.set()
+                proceed.wait(30)
+
+        th = threading.Thread(target=lambda: s.run(None, progress=progress))
+        th.start()
+        assert started.wait(30)
+        for call in (s.close, lambda: s.step_to(5.0), lambda: w.advance(5.0), lambda: s.bodies):
+            try:
+                call()
+            except sensim.StateError as e:
+                errors.append(e)
+        proceed.set()
+        th.join(60)
+        assert len(errors) == 4 and not s.closed
