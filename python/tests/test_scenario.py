@@ -20,7 +20,10 @@ CART = ROOT / "examples" / "cart.json"
 def sensim_cli():
     """The `sensim` program built next to this package (build/sensim)."""
     here = Path(sensim.__file__).resolve().parent  # build/python/sensim
-    for cand in (here.parents[1] / "sensim", ROOT / "build" / "sensim"):
+    cands = [here.parents[1] / "sensim", ROOT / "build" / "sensim"]
+    if os.environ.get("SENSIM_BUILD_DIR"):  # set by ctest
+        cands.insert(0, Path(os.environ["SENSIM_BUILD_DIR"]) / "sensim")
+    for cand in cands:
         if cand.is_file() and os.access(cand, os.X_OK):
             return str(cand)
     found = shutil.which("sensim")
