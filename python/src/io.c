@@ -109,7 +109,15 @@ static PyObject *write_frame(PyObject *args, PyObject *kw, const char *fmt, fram
 
 static PyObject *io_write_png(PyObject *self, PyObject *args, PyObject *kw) {
   (void)self;
-  return write_frame(args, kw, "O&O|$p:write_png", png_writer);
+  static char *kwlist[] = {"path", "frame", NULL};
+  PyObject *path = NULL, *fobj = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O:write_png", kwlist, PyUnicode_FSConverter, &path, &fobj))
+    return NULL;
+  PyObject *a = Py_BuildValue("(NO)", path, fobj);
+  if (!a) return NULL;
+  PyObject *r = write_frame(a, NULL, "O&O|p:write_png", png_writer);
+  Py_DECREF(a);
+  return r;
 }
 
 static PyObject *io_write_pcd(PyObject *self, PyObject *args, PyObject *kw) {

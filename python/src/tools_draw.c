@@ -20,7 +20,17 @@
 typedef struct sp_plot {
   PyObject_HEAD
   sensim_plot *plot;
+  int busy; /* 1 while write_png renders without the GIL */
 } sp_plot;
+
+/* The plot, or NULL with StateError (not initialised, or rendering on
+ * another thread: drawing into it then would race the renderer). */
+static sensim_plot *plot_ptr(PyObject *self) {
+  sp_plot *p = (sp_plot *)self;
+  if (!p->plot) return sp_state_error("Plot: not initialised"), NULL;
+  if (p->busy) return sp_state_error("Plot: busy writing on another thread"), NULL;
+  return p->plot;
+}
 
 static int plot_init(PyObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"width", "height", "title", "xlabel", "ylabel", "log_x", "log_y", NULL};
@@ -28,6 +38,10 @@ static int plot_init(PyObject *self, PyObject *args, PyObject *kw) {
   const char *title = NULL, *xl = NULL, *yl = NULL;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "|iizzzpp:Plot", kwlist, &w, &h, &title, &xl, &yl, &lx, &ly))
     return -1;
+  if (((sp_plot *)self)->plot) {
+    sp_state_error("Plot.__init__: the plot is already made");
+    return -1;
+  }
   sensim_plot *p = NULL;
   sensim_status st = sensim_plot_create(w, h, title, xl, yl, lx, ly, &p);
   if (st != SENSIM_OK) return sp_raise_int(st);
@@ -66,8 +80,8 @@ static PyObject *plot_draw(PyObject *self, PyObject *args, PyObject *kw, int bar
   PyObject *xo, *yo, *color = Py_None;
   int dashed = 0, marker = 0;
   const char *legend = NULL;
-  sensim_plot *p = ((sp_plot *)self)->plot;
-  if (!p) return sp_state_error("Plot: not initialised");
+  sensim_plot *p = plot_ptr(self);
+  if (!p) return NULL;
   if (!PyArg_ParseTupleAndKeywords(args, kw, bars ? "OO|$Oppz:bars" : "OO|$Oppz:line", kwlist, &xo, &yo,
                                    &color, &dashed, &marker, &legend))
     return NULL;
@@ -101,15 +115,17 @@ static PyObject *plot_bars(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *plot_write_png(PyObject *self, PyObject *arg) {
-  sensim_plot *p = ((sp_plot *)self)->plot;
-  if (!p) return sp_state_error("Plot: not initialised");
+  sensim_plot *p = plot_ptr(self);
+  if (!p) return NULL;
   PyObject *path = NULL;
   if (!PyUnicode_FSConverter(arg, &path)) return NULL;
   const char *cp = PyBytes_AS_STRING(path);
   sensim_status st;
+  ((sp_plot *)self)->busy = 1;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_plot_write_png(p, cp);
   Py_END_ALLOW_THREADS
+  ((sp_plot *)self)->busy = 0;
   Py_DECREF(path);
   return st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
 }

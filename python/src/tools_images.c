@@ -61,7 +61,17 @@ static PyObject *t_image_moments(PyObject *self, PyObject *arg) {
 typedef struct sp_image_set {
   PyObject_HEAD
   sensim_image_set_stats s;
+  int busy; /* 1 while a call reads or adds without the GIL */
 } sp_image_set;
+
+/* -1 with StateError while another thread works on the set without the GIL. */
+static int iset_check(PyObject *self) {
+  if (((sp_image_set *)self)->busy) {
+    sp_state_error("ImageSetStats: busy in a call on another thread");
+    return -1;
+  }
+  return 0;
+}
 
 static PyTypeObject sp_ImageSetStatsType;
 
@@ -69,6 +79,7 @@ static int iset_init(PyObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"nbins", NULL};
   Py_ssize_t nbins = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "|n:ImageSetStats", kwlist, &nbins)) return -1;
+  if (iset_check(self) < 0) return -1;
   if (nbins < 0) {
     PyErr_SetString(PyExc_ValueError, "ImageSetStats: nbins must be >= 0 (0: 64)");
     return -1;
@@ -80,12 +91,14 @@ static int iset_init(PyObject *self, PyObject *args, PyObject *kw) {
 static PyObject *iset_add(PyObject *self, PyObject *arg) {
   sensim_image img;
   PyObject *holder;
-  if (sp_image_from(arg, &img, &holder, "ImageSetStats.add") != 0) return NULL;
+  if (iset_check(self) < 0 || sp_image_from(arg, &img, &holder, "ImageSetStats.add") != 0) return NULL;
   sensim_status st;
   sensim_image_set_stats *s = &((sp_image_set *)self)->s;
+  ((sp_image_set *)self)->busy = 1;
   Py_BEGIN_ALLOW_THREADS
   st = sensim_image_set_stats_add(s, &img);
   Py_END_ALLOW_THREADS
+  ((sp_image_set *)self)->busy = 0;
   Py_DECREF(holder);
   return st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
 }
@@ -132,7 +145,7 @@ static PyObject *iset_w1(PyObject *self, PyObject *args) {
   int c = 0;
   if (!PyArg_ParseTuple(args, "O|i:w1", &o, &c)) return NULL;
   sensim_image_set_stats *b = other_set(o);
-  if (!b) return NULL;
+  if (!b || iset_check(self) < 0 || iset_check(o) < 0) return NULL;
   if (c < 0 || c > 2) return PyErr_Format(PyExc_ValueError, "w1: channel c in 0..2, got %d", c);
   return PyFloat_FromDouble(sensim_image_set_w1(&((sp_image_set *)self)->s, b, c));
 }
@@ -143,7 +156,7 @@ static PyObject *iset_report_text(PyObject *self, PyObject *args, PyObject *kw) 
   const char *na = "a", *nb = "b";
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ss:report_text", kwlist, &o, &na, &nb)) return NULL;
   sensim_image_set_stats *b = other_set(o);
-  if (!b) return NULL;
+  if (!b || iset_check(self) < 0 || iset_check(o) < 0) return NULL;
   char *buf = NULL;
   size_t len = 0;
   FILE *fp = open_memstream(&buf, &len);
@@ -164,13 +177,17 @@ static PyObject *iset_report_png(PyObject *self, PyObject *args, PyObject *kw) {
     return NULL;
   sensim_image_set_stats *b = other_set(o);
   PyObject *res = NULL;
-  if (b) {
+  if (b && iset_check(self) == 0 && iset_check(o) == 0) {
     const char *p = PyBytes_AS_STRING(path);
     sensim_image_set_stats *a = &((sp_image_set *)self)->s;
     sensim_status st;
+    int self_busy = ((sp_image_set *)self)->busy, o_busy = ((sp_image_set *)o)->busy;
+    ((sp_image_set *)self)->busy = ((sp_image_set *)o)->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     st = sensim_image_report_png(p, a, na, b, nb);
     Py_END_ALLOW_THREADS
+    ((sp_image_set *)self)->busy = self_busy;
+    ((sp_image_set *)o)->busy = o_busy;
     res = st != SENSIM_OK ? sp_raise(st) : Py_NewRef(Py_None);
   }
   Py_DECREF(path);
@@ -272,6 +289,11 @@ static int distort_init(PyObject *self, PyObject *args, PyObject *kw) {
     PyErr_SetString(PyExc_TypeError, "DistortMap: lens is a dict of camera keys or their JSON text");
     return -1;
   }
+  if (d->map) {
+    Py_XDECREF(holder);
+    sp_state_error("DistortMap.__init__: the map is already made (it may be in use)");
+    return -1;
+  }
   sensim_camera_params cp;
   sensim_distort_map *map = NULL;
   sensim_status st = sensim_lens_params_from_json(json, w, h, &cp);
@@ -282,7 +304,6 @@ static int distort_init(PyObject *self, PyObject *args, PyObject *kw) {
     Py_END_ALLOW_THREADS
   }
   if (st != SENSIM_OK) return sp_raise_int(st);
-  sensim_distort_map_destroy(d->map);
   d->map = map;
   d->width = cp.width;
   d->height = cp.height;
