@@ -276,8 +276,12 @@ static int distort_init(PyObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"lens", "width", "height", NULL};
   sp_distort *d = (sp_distort *)self;
   PyObject *lens;
-  unsigned int w = 0, h = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|II:DistortMap", kwlist, &lens, &w, &h)) return -1;
+  Py_ssize_t w = 0, h = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|nn:DistortMap", kwlist, &lens, &w, &h)) return -1;
+  if (w < 0 || h < 0 || w > UINT32_MAX || h > UINT32_MAX) {
+    PyErr_SetString(PyExc_ValueError, "DistortMap: width and height are >= 0 (0: from the lens keys)");
+    return -1;
+  }
   PyObject *holder = NULL;
   const char *json = NULL;
   if (PyUnicode_Check(lens)) {
@@ -296,7 +300,7 @@ static int distort_init(PyObject *self, PyObject *args, PyObject *kw) {
   }
   sensim_camera_params cp;
   sensim_distort_map *map = NULL;
-  sensim_status st = sensim_lens_params_from_json(json, w, h, &cp);
+  sensim_status st = sensim_lens_params_from_json(json, (uint32_t)w, (uint32_t)h, &cp);
   Py_XDECREF(holder);
   if (st == SENSIM_OK) {
     Py_BEGIN_ALLOW_THREADS
