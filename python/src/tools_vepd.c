@@ -621,7 +621,13 @@ static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObje
 }
 
 static PyObject *cell_to(const sensim_vepd_cell *c) {
+  sensim_vepd_result nan_result;
   const sensim_vepd_result *r = &c->result;
+  if (c->status != SENSIM_OK) { /* a cell left out has no numbers */
+    double q = Py_NAN;
+    nan_result = (sensim_vepd_result){q, q, q, {q, q}, {q, q}};
+    r = &nan_result;
+  }
   return Py_BuildValue("{s:i,s:d,s:d,s:d,s:(dd),s:(dd)}", "status", c->status, "w1", r->w1, "w2", r->w2,
                        "vepd", r->vepd, "rmse_mean", r->rmse_mean[0], r->rmse_mean[1], "h_diff_mean",
                        r->h_diff_mean[0], r->h_diff_mean[1]);

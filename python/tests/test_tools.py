@@ -373,3 +373,27 @@ def test_imu_allan_of_a_scenario_recording_matches_the_array_tool():
     assert stack.shape == (3, 4, 5) and np.all(stack == 1.0)
     with pytest.raises(sensim.PayloadTypeError):
         tools.frame_stack(frames[:2])
+
+
+def test_vepd_experiment_and_simulated_runs():
+    variants = [{"name": "gauss", "filters": ["gnss_noise"]},
+                {"name": "missing", "filters": [("no_such_filter", {"sigma": 1})]}]
+    r = ext.vepd_experiment(runs=2, duration=3.0, variants=variants, seed=4)
+    assert list(r) == ["gauss", "missing"] and list(r["gauss"]) == ["straight", "circle", "half_sine"]
+    for cell in r["gauss"].values():
+        assert cell["status"] == 0 and cell["vepd"] == pytest.approx((cell["w1"] + cell["w2"]) / 2)
+    for cell in r["missing"].values():  # a filter that is not built in leaves its cells out
+        assert cell["status"] == -3 and math.isnan(cell["vepd"])
+    v = variants[0]
+    a = ext.vepd_simulate_run(v, "circle", 5, params={"duration": 3.0})
+    b = ext.vepd_simulate_run(v, "circle", 5, params={"duration": 3.0})
+    c = ext.vepd_simulate_run(v, "circle", 6, params={"duration": 3.0})
+    assert a["v_est"].ndim == 1 and np.all(np.diff(a["t"]) > 0)
+    assert np.array_equal(a["v_est"], b["v_est"]) and not np.array_equal(a["v_est"], c["v_est"])
+    assert np.allclose(a["v_true"], 2.0, atol=1e-6)  # the circle is driven at 2 m/s
+    with pytest.raises(sensim.NotFound):
+        ext.vepd_simulate_run(v, "figure_eight")
+    with pytest.raises(TypeError):
+        ext.vepd_experiment(no_such_parameter=1)
+    with pytest.raises(TypeError):
+        ext.vepd_experiment(variants=[{"filters": ["gnss_noise"]}])  # no name
