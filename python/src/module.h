@@ -184,7 +184,7 @@ extern PyTypeObject sp_ScenarioType;
 sensim_scenario *sp_scenario_begin(PyObject *o);
 int sp_scenario_end(PyObject *o);
 
-/* io.c: images as the tools take them (sensim/io.h's sensim_image, floats
+/* tools_array.c: images as the tools take them (sensim/io.h's sensim_image, floats
  * in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
  * (H, W) or (H, W, C), C in {1, 3}, as a C-contiguous float32 copy in
  * *holder (a new reference the caller DECREFs) that *img borrows; -1 with
@@ -194,14 +194,20 @@ int sp_scenario_end(PyObject *o);
 int sp_image_from(PyObject *o, sensim_image *img, PyObject **holder, const char *what);
 PyObject *sp_image_to(sensim_image *img);
 
-/* tools.c: a float64 C-contiguous array of min_nd..max_nd dimensions
+/* tools_array.c: a float64 C-contiguous array of min_nd..max_nd dimensions
  * from any array-like (new reference), NULL with an error naming `what`. */
 PyObject *sp_tools_doubles(PyObject *o, int min_nd, int max_nd, const char *what);
 
+/* tools_ekf.c: EKF parameters (sensim_tools/vepd.h) from a dict of
+ * them (None: the defaults; unknown keys raise TypeError): 0 or -1. */
+struct sensim_ekf_params;
+int sp_tools_ekf_params(PyObject *d, struct sensim_ekf_params *p);
+
 /* tools*.c: registration of each part of the tools (called by
  * sp_tools_init). */
-int sp_tools_stats_init(PyObject *m);
 int sp_tools_vepd_init(PyObject *m);
+int sp_tools_ekf_init(PyObject *m);
+int sp_tools_ablate_init(PyObject *m);
 int sp_tools_images_init(PyObject *m);
 int sp_tools_draw_init(PyObject *m);
 
