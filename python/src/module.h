@@ -175,17 +175,17 @@ int sp_tools_init(PyObject *m);
  * uses them. */
 
 /* scenario.c: the Scenario type. sp_scenario_begin: the live
- * sensim_scenario of a Scenario object, marked busy (close, run and
- * step_to refuse) so the caller may release the GIL while it works; NULL
- * with TypeError (not a Scenario) or StateError (closed, or busy on
- * another thread). sp_scenario_end (GIL held) ends the use and raises what
- * a frame callback raised meanwhile: 0, or -1 with the exception set. */
+ * sensim_scenario of a Scenario object, with the Scenario and its World
+ * marked busy (sp_world_begin) so the caller may release the GIL while it
+ * works; NULL with TypeError (not a Scenario) or StateError (closed, or
+ * busy). sp_scenario_end (GIL held) ends the use and raises what a frame
+ * callback raised meanwhile: 0, or -1 with the exception set. */
 extern PyTypeObject sp_ScenarioType;
 sensim_scenario *sp_scenario_begin(PyObject *o);
 int sp_scenario_end(PyObject *o);
 
-/* tools_array.c: images as the tools take them (sensim/io.h's sensim_image, floats
- * in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
+/* tools_array.c: images as the tools take them (sensim/io.h's
+ * sensim_image, floats in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
  * (H, W) or (H, W, C), C in {1, 3}, as a C-contiguous float32 copy in
  * *holder (a new reference the caller DECREFs) that *img borrows; -1 with
  * an exception otherwise. sp_image_to: an (H, W, C) float32 array that
