@@ -162,6 +162,7 @@ int sp_payload_from(PyObject *o, sensim_payload *out);
 /* ---- module registration ------------------------------------------------ */
 int sp_convert_init(PyObject *m);
 int sp_world_init(PyObject *m);
+int sp_many_init(PyObject *m);
 int sp_body_init(PyObject *m);
 int sp_sensor_init(PyObject *m);
 int sp_frame_init(PyObject *m);
