@@ -1,6 +1,6 @@
 /* python/src/module.c: the _sensim module: its exceptions, module-level
- * functions (names of payloads, filters, presets and kinds; pose algebra;
- * stepping many worlds at once) and the registration of every type. */
+ * functions (names of payloads, filters, presets and kinds; pose algebra)
+ * and the registration of every type. */
 #define PY_ARRAY_UNIQUE_SYMBOL sensim_ARRAY_API
 #include "module.h"
 #include <numpy/arrayobject.h>
@@ -224,79 +224,6 @@ static PyObject *m_pose_apply(PyObject *self, PyObject *args) {
   return sp_vec3_to(sensim_pose_apply(p, (sensim_vec3){v[0], v[1], v[2]}));
 }
 
-/* ---- many worlds ------------------------------------------------------------- */
-
-/* advance_all(worlds, t): advance every world to t in one call, the GIL
- * released once for all of them (each world's own workers render in
- * parallel as usual). The first failure is raised naming the world's
- * position; worlds before it have advanced, those after it have not. */
-static PyObject *m_advance_all(PyObject *self, PyObject *args) {
-  (void)self;
-  PyObject *seq;
-  double t;
-  if (!PyArg_ParseTuple(args, "Od:advance_all", &seq, &t)) return NULL;
-  PyObject *fast = PySequence_Fast(seq, "advance_all: worlds must be a sequence of World");
-  if (!fast) return NULL;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  PyObject **items = PySequence_Fast_ITEMS(fast);
-  sensim_world *stack[64];
-  sensim_world **ws = n <= 64 ? stack : PyMem_Malloc((size_t)n * sizeof *ws);
-  if (!ws) {
-    Py_DECREF(fast);
-    return PyErr_NoMemory();
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (!PyObject_TypeCheck(items[i], &sp_WorldType)) {
-      PyErr_Format(PyExc_TypeError, "advance_all: item %zd is %.80s, not a World", i,
-                   Py_TYPE(items[i])->tp_name);
-      goto fail;
-    }
-    if (sp_world_check((sp_world *)items[i]) < 0) goto fail;
-    ws[i] = ((sp_world *)items[i])->world;
-  }
-  /* A world listed twice would be advanced twice: tag each idle world once. */
-  Py_ssize_t dup = -1;
-  for (Py_ssize_t i = 0; i < n && dup < 0; i++) {
-    sp_world *w = (sp_world *)items[i];
-    if (w->busy == 2) dup = i;
-    else if (!w->busy) w->busy = 2;
-  }
-  for (Py_ssize_t i = 0; i < n; i++)
-    if (((sp_world *)items[i])->busy == 2) ((sp_world *)items[i])->busy = 0;
-  if (dup >= 0) {
-    PyErr_Format(PyExc_ValueError, "advance_all: world %zd appears twice in the list", dup);
-    goto fail;
-  }
-  Py_ssize_t begun = 0;
-  for (; begun < n; begun++)
-    if (sp_world_begin((sp_world *)items[begun], "advance_all") < 0) break;
-  if (begun < n) {
-    for (Py_ssize_t i = 0; i < begun; i++) sp_world_end((sp_world *)items[i]);
-    goto fail;
-  }
-  sensim_status st = SENSIM_OK;
-  Py_ssize_t bad = -1;
-  Py_BEGIN_ALLOW_THREADS
-  for (Py_ssize_t i = 0; i < n && st == SENSIM_OK; i++)
-    if ((st = sensim_world_advance(ws[i], t)) != SENSIM_OK) bad = i;
-  Py_END_ALLOW_THREADS
-  for (Py_ssize_t i = 0; i < n; i++) sp_world_end((sp_world *)items[i]);
-  for (Py_ssize_t i = 0; i < n; i++)
-    if (sp_world_take_pending((sp_world *)items[i]) < 0) goto fail;
-  if (st != SENSIM_OK) {
-    sensim_error_prefix("world %zd", bad);
-    sp_raise(st);
-    goto fail;
-  }
-  if (ws != stack) PyMem_Free(ws);
-  Py_DECREF(fast);
-  Py_RETURN_NONE;
-fail:
-  if (ws != stack) PyMem_Free(ws);
-  Py_DECREF(fast);
-  return NULL;
-}
-
 static PyObject *m_status_str(PyObject *self, PyObject *arg) {
   (void)self;
   long v = PyLong_AsLong(arg);
@@ -348,8 +275,6 @@ static PyMethodDef methods[] = {
      "pose_compose(ab, bc) -> the pose of C in A given B in A and C in B."},
     {"pose_apply", m_pose_apply, METH_VARARGS,
      "pose_apply(pose, p) -> p mapped from the pose's frame into its parent frame."},
-    {"advance_all", m_advance_all, METH_VARARGS,
-     "advance_all(worlds, t): advance every World to t (s) in one call, the GIL released once."},
     {"status_str", m_status_str, METH_O, "status_str(code) -> the name of a status code."},
     {"suggest", m_suggest, METH_VARARGS,
      "suggest(word, names) -> the closest name (edit distance), or None."},
@@ -372,7 +297,7 @@ PyMODINIT_FUNC PyInit__sensim(void) {
   PyObject *m = PyModule_Create(&moduledef);
   if (!m) return NULL;
   if (add_exceptions(m) < 0 || sp_convert_init(m) < 0 || sp_frame_init(m) < 0 ||
-      sp_world_init(m) < 0 || sp_body_init(m) < 0 || sp_sensor_init(m) < 0 ||
+      sp_world_init(m) < 0 || sp_many_init(m) < 0 || sp_body_init(m) < 0 || sp_sensor_init(m) < 0 ||
       sp_filter_init(m) < 0 || (sp_scenario_init && sp_scenario_init(m) < 0) ||
       (sp_io_init && sp_io_init(m) < 0) || (sp_tools_init && sp_tools_init(m) < 0)) {
     Py_DECREF(m);

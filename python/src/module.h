@@ -162,6 +162,7 @@ int sp_payload_from(PyObject *o, sensim_payload *out);
 /* ---- module registration ------------------------------------------------ */
 int sp_convert_init(PyObject *m);
 int sp_world_init(PyObject *m);
+int sp_many_init(PyObject *m);
 int sp_body_init(PyObject *m);
 int sp_sensor_init(PyObject *m);
 int sp_frame_init(PyObject *m);
@@ -169,5 +170,46 @@ int sp_filter_init(PyObject *m);
 int sp_scenario_init(PyObject *m);
 int sp_io_init(PyObject *m);
 int sp_tools_init(PyObject *m);
+
+/* ---- added by the scenario, io and tools files (branch pyio) ------------
+ * Declarations those files share with each other; nothing in the core
+ * uses them. */
+
+/* scenario.c: the Scenario type. sp_scenario_begin: the live
+ * sensim_scenario of a Scenario object, with the Scenario and its World
+ * marked busy (sp_world_begin) so the caller may release the GIL while it
+ * works; NULL with TypeError (not a Scenario) or StateError (closed, or
+ * busy). sp_scenario_end (GIL held) ends the use and raises what a frame
+ * callback raised meanwhile: 0, or -1 with the exception set. */
+extern PyTypeObject sp_ScenarioType;
+sensim_scenario *sp_scenario_begin(PyObject *o);
+int sp_scenario_end(PyObject *o);
+
+/* tools_array.c: images as the tools take them (sensim/io.h's
+ * sensim_image, floats in [0, 1]) to and from NumPy. sp_image_from: any array-like of shape
+ * (H, W) or (H, W, C), C in {1, 3}, as a C-contiguous float32 copy in
+ * *holder (a new reference the caller DECREFs) that *img borrows; -1 with
+ * an exception otherwise. sp_image_to: an (H, W, C) float32 array that
+ * takes over img->data (img is zeroed, also on failure, when the data is
+ * freed). */
+int sp_image_from(PyObject *o, sensim_image *img, PyObject **holder, const char *what);
+PyObject *sp_image_to(sensim_image *img);
+
+/* tools_array.c: a float64 C-contiguous array of min_nd..max_nd dimensions
+ * from any array-like (new reference), NULL with an error naming `what`. */
+PyObject *sp_tools_doubles(PyObject *o, int min_nd, int max_nd, const char *what);
+
+/* tools_ekf.c: EKF parameters (sensim_tools/vepd.h) from a dict of
+ * them (None: the defaults; unknown keys raise TypeError): 0 or -1. */
+struct sensim_ekf_params;
+int sp_tools_ekf_params(PyObject *d, struct sensim_ekf_params *p);
+
+/* tools*.c: registration of each part of the tools (called by
+ * sp_tools_init). */
+int sp_tools_vepd_init(PyObject *m);
+int sp_tools_ekf_init(PyObject *m);
+int sp_tools_ablate_init(PyObject *m);
+int sp_tools_images_init(PyObject *m);
+int sp_tools_draw_init(PyObject *m);
 
 #endif
