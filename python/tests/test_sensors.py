@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sensim
-from conftest import CAM, G, LIDAR, build_world, drive, steps
+from conftest import CAM, G, LIDAR, drive, steps
 
 SCHEDULE_KEYS = ["name", "body", "mount", "rate", "phase", "lag", "window", "filters"]
 
