@@ -222,7 +222,7 @@ def test_gil_released_during_advance():
     """A Python thread keeps counting while the main thread is inside one
     long advance (a large camera frame rendered on the calling thread)."""
     w, car = build_world(threads=0)
-    w.camera(body=car, mount=(0, 0, 1.5), width=640, height=480, samples=4)
+    w.camera(body=car, mount=(0, 0, 1.5), width=960, height=720, samples=4)
     car.push_state(0.0, (0, 0, 0))
     count = [0]
     stop = threading.Event()
