@@ -85,7 +85,9 @@ SENSIM_TOOLS_API sensim_status sensim_augment_noise(sensim_image *img, double s1
  * allocated here, whose pixel (x, y) is the input's channel
  * pattern[(x mod 2) + 2 (y mod 2)]. */
 SENSIM_TOOLS_API sensim_status sensim_augment_cfa(const sensim_image *in, const char *pattern, sensim_image *raw);
-/* Mosaic then demosaic, in place. */
+/* Mosaic then demosaic, in place: the result is written into img->data,
+ * which stays the caller's buffer (any allocation of width x height x 3
+ * floats). */
 SENSIM_TOOLS_API sensim_status sensim_augment_mosaic(sensim_image *img, const char *pattern, const char *method);
 
 /* ---- white balance and brightness (tools/augment_color.c) -----------------

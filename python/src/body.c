@@ -120,6 +120,9 @@ static PyObject *body_destroy(sp_handle *self, PyObject *noargs) {
   (void)noargs;
   sensim_body *b = sp_handle_ptr((PyObject *)self, &sp_BodyType, NULL, 0, "destroy");
   if (!b) return NULL;
+  if (self->world->owner)
+    return sp_state_error("destroy: the bodies of a Scenario's world are the scenario's (its "
+                          "motions and runs refer to them)");
   sensim_status st = sensim_body_destroy(b);
   if (st) return sp_raise(st);
   self->ptr = NULL;

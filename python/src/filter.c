@@ -195,14 +195,23 @@ static PyObject *chain_run(sp_chain *self, PyObject *args, PyObject *kw) {
   unsigned long long seed = 1;
   unsigned int stream = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|KI:run", kwlist, &fo, &seed, &stream)) return NULL;
-  sensim_frame *f = sp_frame_ptr(fo);
-  if (!f) return NULL;
-  if (((sp_frame *)fo)->lent) return sp_state_error("run: this frame is inside a filter right now");
+  if (!PyObject_TypeCheck(fo, &sp_FrameType)) {
+    PyErr_Format(PyExc_TypeError, "run: expected a sensim.Frame, got %.80s", Py_TYPE(fo)->tp_name);
+    return NULL;
+  }
+  sp_frame *sf = (sp_frame *)fo;
+  if (sf->lent) return sp_state_error("run: this frame is inside a filter right now");
+  if (sf->writing) return sp_state_error("run: another FilterChain is running on this frame");
+  /* The chain may free and replace buffers: give it buffers no view or
+   * reader holds (sp_frame_unshare keeps the old ones with the Frame). */
+  if (sp_frame_unshare(sf) < 0) return NULL;
+  sf->writing = 1;
   sensim_status st;
   sensim_filter_chain *c = self->chain;
   Py_BEGIN_ALLOW_THREADS
-  st = sensim_filter_chain_run(c, f, seed, stream);
+  st = sensim_filter_chain_run(c, &sf->frame, seed, stream);
   Py_END_ALLOW_THREADS
+  sf->writing = 0;
   if (st) return sp_raise(st);
   return Py_NewRef(fo);
 }

@@ -149,6 +149,7 @@ int sp_payload_from(PyObject *o, sensim_payload *out) {
 
 PyObject *sp_array(PyObject *base, void *data, PyObject *dtype, int typenum, int nd,
                    const long *dims) {
+  if (PyObject_TypeCheck(base, &sp_FrameType)) ((sp_frame *)base)->shared = 1;
   npy_intp d[4];
   for (int i = 0; i < nd; i++) d[i] = (npy_intp)dims[i];
   PyArray_Descr *descr = dtype ? (PyArray_Descr *)Py_NewRef(dtype) : PyArray_DescrFromType(typenum);
@@ -175,7 +176,9 @@ PyObject *sp_frame_adopt(sensim_frame *f, PyObject *sensor_name) {
   self->frame = *f;
   memset(f, 0, sizeof *f);
   self->sensor_name = Py_NewRef(sensor_name ? sensor_name : Py_None);
-  self->lent = 0;
+  self->lent = self->shared = self->writing = 0;
+  self->grave = NULL;
+  self->ngrave = self->capgrave = 0;
   return (PyObject *)self;
 }
 
@@ -184,10 +187,56 @@ sensim_frame *sp_frame_ptr(PyObject *o) {
     PyErr_Format(PyExc_TypeError, "expected a sensim.Frame, got %.80s", Py_TYPE(o)->tp_name);
     return NULL;
   }
+  ((sp_frame *)o)->shared = 1;
   return &((sp_frame *)o)->frame;
 }
 
+/* Keep a replaced buffer until the Frame dies (a view or a reader on
+ * another thread may still point into it). */
+static int bury(sp_frame *self, void *p) {
+  if (!p) return 0;
+  if (self->ngrave == self->capgrave) {
+    size_t cap = self->capgrave ? 2 * self->capgrave : 8;
+    void **g = PyMem_Realloc(self->grave, cap * sizeof *g);
+    if (!g) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    self->grave = g;
+    self->capgrave = cap;
+  }
+  self->grave[self->ngrave++] = p;
+  return 0;
+}
+
+int sp_frame_unshare(sp_frame *self) {
+  if (!self->shared) return 0;
+  sensim_frame copy;
+  sensim_status st = sensim_frame_copy(&self->frame, &copy);
+  if (st) return sp_raise_int(st);
+  void *old[5] = {self->frame.data, self->frame.depth, self->frame.labels, self->frame.normals,
+                  self->frame.trajectory};
+  /* Room first, so that either every old buffer is kept or none moved. */
+  size_t need = self->ngrave + 5;
+  if (need > self->capgrave) {
+    void **g = PyMem_Realloc(self->grave, need * sizeof *g);
+    if (!g) {
+      sensim_frame_release(&copy);
+      PyErr_NoMemory();
+      return -1;
+    }
+    self->grave = g;
+    self->capgrave = need;
+  }
+  for (int i = 0; i < 5; i++) bury(self, old[i]);
+  self->frame = copy;
+  self->shared = 0;
+  return 0;
+}
+
 static void frame_dealloc(sp_frame *self) {
+  for (size_t i = 0; i < self->ngrave; i++) free(self->grave[i]);
+  PyMem_Free(self->grave);
   sensim_frame_release(&self->frame);
   Py_XDECREF(self->sensor_name);
   PyObject_Free(self);
@@ -370,8 +419,23 @@ static PyObject *frame_alloc(sp_frame *self, PyObject *args) {
     PyErr_SetString(PyExc_ValueError, "alloc: width and height must fit 32 bits");
     return NULL;
   }
-  sensim_status st = sensim_frame_alloc(&self->frame, t, (uint32_t)w, (uint32_t)h);
+  if (self->writing) return sp_state_error("alloc: a FilterChain is running on this frame");
+  /* Views of the old payload keep it: it is freed with the Frame. */
+  sensim_frame f = self->frame;
+  void *old = f.data;
+  f.data = NULL;
+  f.count = 0;
+  sensim_status st = sensim_frame_alloc(&f, t, (uint32_t)w, (uint32_t)h);
   if (st) return sp_raise(st);
+  if (self->shared) {
+    if (bury(self, old) < 0) {
+      free(f.data);
+      return NULL;
+    }
+  } else {
+    free(old);
+  }
+  self->frame = f;
   Py_RETURN_NONE;
 }
 
@@ -475,7 +539,8 @@ PyTypeObject sp_FrameType = {
     .tp_doc = "A sensor frame. It owns its buffers: its arrays (data, depth, labels, normals, "
               "trajectory) are views of them with no copy, and each view keeps the frame alive, "
               "so views stay valid for as long as they exist, whatever later happens to the "
-              "sensor or the world.",
+              "sensor or the world. A buffer replaced under a view (alloc, FilterChain.run) "
+              "is kept, unchanged, until the frame dies: old views keep showing the old data.",
     .tp_methods = frame_methods,
     .tp_getset = frame_getset,
     .tp_repr = (reprfunc)frame_repr,

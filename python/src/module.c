@@ -285,21 +285,14 @@ static struct PyModuleDef moduledef = {
     "sensim's C extension; import the package `sensim` instead.", -1, methods,
     NULL, NULL, NULL, NULL};
 
-/* TRANSITIONAL (removed when the pyio branch merges): the scenario, io and
- * tools bindings land from another branch; until then main builds without
- * them. */
-__attribute__((weak)) int sp_scenario_init(PyObject *m);
-__attribute__((weak)) int sp_io_init(PyObject *m);
-__attribute__((weak)) int sp_tools_init(PyObject *m);
-
 PyMODINIT_FUNC PyInit__sensim(void) {
   import_array();
   PyObject *m = PyModule_Create(&moduledef);
   if (!m) return NULL;
   if (add_exceptions(m) < 0 || sp_convert_init(m) < 0 || sp_frame_init(m) < 0 ||
       sp_world_init(m) < 0 || sp_many_init(m) < 0 || sp_body_init(m) < 0 || sp_sensor_init(m) < 0 ||
-      sp_filter_init(m) < 0 || (sp_scenario_init && sp_scenario_init(m) < 0) ||
-      (sp_io_init && sp_io_init(m) < 0) || (sp_tools_init && sp_tools_init(m) < 0)) {
+      sp_filter_init(m) < 0 || sp_scenario_init(m) < 0 || sp_io_init(m) < 0 ||
+      sp_tools_init(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -131,6 +131,10 @@ typedef struct sp_frame {
   sensim_frame frame; /* owned: buffers freed with the object */
   PyObject *sensor_name;  /* str or None */
   int lent;               /* 1 while a user filter works on a frame the chain owns */
+  int shared;             /* a view or a GIL-released reader may hold its pointers */
+  int writing;            /* FilterChain.run is replacing its buffers */
+  void **grave;           /* buffers replaced while shared: freed with the object */
+  size_t ngrave, capgrave;
 } sp_frame;
 
 extern PyTypeObject sp_FrameType;
@@ -142,8 +146,14 @@ PyObject *sp_payload_dtype(sensim_payload type);
 /* A NumPy array over `data` with `base` as its owner (new reference). */
 PyObject *sp_array(PyObject *base, void *data, PyObject *dtype_or_null, int typenum, int nd,
                    const long *dims);
-/* The sensim_frame inside a Frame object (NULL with TypeError otherwise). */
+/* The sensim_frame inside a Frame object, for reading (NULL with TypeError
+ * otherwise). Its buffers stay valid while the caller holds the Frame, even
+ * with the GIL released: from then on the Frame never frees a buffer it
+ * replaces (Frame.alloc, FilterChain.run) before it dies itself. */
 sensim_frame *sp_frame_ptr(PyObject *o);
+/* Replace a shared frame's buffers by copies, keeping the old ones alive
+ * until the Frame dies (before FilterChain.run changes them); 0 or -1. */
+int sp_frame_unshare(sp_frame *f);
 
 /* ---- filters (filter.c) ---------------------------------------------------- */
 

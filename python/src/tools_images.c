@@ -440,9 +440,8 @@ static PyObject *t_augment_mosaic(PyObject *self, PyObject *args, PyObject *kw) 
   sensim_image img;
   PyObject *holder;
   if (sp_image_from(io, &img, &holder, "augment_mosaic") != 0) return NULL;
-  /* sensim_augment_mosaic frees img->data with free() and puts its own
-   * buffer in its place (src/tools/augment_mosaic.c), so it gets a
-   * malloc'd copy, not the NumPy array's memory. */
+  /* The input array is left alone: the tool works in place on a malloc'd
+   * copy, which sp_image_to then hands to NumPy. */
   size_t bytes = (size_t)img.width * img.height * (size_t)img.channels * sizeof(float);
   float *buf = malloc(bytes ? bytes : 1);
   if (!buf) {

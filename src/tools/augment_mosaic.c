@@ -78,9 +78,9 @@ sensim_status sensim_augment_mosaic(sensim_image *img, const char *pattern, cons
   sensim_frame f;
   sensim_status st = run_chain(img, pattern, 1, method, &f);
   if (st) return st;
-  free(img->data);
-  img->data = f.data;
-  f.data = NULL;
+  /* In place: into the caller's own buffer (the demosaic gives the same
+   * width x height x 3 floats), whoever allocated it. */
+  memcpy(img->data, f.data, (size_t)f.width * f.height * 3 * sizeof(float));
   sensim_frame_release(&f);
   return SENSIM_OK;
 }

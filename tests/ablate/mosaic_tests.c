@@ -67,7 +67,9 @@ static void test_mosaic_demosaic_reproduces_affine_channels_inside(void **state)
         p[2] = 0.3f + 0.015f * x - 0.01f * y;
       }
     sensim_image ref = ablate_image_copy(&img);
+    const float *mine = img.data;
     SENSIM_OK_OR_FAIL(sensim_augment_mosaic(&img, "GRBG", methods[m]));
+    assert_ptr_equal(img.data, mine); /* in place: the caller's buffer, not a new one */
     uint32_t b = m == 0 ? 1 : 2;
     for (uint32_t y = b; y < 10 - b; y++)
       for (uint32_t x = b; x < 12 - b; x++)
