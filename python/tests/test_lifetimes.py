@@ -370,7 +370,8 @@ def test_failed_filters_leave_no_sensor(world):
 
 @pytest.mark.xfail(strict=True, reason="frame.c frame_alloc changes width/height but keeps the "
                    "camera planes sized for the old ones, so Frame.depth/labels/normals view "
-                   "past their buffers (and a chain's sensim_frame_copy reads past them)")
+                   "past their buffers, and when a Python filter kept its frame the chain's "
+                   "sensim_frame_copy reads past them (ASan: heap-buffer-overflow)")
 def test_alloc_to_a_new_size_drops_the_old_planes(world):
     w, car = world
 
