@@ -181,8 +181,12 @@ static void scenario_dealloc(PyObject *self) {
   sp_scenario *s = (sp_scenario *)self;
   /* No World object can be alive here: it would hold a reference to us. */
   Py_CLEAR(s->world_ref);
-  if (s->scn) sensim_scenario_destroy(s->scn);
+  sensim_scenario *scn = s->scn;
   s->scn = NULL;
+  /* Captures still in flight may run Python filters, which need the GIL. */
+  Py_BEGIN_ALLOW_THREADS
+  sensim_scenario_destroy(scn);
+  Py_END_ALLOW_THREADS
   Py_TYPE(self)->tp_free(self);
 }
 
