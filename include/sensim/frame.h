@@ -198,7 +198,9 @@ SENSIM_API size_t sensim_payload_elem_size(sensim_payload type);
 
 /* Replace the frame's primary payload with a new zeroed buffer of `type`
  * holding width x height elements (count = width * height). The old buffer is
- * freed only on success. For filters that change the payload type. */
+ * freed only on success. For filters that change the payload type. The
+ * depth, label and normal planes are width x height: when the size
+ * changes they are freed too (NULL), as no plane can follow it. */
 SENSIM_API sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
                                  uint32_t height);
 

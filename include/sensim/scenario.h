@@ -140,6 +140,13 @@ SENSIM_API const char *const *sensim_sensor_kinds(void);
  * NULL-terminated; NULL for an unknown kind. */
 SENSIM_API const char *const *sensim_sensor_kind_keys(const char *kind);
 
+/* The payload the kind's frames have before any filter (camera rgb_f32,
+ * lidar beams, gnss, imu, magnetometer mag, cone detection): what the
+ * first filter of its chain takes, so a chain can be checked on a
+ * standalone chain (filter.h) before the sensor exists.
+ * SENSIM_PAYLOAD_NONE for an unknown kind. */
+SENSIM_API sensim_payload sensim_sensor_kind_payload(const char *kind);
+
 /* Create a sensor of `kind` with the schedule *sp and the kind's keys as a
  * JSON object text in the scenario dialect (NULL or "{}": the kind's
  * defaults). SENSIM_ENOTFOUND for an unknown kind (with a suggestion),

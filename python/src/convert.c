@@ -36,7 +36,9 @@ int sp_doubles_from(PyObject *o, double *out, int n, const char *what) {
       PyErr_Format(PyExc_TypeError, "%s[%d]: expected a number", what, i);
       rc = -1;
     } else if (!isfinite(v)) {
-      PyErr_Format(PyExc_ValueError, "%s[%d]: must be finite (got %g)", what, i, v);
+      char msg[160]; /* PyErr_Format has no %g */
+      snprintf(msg, sizeof msg, "%s[%d]: must be finite (got %g)", what, i, v);
+      PyErr_SetString(PyExc_ValueError, msg);
       rc = -1;
     } else {
       out[i] = v;
@@ -115,8 +117,9 @@ int sp_pose_from(PyObject *o, sensim_pose *out, const char *what) {
   if (rc == 0) {
     double norm = sqrt(p.rot.w * p.rot.w + p.rot.x * p.rot.x + p.rot.y * p.rot.y + p.rot.z * p.rot.z);
     if (fabs(norm - 1.0) > 1e-6) {
-      PyErr_Format(PyExc_ValueError, "%s: the quaternion must be unit (its norm is %.9g)", what,
-                   norm);
+      char msg[160];
+      snprintf(msg, sizeof msg, "%s: the quaternion must be unit (its norm is %.9g)", what, norm);
+      PyErr_SetString(PyExc_ValueError, msg);
       return -1;
     }
     *out = p;

@@ -191,22 +191,24 @@ sensim_frame *sp_frame_ptr(PyObject *o) {
   return &((sp_frame *)o)->frame;
 }
 
-/* Keep a replaced buffer until the Frame dies (a view or a reader on
- * another thread may still point into it). */
-static int bury(sp_frame *self, void *p) {
-  if (!p) return 0;
-  if (self->ngrave == self->capgrave) {
-    size_t cap = self->capgrave ? 2 * self->capgrave : 8;
-    void **g = PyMem_Realloc(self->grave, cap * sizeof *g);
-    if (!g) {
-      PyErr_NoMemory();
-      return -1;
-    }
-    self->grave = g;
-    self->capgrave = cap;
+/* Room for n more buffers in the frame's grave; 0 or -1 (MemoryError). */
+static int reserve_grave(sp_frame *self, size_t n) {
+  if (self->ngrave + n <= self->capgrave) return 0;
+  size_t cap = 2 * self->capgrave + n;
+  void **g = PyMem_Realloc(self->grave, cap * sizeof *g);
+  if (!g) {
+    PyErr_NoMemory();
+    return -1;
   }
-  self->grave[self->ngrave++] = p;
+  self->grave = g;
+  self->capgrave = cap;
   return 0;
+}
+
+/* Keep a replaced buffer until the Frame dies (a view or a reader on
+ * another thread may still point into it); room was reserved. */
+static void bury(sp_frame *self, void *p) {
+  if (p) self->grave[self->ngrave++] = p;
 }
 
 int sp_frame_unshare(sp_frame *self) {
@@ -217,16 +219,9 @@ int sp_frame_unshare(sp_frame *self) {
   void *old[5] = {self->frame.data, self->frame.depth, self->frame.labels, self->frame.normals,
                   self->frame.trajectory};
   /* Room first, so that either every old buffer is kept or none moved. */
-  size_t need = self->ngrave + 5;
-  if (need > self->capgrave) {
-    void **g = PyMem_Realloc(self->grave, need * sizeof *g);
-    if (!g) {
-      sensim_frame_release(&copy);
-      PyErr_NoMemory();
-      return -1;
-    }
-    self->grave = g;
-    self->capgrave = need;
+  if (reserve_grave(self, 5) < 0) {
+    sensim_frame_release(&copy);
+    return -1;
   }
   for (int i = 0; i < 5; i++) bury(self, old[i]);
   self->frame = copy;
@@ -420,20 +415,22 @@ static PyObject *frame_alloc(sp_frame *self, PyObject *args) {
     return NULL;
   }
   if (self->writing) return sp_state_error("alloc: a FilterChain is running on this frame");
-  /* Views of the old payload keep it: it is freed with the Frame. */
+  /* The old payload, and the camera planes when the size changes (they
+   * are width x height), leave the frame; views of them keep them: they
+   * are freed with the Frame. */
   sensim_frame f = self->frame;
-  void *old = f.data;
+  int resize = (uint32_t)w != f.width || (uint32_t)h != f.height;
+  void *old[4] = {f.data, resize ? f.depth : NULL, resize ? (void *)f.labels : NULL,
+                  resize ? f.normals : NULL};
   f.data = NULL;
   f.count = 0;
+  if (resize) f.depth = NULL, f.labels = NULL, f.normals = NULL;
+  if (self->shared && reserve_grave(self, 4) < 0) return NULL;
   sensim_status st = sensim_frame_alloc(&f, t, (uint32_t)w, (uint32_t)h);
   if (st) return sp_raise(st);
-  if (self->shared) {
-    if (bury(self, old) < 0) {
-      free(f.data);
-      return NULL;
-    }
-  } else {
-    free(old);
+  for (int i = 0; i < 4; i++) {
+    if (self->shared) bury(self, old[i]);
+    else free(old[i]);
   }
   self->frame = f;
   Py_RETURN_NONE;

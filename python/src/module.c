@@ -264,7 +264,9 @@ static PyMethodDef methods[] = {
     {"payload_names", m_payload_names, METH_NOARGS, "Names of the payload types."},
     {"payload_info", m_payload_info, METH_O,
      "payload_info(type) -> dict(image, channels, sample, element_size)."},
-    {"dtype", m_dtype, METH_O, "dtype(type) -> the NumPy dtype of one element of a payload."},
+    {"dtype", m_dtype, METH_O,
+     "dtype(type) -> the NumPy dtype of a payload's samples (images: one channel of one pixel) or "
+     "records (points, fixes, ...: one record)."},
     {"quat_from_ypr", m_quat_from_ypr, METH_VARARGS,
      "quat_from_ypr(yaw, pitch, roll) -> (w, x, y, z): intrinsic Z-Y'-X'' angles, rad."},
     {"quat_from_axis_angle", m_quat_from_axis_angle, METH_VARARGS,

@@ -50,16 +50,18 @@ int sp_world_sync_sensors(sp_world *w) {
 
 /* ---- filters ------------------------------------------------------------------------ */
 
-static int add_filter(sp_sensor *self, PyObject *what, PyObject *params, PyObject *in,
-                      PyObject *out, PyObject *name) {
-  sensim_sensor *s = sp_sensor_ptr((PyObject *)self);
-  if (!s) return -1;
+/* Append one filter to a sensor's chain (s) or to a standalone chain (c):
+ * a built-in by name with params (dict, JSON text or None), or a Python
+ * callable taking `in` (default: what the chain gives so far). */
+static int add_one(sensim_sensor *s, sensim_filter_chain *c, PyObject *what, PyObject *params,
+                   PyObject *in, PyObject *out, PyObject *name) {
+  sensim_status st;
   if (PyUnicode_Check(what)) {
     const char *fname = PyUnicode_AsUTF8(what);
     PyObject *holder = NULL;
     const char *json = NULL;
     if (!fname || sp_json_dumps(params, &holder, &json) < 0) return -1;
-    sensim_status st = sensim_sensor_add_filter(s, fname, json);
+    st = s ? sensim_sensor_add_filter(s, fname, json) : sensim_filter_chain_add(c, fname, json);
     Py_XDECREF(holder);
     return st ? sp_raise_int(st) : 0;
   }
@@ -72,20 +74,18 @@ static int add_filter(sp_sensor *self, PyObject *what, PyObject *params, PyObjec
     PyErr_SetString(PyExc_TypeError, "add_filter: a Python filter takes no params (use a closure)");
     return -1;
   }
-  if (!in || in == Py_None) in = NULL;
-  if (!in) {
-    /* By default a Python filter takes what the chain gives so far. */
-    in = PyUnicode_FromString(sensim_payload_name(sensim_sensor_output_type(s)));
-    if (!in) return -1;
-  } else {
+  if (in && in != Py_None) {
     Py_INCREF(in);
+  } else {
+    sensim_payload so_far = s ? sensim_sensor_output_type(s) : sensim_filter_chain_output(c);
+    if (!(in = PyUnicode_FromString(sensim_payload_name(so_far)))) return -1;
   }
   sensim_filter_def def;
   void *user = NULL;
   int rc = sp_user_filter_make(what, in, out, name, &def, &user);
   Py_DECREF(in);
   if (rc < 0) return -1;
-  sensim_status st = sensim_sensor_add_user_filter(s, &def, user);
+  st = s ? sensim_sensor_add_user_filter(s, &def, user) : sensim_filter_chain_add_user(c, &def, user);
   if (st) {
     sp_user_filter_discard(user);
     return sp_raise_int(st);
@@ -99,12 +99,14 @@ static PyObject *sensor_add_filter(sp_sensor *self, PyObject *args, PyObject *kw
   if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OOOO:add_filter", kwlist, &what, &params, &in, &out,
                                    &name))
     return NULL;
-  if (add_filter(self, what, params, in, out, name) < 0) return NULL;
+  sensim_sensor *s = sp_sensor_ptr((PyObject *)self);
+  if (!s || add_one(s, NULL, what, params, in, out, name) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
-/* Each item of `filters`: a name, a (name, params) pair or a callable. */
-static int add_filters(sp_sensor *self, PyObject *filters) {
+/* Each item of `filters` (a name, a (name, params) pair or a callable)
+ * onto a sensor (s) or a standalone chain (c); an error names the item. */
+static int add_filters(sensim_sensor *s, sensim_filter_chain *c, PyObject *filters) {
   if (!filters || filters == Py_None) return 0;
   PyObject *fast = PySequence_Fast(filters, "filters must be a sequence");
   if (!fast) return -1;
@@ -112,9 +114,9 @@ static int add_filters(sp_sensor *self, PyObject *filters) {
   for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++) {
     PyObject *f = PySequence_Fast_GET_ITEM(fast, i);
     if (PyTuple_Check(f) && PyTuple_GET_SIZE(f) == 2)
-      rc = add_filter(self, PyTuple_GET_ITEM(f, 0), PyTuple_GET_ITEM(f, 1), NULL, NULL, NULL);
+      rc = add_one(s, c, PyTuple_GET_ITEM(f, 0), PyTuple_GET_ITEM(f, 1), NULL, NULL, NULL);
     else
-      rc = add_filter(self, f, NULL, NULL, NULL, NULL);
+      rc = add_one(s, c, f, NULL, NULL, NULL, NULL);
     if (rc < 0) {
       PyObject *type, *value, *tb;
       PyErr_Fetch(&type, &value, &tb);
@@ -136,6 +138,19 @@ static int add_filters(sp_sensor *self, PyObject *filters) {
     }
   }
   Py_DECREF(fast);
+  return rc;
+}
+
+/* The filters checked on a standalone chain of the kind's raw payload,
+ * so that a bad list refuses the sensor before it exists. */
+static int check_filters(const char *kind, PyObject *filters) {
+  sensim_payload raw = sensim_sensor_kind_payload(kind);
+  if (!filters || filters == Py_None || raw == SENSIM_PAYLOAD_NONE) return 0;
+  sensim_filter_chain *c = NULL;
+  sensim_status st = sensim_filter_chain_create(raw, &c);
+  if (st) return sp_raise_int(st);
+  int rc = add_filters(NULL, c, filters);
+  sensim_filter_chain_destroy(c);
   return rc;
 }
 
@@ -193,6 +208,7 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
     }
   }
   sp.name = name_obj ? PyUnicode_AsUTF8(name_obj) : kind;
+  if (check_filters(kind, filters) < 0) goto done;
   PyObject *holder = NULL;
   const char *json = NULL;
   if (sp_json_dumps(keys, &holder, &json) < 0) goto done;
@@ -205,7 +221,7 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
   }
   if (sp_world_sync_sensors(w) < 0) goto done;
   result = Py_NewRef(PyList_GET_ITEM(w->sensors, sensim_sensor_id(s)));
-  if (add_filters((sp_sensor *)result, filters) < 0) Py_CLEAR(result);
+  if (add_filters(s, NULL, filters) < 0) Py_CLEAR(result);
 done:
   Py_DECREF(keys);
   return result;

@@ -51,8 +51,12 @@ static PyObject *t_allan_deviation(PyObject *self, PyObject *args, PyObject *kw)
   Py_ssize_t per = 10;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "Od|On:allan_deviation", kwlist, &yo, &tau0, &mso, &per))
     return NULL;
-  if (!(tau0 > 0) || !isfinite(tau0))
-    return PyErr_Format(PyExc_ValueError, "allan_deviation: tau0 must be > 0 s, got %g", tau0);
+  if (!(tau0 > 0) || !isfinite(tau0)) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "allan_deviation: tau0 must be > 0 s, got %g", tau0);
+    PyErr_SetString(PyExc_ValueError, msg);
+    return NULL;
+  }
   if (per < 1 || per > 1000) return PyErr_Format(PyExc_ValueError, "allan_deviation: per_decade in 1..1000");
   PyObject *y = sp_tools_doubles(yo, 1, 2, "allan_deviation: y");
   if (!y) return NULL;

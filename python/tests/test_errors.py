@@ -112,8 +112,6 @@ def test_nan_pose_is_value_error(world):
     assert car.keyframe_count == before  # nothing was pushed
 
 
-@pytest.mark.xfail(strict=True, reason="convert.c formats floats with PyErr_Format, which does "
-                   "not support %g / %.9g: the message holds a literal '%g'")
 def test_bad_pose_messages_show_the_number(world):
     w, car = world
     with pytest.raises(ValueError) as ei:

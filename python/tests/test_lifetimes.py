@@ -354,9 +354,6 @@ def test_open_worlds_are_closed_at_interpreter_exit(tmp_path):
     assert r.stdout.strip() == "done 8"
 
 
-@pytest.mark.xfail(strict=True, reason="sensor.c sp_world_add_sensor creates the C sensor before "
-                   "adding the `filters` list: a filter that fails leaves a half-configured sensor "
-                   "in the world under the name")
 def test_failed_filters_leave_no_sensor(world):
     w, car = world
     with pytest.raises(sensim.PayloadTypeError):
@@ -368,10 +365,6 @@ def test_failed_filters_leave_no_sensor(world):
     assert cam.output_type == "rgba8"
 
 
-@pytest.mark.xfail(strict=True, reason="frame.c frame_alloc changes width/height but keeps the "
-                   "camera planes sized for the old ones, so Frame.depth/labels/normals view "
-                   "past their buffers, and when a Python filter kept its frame the chain's "
-                   "sensim_frame_copy reads past them (ASan: heap-buffer-overflow)")
 def test_alloc_to_a_new_size_drops_the_old_planes(world):
     w, car = world
 

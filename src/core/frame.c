@@ -20,6 +20,15 @@ static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint3
                                  sensim_payload_name(type));
   free(frame->data);
   frame->data = data;
+  if (width != frame->width || height != frame->height) {
+    /* The camera's planes are width x height: they cannot follow a new size. */
+    free(frame->depth);
+    free(frame->labels);
+    free(frame->normals);
+    frame->depth = NULL;
+    frame->labels = NULL;
+    frame->normals = NULL;
+  }
   frame->type = type;
   frame->width = width;
   frame->height = height;

@@ -323,15 +323,16 @@ typedef struct scn_kind {
   const char *type;
   const char *const *keys;
   scn_create_fn create;
+  sensim_payload raw; /* what its frames are before any filter */
 } scn_kind;
 
 static const scn_kind kinds[] = {
-    {"camera", sensim__camera_keys, create_camera},
-    {"lidar", lidar_keys, create_lidar},
-    {"gnss", sensim__scenario_gnss_keys, create_gnss},
-    {"imu", imu_keys, create_imu},
-    {"magnetometer", sensim__scenario_magnetometer_keys, create_magnetometer},
-    {"cone", sensim__scenario_cone_keys, create_cone},
+    {"camera", sensim__camera_keys, create_camera, SENSIM_PAYLOAD_RGB_F32},
+    {"lidar", lidar_keys, create_lidar, SENSIM_PAYLOAD_BEAMS},
+    {"gnss", sensim__scenario_gnss_keys, create_gnss, SENSIM_PAYLOAD_GNSS},
+    {"imu", imu_keys, create_imu, SENSIM_PAYLOAD_IMU},
+    {"magnetometer", sensim__scenario_magnetometer_keys, create_magnetometer, SENSIM_PAYLOAD_MAG},
+    {"cone", sensim__scenario_cone_keys, create_cone, SENSIM_PAYLOAD_DETECTION},
 };
 
 static const scn_kind *kind_named(const char *type) {
@@ -348,6 +349,11 @@ const char *const *sensim_sensor_kinds(void) {
 const char *const *sensim_sensor_kind_keys(const char *kind) {
   const scn_kind *k = kind_named(kind);
   return k ? k->keys : NULL;
+}
+
+sensim_payload sensim_sensor_kind_payload(const char *kind) {
+  const scn_kind *k = kind_named(kind);
+  return k ? k->raw : SENSIM_PAYLOAD_NONE;
 }
 
 sensim_status sensim_sensor_create_json(sensim_world *world, const char *kind,

@@ -94,6 +94,18 @@ static void test_frame_copy_is_deep_and_equal(void **state) {
   assert_true(c.t_capture == f->t_capture);
   ((float *)c.data)[0] = -1.0f; /* independent of the library's frame */
   assert_true(((const float *)f->data)[0] != -1.0f);
+  /* A new payload of the same size keeps the planes; a new size drops
+   * them (they could not describe it, and a copy would read past them). */
+  SENSIM_OK_OR_FAIL(sensim_frame_alloc(&c, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height));
+  assert_non_null(c.depth);
+  assert_non_null(c.labels);
+  SENSIM_OK_OR_FAIL(sensim_frame_alloc(&c, SENSIM_PAYLOAD_GRAY_F32, 2 * f->width, f->height));
+  assert_null(c.depth);
+  assert_null(c.labels);
+  assert_null(c.normals);
+  sensim_frame d;
+  SENSIM_OK_OR_FAIL(sensim_frame_copy(&c, &d));
+  sensim_frame_release(&d);
   sensim_frame_release(&c);
   assert_int_equal(sensim_frame_copy(NULL, &c), SENSIM_EINVAL);
   sensim_world_destroy(w);
@@ -147,6 +159,10 @@ static void test_every_kind_lists_its_keys(void **state) {
   assert_int_equal(n, 6);
   assert_string_equal(sensim_sensor_kind_keys("imu")[0], "earth_rotation");
   assert_null(sensim_sensor_kind_keys("sonar"));
+  assert_int_equal(sensim_sensor_kind_payload("camera"), SENSIM_PAYLOAD_RGB_F32);
+  assert_int_equal(sensim_sensor_kind_payload("lidar"), SENSIM_PAYLOAD_BEAMS);
+  assert_int_equal(sensim_sensor_kind_payload("magnetometer"), SENSIM_PAYLOAD_MAG);
+  assert_int_equal(sensim_sensor_kind_payload("sonar"), SENSIM_PAYLOAD_NONE);
   assert_null(sensim_sensor_kind_keys(NULL));
 }
 
