@@ -183,13 +183,14 @@ sensim_status sensim_recorder_write(sensim_recorder *r, const sensim_sensor *s,
     r->nsensors = n;
   }
   rec_sensor *rs = &r->sensors[id];
-  const size_t nmsgs = r->nmsgs, qlen = r->queue.len;
+  const size_t nmsgs = r->nmsgs, qlen = r->queue.len, nstatics = r->nstatics;
   sensim_status st = SENSIM_OK;
   if (!rs->declared) st = sensim__rec_declare(r, s, rs, f);
   if (!st) st = sensim__rec_frame(r, s, rs, f);
   if (st) { /* nothing of this frame stays queued; its mount goes out with the next */
     r->nmsgs = nmsgs;
     r->queue.len = qlen;
+    r->nstatics = nstatics;
     return st;
   }
   rs->declared = 1;
@@ -303,6 +304,7 @@ static void free_recorder(sensim_recorder *r) {
   for (size_t i = 0; i < r->nbodies; i++) free(r->bodies[i].frame);
   free(r->sensors);
   free(r->bodies);
+  free(r->statics);
   free(r->queue.p);
   free(r->msgs);
   free(r);

@@ -50,6 +50,9 @@ struct sensim_recorder {
   size_t nsensors;
   rec_body *bodies;
   size_t nbodies, bodies_cap;
+  sensim__ros_transform *statics;     /* every mount so far (names borrowed from
+                                         the sensors and bodies) */
+  size_t nstatics, statics_cap;
   sensim__cdr queue;                  /* encoded messages, back to back */
   rec_msg *msgs;
   size_t nmsgs, msgs_cap, arrivals;
