@@ -561,7 +561,8 @@ static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
   fix.lat = 48.1;
   fix.lon = 11.5;
   fix.height = 520.25;
-  for (int i = 0; i < 9; i++) fix.cov_enu[i] = 0.1 * (i + 1);
+  const double cov[9] = {0.04, 0.01, 0.002, 0.01, 0.05, 0.003, 0.002, 0.003, 0.09};
+  memcpy(fix.cov_enu, cov, sizeof cov);
   fix.fix_type = 1;
   sensim_frame f = hand_frame(gps, SENSIM_PAYLOAD_GNSS, &fix, 1, 1.25, 1.5);
   SENSIM_OK_OR_FAIL(sensim_recorder_write(r, gps, &f));
@@ -848,6 +849,14 @@ static void test_messages_from_several_sensors_come_out_sorted(void **state) {
     data++;
   }
   assert_int_equal(data, 6);
+  /* The last /tf_static (by log time) names every sensor, whatever the
+   * order their first frames came in. */
+  size_t nst = count_topic(&mf, "/tf_static");
+  assert_int_equal(nst, 3);
+  cdr_in c = cdr_open(nth(&mf, "/tf_static", nst - 1));
+  assert_int_equal(cdr_u32(&c), 3);
+  c = cdr_open(nth(&mf, "/tf_static", 0));
+  assert_int_equal(cdr_u32(&c), 1);
   free_mcap(&mf);
   sensim_world_destroy(w);
 }
