@@ -5,8 +5,14 @@
  *   DataEnd, Schema*, Channel*, Statistics, ChunkIndex*, SummaryOffset*,
  *   Footer, magic.
  * A chunk's records are built uncompressed in one buffer, which the
- * message records are copied into straight away, and compressed once when
- * the chunk closes, with a zstd context reused from chunk to chunk. */
+ * message records are copied into straight away. A closed chunk goes to
+ * the writer's own thread, which checksums it, compresses it once (a zstd
+ * context reused from chunk to chunk) and writes it with its message
+ * indexes while the host fills the next one: compression, the costliest
+ * part of recording, leaves the host's dynamics loop. The bytes written
+ * are the same as without the thread (which is used when it cannot be
+ * started). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +35,19 @@ typedef struct buf {
   size_t len, cap;
 } buf;
 
+/* Where a message sits in its chunk's uncompressed records. */
 typedef struct index_entry {
+  uint16_t channel;
   uint64_t log_time, offset;
 } index_entry;
+
+/* A chunk being filled (by the host) or written (by the thread). */
+typedef struct chunk {
+  buf records;
+  index_entry *idx;
+  size_t nidx, idx_cap;
+  uint64_t start, end; /* log times of its messages */
+} chunk;
 
 typedef struct schema {
   char *name, *encoding, *data;
@@ -44,8 +60,6 @@ typedef struct channel {
   char *topic, *encoding, *meta_key, *meta_value;
   int written;
   uint64_t count;        /* messages in the file */
-  index_entry *idx;      /* this chunk's messages */
-  size_t nidx, idx_cap;
 } channel;
 
 typedef struct chunk_index {
@@ -64,16 +78,22 @@ struct sensim__mcap {
   int summing_data;
   sensim__mcap_options o;
   ZSTD_CCtx *zc;
-  buf chunk, packed, rec;     /* open chunk, its compressed form, one record */
-  uint64_t chunk_start, chunk_end;
-  size_t chunk_messages;
+  chunk cur, out;             /* the host fills cur; the thread writes out */
+  buf packed, rec, trec;      /* compressed records; one record (host, thread) */
   schema *schemas;
   size_t nschemas, schemas_cap;
   channel *channels;
   size_t nchannels, channels_cap;
-  chunk_index *chunks;
+  chunk_index *chunks;        /* the thread's, read by the host once it stopped */
   size_t nchunks, chunks_cap;
   uint64_t messages, start_time, end_time;
+  /* the chunk writer thread */
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int threaded, busy, quit;   /* busy: out holds a chunk to write */
+  sensim_status thread_status; /* the first failure of the thread */
+  char thread_error[256];
 };
 
 /* ---- serialisation --------------------------------------------------- */
@@ -138,11 +158,12 @@ static void emit(sensim__mcap *m, const void *d, size_t n) {
   m->pos += n;
 }
 
-static sensim_status emit_rec(sensim__mcap *m) {
-  emit(m, m->rec.p, m->rec.len);
-  m->rec.len = 0;
+static sensim_status emit_buf(sensim__mcap *m, buf *b) {
+  emit(m, b->p, b->len);
+  b->len = 0;
   return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
 }
+static sensim_status emit_rec(sensim__mcap *m) { return emit_buf(m, &m->rec); }
 
 /* ---- records ------------------------------------------------------------ */
 
@@ -179,83 +200,155 @@ static void put_channel(buf *b, uint16_t id, const channel *c) {
   end_record(b, at);
 }
 
-/* Compress (or not) the open chunk and write it with its message indexes. */
-static sensim_status finish_chunk(sensim__mcap *m) {
-  if (!m->chunk_messages) return SENSIM_OK;
-  const uint32_t crc = sensim__crc32(0, m->chunk.p, m->chunk.len);
-  const unsigned char *records = m->chunk.p;
-  size_t records_len = m->chunk.len;
+static int by_channel(const void *pa, const void *pb) {
+  const index_entry *a = pa, *b = pb;
+  if (a->channel != b->channel) return a->channel < b->channel ? -1 : 1;
+  return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* Checksum, compress (or not) and write a chunk with its message indexes,
+ * one per channel in channel order; note it for the chunk indexes. Runs on
+ * the writer thread (or the host without one), touching only the file,
+ * the chunk indexes and its own buffers. */
+static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
+  const uint32_t crc = sensim__crc32(0, k->records.p, k->records.len);
+  const unsigned char *records = k->records.p;
+  size_t records_len = k->records.len;
   const char *compression = m->o.compress ? "zstd" : "";
   if (m->o.compress) {
-    size_t bound = ZSTD_compressBound(m->chunk.len);
+    size_t bound = ZSTD_compressBound(k->records.len);
     m->packed.len = 0;
     if (!reserve(&m->packed, bound)) return oom();
-    size_t n = ZSTD_compressCCtx(m->zc, m->packed.p, bound, m->chunk.p, m->chunk.len, m->o.zstd_level);
+    size_t n = ZSTD_compressCCtx(m->zc, m->packed.p, bound, k->records.p, k->records.len, m->o.zstd_level);
     if (ZSTD_isError(n))
       return sensim__fail(SENSIM_EBACKEND, "zstd failed on an MCAP chunk: %s", ZSTD_getErrorName(n));
     records = m->packed.p;
     records_len = n;
   }
+  qsort(k->idx, k->nidx, sizeof *k->idx, by_channel);
+  size_t nchan = 0;
+  for (size_t i = 0; i < k->nidx; i++) nchan += !i || k->idx[i].channel != k->idx[i - 1].channel;
   if (sensim__grow((void **)&m->chunks, &m->chunks_cap, m->nchunks + 1, sizeof *m->chunks))
     return SENSIM_ENOMEM;
   chunk_index *ci = &m->chunks[m->nchunks];
   memset(ci, 0, sizeof *ci);
-  size_t with_idx = 0;
-  for (size_t i = 0; i < m->nchannels; i++) with_idx += m->channels[i].nidx > 0;
-  ci->idx_channels = malloc(with_idx * sizeof *ci->idx_channels + 1);
-  ci->idx_offsets = malloc(with_idx * sizeof *ci->idx_offsets + 1);
+  ci->idx_channels = malloc(nchan * sizeof *ci->idx_channels + 1);
+  ci->idx_offsets = malloc(nchan * sizeof *ci->idx_offsets + 1);
   if (!ci->idx_channels || !ci->idx_offsets) {
     free(ci->idx_channels);
     free(ci->idx_offsets);
     return oom();
   }
   m->nchunks++;
-  ci->start_time = m->chunk_start;
-  ci->end_time = m->chunk_end;
+  ci->start_time = k->start;
+  ci->end_time = k->end;
   ci->offset = m->pos;
   ci->compressed = records_len;
-  ci->uncompressed = m->chunk.len;
+  ci->uncompressed = k->records.len;
 
   /* The chunk's fixed fields, then its records straight from the buffer. */
-  m->rec.len = 0;
-  if (!reserve(&m->rec, 64)) return oom();
+  buf *r = &m->trec;
+  r->len = 0;
+  if (!reserve(r, 64)) return oom();
   size_t body = 8 + 8 + 8 + 4 + 4 + strlen(compression) + 8 + records_len;
-  put_u8(&m->rec, OP_CHUNK);
-  put_u64(&m->rec, body);
-  put_u64(&m->rec, m->chunk_start);
-  put_u64(&m->rec, m->chunk_end);
-  put_u64(&m->rec, m->chunk.len);
-  put_u32(&m->rec, crc);
-  put_str(&m->rec, compression);
-  put_u64(&m->rec, records_len);
-  emit(m, m->rec.p, m->rec.len);
+  put_u8(r, OP_CHUNK);
+  put_u64(r, body);
+  put_u64(r, k->start);
+  put_u64(r, k->end);
+  put_u64(r, k->records.len);
+  put_u32(r, crc);
+  put_str(r, compression);
+  put_u64(r, records_len);
+  emit(m, r->p, r->len);
   emit(m, records, records_len);
-  m->rec.len = 0;
+  r->len = 0;
   ci->length = 1 + 8 + body;
 
   const uint64_t idx_start = m->pos;
-  for (size_t i = 0; i < m->nchannels; i++) {
-    channel *c = &m->channels[i];
-    if (!c->nidx) continue;
-    ci->idx_channels[ci->nidx] = (uint16_t)(i + 1);
+  for (size_t i = 0; i < k->nidx;) {
+    size_t j = i;
+    while (j < k->nidx && k->idx[j].channel == k->idx[i].channel) j++;
+    ci->idx_channels[ci->nidx] = k->idx[i].channel;
     ci->idx_offsets[ci->nidx++] = m->pos;
-    if (!reserve(&m->rec, 1 + 8 + 2 + 4 + 16 * c->nidx)) return oom();
-    size_t at = begin_record(&m->rec, OP_MESSAGE_INDEX);
-    put_u16(&m->rec, (uint16_t)(i + 1));
-    put_u32(&m->rec, (uint32_t)(16 * c->nidx));
-    for (size_t k = 0; k < c->nidx; k++) {
-      put_u64(&m->rec, c->idx[k].log_time);
-      put_u64(&m->rec, c->idx[k].offset);
+    if (!reserve(r, 1 + 8 + 2 + 4 + 16 * (j - i))) return oom();
+    size_t at = begin_record(r, OP_MESSAGE_INDEX);
+    put_u16(r, k->idx[i].channel);
+    put_u32(r, (uint32_t)(16 * (j - i)));
+    for (size_t q = i; q < j; q++) {
+      put_u64(r, k->idx[q].log_time);
+      put_u64(r, k->idx[q].offset);
     }
-    end_record(&m->rec, at);
-    c->nidx = 0;
-    sensim_status st = emit_rec(m);
+    end_record(r, at);
+    sensim_status st = emit_buf(m, r);
     if (st) return st;
+    i = j;
   }
   ci->index_length = m->pos - idx_start;
-  m->chunk.len = 0;
-  m->chunk_messages = 0;
+  k->records.len = 0;
+  k->nidx = 0;
   return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
+}
+
+static void *chunk_thread(void *arg) {
+  sensim__mcap *m = arg;
+  pthread_mutex_lock(&m->mu);
+  for (;;) {
+    while (!m->busy && !m->quit) pthread_cond_wait(&m->cv, &m->mu);
+    if (!m->busy) break;
+    pthread_mutex_unlock(&m->mu);
+    sensim_status st = m->thread_status ? m->thread_status : write_chunk(m, &m->out);
+    pthread_mutex_lock(&m->mu);
+    if (st && !m->thread_status) {
+      m->thread_status = st;
+      snprintf(m->thread_error, sizeof m->thread_error, "%s", sensim_last_error());
+    }
+    m->out.records.len = 0;
+    m->out.nidx = 0;
+    m->busy = 0;
+    pthread_cond_broadcast(&m->cv);
+  }
+  pthread_mutex_unlock(&m->mu);
+  return NULL;
+}
+
+/* Wait until the thread has written the chunk it holds; its failure, if
+ * any, becomes the caller's. */
+static sensim_status wait_idle(sensim__mcap *m) {
+  if (!m->threaded) return SENSIM_OK;
+  pthread_mutex_lock(&m->mu);
+  while (m->busy) pthread_cond_wait(&m->cv, &m->mu);
+  sensim_status st = m->thread_status;
+  pthread_mutex_unlock(&m->mu);
+  return st ? sensim__fail(st, "%s", m->thread_error) : SENSIM_OK;
+}
+
+static void stop_thread(sensim__mcap *m) {
+  if (!m->threaded) return;
+  pthread_mutex_lock(&m->mu);
+  m->quit = 1;
+  pthread_cond_broadcast(&m->cv);
+  pthread_mutex_unlock(&m->mu);
+  pthread_join(m->thread, NULL);
+  pthread_mutex_destroy(&m->mu);
+  pthread_cond_destroy(&m->cv);
+  m->threaded = 0;
+}
+
+/* Close the open chunk: hand it to the thread (once the one before is
+ * written), or write it here without a thread. */
+static sensim_status finish_chunk(sensim__mcap *m) {
+  if (!m->cur.nidx) return SENSIM_OK;
+  if (!m->threaded) return write_chunk(m, &m->cur);
+  sensim_status st = wait_idle(m);
+  if (st) return st;
+  pthread_mutex_lock(&m->mu);
+  chunk t = m->out;
+  m->out = m->cur;
+  m->cur = t;
+  m->busy = 1;
+  pthread_cond_broadcast(&m->cv);
+  pthread_mutex_unlock(&m->mu);
+  return SENSIM_OK;
 }
 
 /* ---- the public face (to the recorder) ----------------------------------- */
@@ -289,6 +382,13 @@ sensim_status sensim__mcap_open(const char *path, const sensim__mcap_options *o,
   if ((st = emit_rec(m))) {
     sensim__mcap_abort(m);
     return st;
+  }
+  if (pthread_mutex_init(&m->mu, NULL) == 0) {
+    if (pthread_cond_init(&m->cv, NULL) == 0) {
+      if (pthread_create(&m->thread, NULL, chunk_thread, m) == 0) m->threaded = 1;
+      else pthread_cond_destroy(&m->cv);
+    }
+    if (!m->threaded) pthread_mutex_destroy(&m->mu);
   }
   *out = m;
   return SENSIM_OK;
@@ -342,35 +442,34 @@ sensim_status sensim__mcap_message(sensim__mcap *m, uint16_t id, uint64_t log_ti
                                    uint64_t publish_time, const void *data, size_t len) {
   if (!id || id > m->nchannels) return sensim__fail(SENSIM_EINVAL, "MCAP channel %u does not exist", id);
   channel *c = &m->channels[id - 1];
-  if (sensim__grow((void **)&c->idx, &c->idx_cap, c->nidx + 1, sizeof *c->idx)) return SENSIM_ENOMEM;
+  chunk *k = &m->cur;
+  if (sensim__grow((void **)&k->idx, &k->idx_cap, k->nidx + 1, sizeof *k->idx)) return SENSIM_ENOMEM;
   if (!c->written) {
     schema *s = c->schema_id ? &m->schemas[c->schema_id - 1] : NULL;
-    if (!reserve(&m->chunk, (s && !s->written ? schema_size(s) : 0) + channel_size(c))) return oom();
+    if (!reserve(&k->records, (s && !s->written ? schema_size(s) : 0) + channel_size(c))) return oom();
     if (s && !s->written) {
-      put_schema(&m->chunk, c->schema_id, s);
+      put_schema(&k->records, c->schema_id, s);
       s->written = 1;
     }
-    put_channel(&m->chunk, id, c);
+    put_channel(&k->records, id, c);
     c->written = 1;
   }
-  if (!reserve(&m->chunk, 1 + 8 + 2 + 4 + 8 + 8 + len)) return oom();
-  c->idx[c->nidx].log_time = log_time;
-  c->idx[c->nidx++].offset = m->chunk.len;
-  put_u8(&m->chunk, OP_MESSAGE);
-  put_u64(&m->chunk, 2 + 4 + 8 + 8 + (uint64_t)len);
-  put_u16(&m->chunk, id);
-  put_u32(&m->chunk, (uint32_t)c->count);
-  put_u64(&m->chunk, log_time);
-  put_u64(&m->chunk, publish_time);
-  put(&m->chunk, data, len);
+  if (!reserve(&k->records, 1 + 8 + 2 + 4 + 8 + 8 + len)) return oom();
+  k->idx[k->nidx++] = (index_entry){id, log_time, k->records.len};
+  put_u8(&k->records, OP_MESSAGE);
+  put_u64(&k->records, 2 + 4 + 8 + 8 + (uint64_t)len);
+  put_u16(&k->records, id);
+  put_u32(&k->records, (uint32_t)c->count);
+  put_u64(&k->records, log_time);
+  put_u64(&k->records, publish_time);
+  put(&k->records, data, len);
   c->count++;
-  if (!m->chunk_messages || log_time < m->chunk_start) m->chunk_start = log_time;
-  if (!m->chunk_messages || log_time > m->chunk_end) m->chunk_end = log_time;
+  if (k->nidx == 1 || log_time < k->start) k->start = log_time;
+  if (k->nidx == 1 || log_time > k->end) k->end = log_time;
   if (!m->messages || log_time < m->start_time) m->start_time = log_time;
   if (!m->messages || log_time > m->end_time) m->end_time = log_time;
-  m->chunk_messages++;
   m->messages++;
-  if (m->chunk.len >= m->o.chunk_size) return finish_chunk(m);
+  if (k->records.len >= m->o.chunk_size) return finish_chunk(m);
   return SENSIM_OK;
 }
 
@@ -392,6 +491,8 @@ static sensim_status emit_group(sensim__mcap *m, uint8_t op, group *g, int *ng) 
 
 static sensim_status write_summary(sensim__mcap *m) {
   sensim_status st = finish_chunk(m);
+  if (!st) st = wait_idle(m);
+  stop_thread(m);
   if (st) return st;
   m->rec.len = 0;
   if (!reserve(&m->rec, 16)) return oom();
@@ -494,10 +595,15 @@ static sensim_status write_summary(sensim__mcap *m) {
 }
 
 static void free_all(sensim__mcap *m) {
+  stop_thread(m);
   ZSTD_freeCCtx(m->zc);
-  free(m->chunk.p);
+  free(m->cur.records.p);
+  free(m->cur.idx);
+  free(m->out.records.p);
+  free(m->out.idx);
   free(m->packed.p);
   free(m->rec.p);
+  free(m->trec.p);
   for (size_t i = 0; i < m->nschemas; i++) {
     free(m->schemas[i].name);
     free(m->schemas[i].encoding);
@@ -509,7 +615,6 @@ static void free_all(sensim__mcap *m) {
     free(c->encoding);
     free(c->meta_key);
     free(c->meta_value);
-    free(c->idx);
   }
   for (size_t i = 0; i < m->nchunks; i++) {
     free(m->chunks[i].idx_channels);
@@ -535,6 +640,7 @@ sensim_status sensim__mcap_close(sensim__mcap *m) {
 
 void sensim__mcap_abort(sensim__mcap *m) {
   if (!m) return;
+  stop_thread(m); /* it may be writing to the file */
   sensim_atomic_file_abort(m->af);
   free_all(m);
 }
