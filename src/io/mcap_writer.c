@@ -5,165 +5,11 @@
  *   DataEnd, Schema*, Channel*, Statistics, ChunkIndex*, SummaryOffset*,
  *   Footer, magic.
  * A chunk's records are built uncompressed in one buffer, which the
- * message records are copied into straight away. A closed chunk goes to
- * the writer's own thread, which checksums it, compresses it once (a zstd
- * context reused from chunk to chunk) and writes it with its message
- * indexes while the host fills the next one: compression, the costliest
- * part of recording, leaves the host's dynamics loop. The bytes written
- * are the same as without the thread (which is used when it cannot be
- * started). */
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <zstd.h>
-#include "core/internal.h"
-#include "io/mcap_writer.h"
-#include "sensim/io.h"
-
-enum {
-  OP_HEADER = 0x01, OP_FOOTER = 0x02, OP_SCHEMA = 0x03, OP_CHANNEL = 0x04, OP_MESSAGE = 0x05,
-  OP_CHUNK = 0x06, OP_MESSAGE_INDEX = 0x07, OP_CHUNK_INDEX = 0x08, OP_STATISTICS = 0x0B,
-  OP_SUMMARY_OFFSET = 0x0E, OP_DATA_END = 0x0F
-};
+ * message records are copied into straight away; closed chunks are
+ * compressed and written by io/mcap_chunks.c. */
+#include "io/mcap_internal.h"
 
 static const unsigned char magic[8] = {0x89, 'M', 'C', 'A', 'P', 0x30, '\r', '\n'};
-
-/* A growable byte buffer. */
-typedef struct buf {
-  unsigned char *p;
-  size_t len, cap;
-} buf;
-
-/* Where a message sits in its chunk's uncompressed records. */
-typedef struct index_entry {
-  uint16_t channel;
-  uint64_t log_time, offset;
-} index_entry;
-
-/* A chunk being filled (by the host) or written (by the thread). */
-typedef struct chunk {
-  buf records;
-  index_entry *idx;
-  size_t nidx, idx_cap;
-  uint64_t start, end; /* log times of its messages */
-} chunk;
-
-typedef struct schema {
-  char *name, *encoding, *data;
-  size_t len;
-  int written;
-} schema;
-
-typedef struct channel {
-  uint16_t schema_id;
-  char *topic, *encoding, *meta_key, *meta_value;
-  int written;
-  uint64_t count;        /* messages in the file */
-} channel;
-
-typedef struct chunk_index {
-  uint64_t start_time, end_time, offset, length, index_length, compressed, uncompressed;
-  uint16_t *idx_channels; /* channels with messages in the chunk, and ... */
-  uint64_t *idx_offsets;  /* ... the file offsets of their message indexes */
-  size_t nidx;
-} chunk_index;
-
-struct sensim__mcap {
-  sensim_atomic_file *af;
-  FILE *fp;
-  int failed;
-  uint64_t pos;               /* bytes written */
-  uint32_t data_crc;          /* running CRC of the data section */
-  int summing_data;
-  sensim__mcap_options o;
-  ZSTD_CCtx *zc;
-  chunk cur, out;             /* the host fills cur; the thread writes out */
-  buf packed, rec, trec;      /* compressed records; one record (host, thread) */
-  schema *schemas;
-  size_t nschemas, schemas_cap;
-  channel *channels;
-  size_t nchannels, channels_cap;
-  chunk_index *chunks;        /* the thread's, read by the host once it stopped */
-  size_t nchunks, chunks_cap;
-  uint64_t messages, start_time, end_time;
-  /* the chunk writer thread */
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int threaded, busy, quit;   /* busy: out holds a chunk to write */
-  sensim_status thread_status; /* the first failure of the thread */
-  char thread_error[256];
-};
-
-/* ---- serialisation --------------------------------------------------- */
-
-static int reserve(buf *b, size_t more) {
-  if (b->len + more <= b->cap) return 1;
-  size_t cap = b->cap ? b->cap : 4096;
-  while (cap < b->len + more) cap *= 2;
-  unsigned char *p = realloc(b->p, cap);
-  if (!p) return 0;
-  b->p = p;
-  b->cap = cap;
-  return 1;
-}
-
-/* Callers reserve first; these only store. */
-static void put(buf *b, const void *d, size_t n) {
-  if (n) memcpy(b->p + b->len, d, n);
-  b->len += n;
-}
-static void put_u8(buf *b, uint8_t v) { put(b, &v, 1); }
-static void put_u16(buf *b, uint16_t v) {
-  unsigned char c[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
-  put(b, c, 2);
-}
-static void put_u32(buf *b, uint32_t v) {
-  unsigned char c[4];
-  for (int i = 0; i < 4; i++) c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, 4);
-}
-static void put_u64(buf *b, uint64_t v) {
-  unsigned char c[8];
-  for (int i = 0; i < 8; i++) c[i] = (unsigned char)(v >> (8 * i));
-  put(b, c, 8);
-}
-static void put_str(buf *b, const char *s) {
-  size_t n = strlen(s);
-  put_u32(b, (uint32_t)n);
-  put(b, s, n);
-}
-static void set_u64(unsigned char *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
-
-/* Start a record in b: opcode and a length patched by end_record. */
-static size_t begin_record(buf *b, uint8_t op) {
-  put_u8(b, op);
-  size_t at = b->len;
-  put_u64(b, 0);
-  return at;
-}
-static void end_record(buf *b, size_t at) { set_u64(b->p + at, (uint64_t)(b->len - at - 8)); }
-
-static sensim_status oom(void) { return sensim__fail(SENSIM_ENOMEM, "out of memory writing an MCAP file"); }
-
-/* Write bytes to the file, summing them into the data section's CRC while
- * the data section is being written. */
-static void emit(sensim__mcap *m, const void *d, size_t n) {
-  if (!n || m->failed) return;
-  if (fwrite(d, 1, n, m->fp) != n) m->failed = 1;
-  if (m->summing_data) m->data_crc = sensim__crc32(m->data_crc, d, n);
-  m->pos += n;
-}
-
-static sensim_status emit_buf(sensim__mcap *m, buf *b) {
-  emit(m, b->p, b->len);
-  b->len = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
-}
-static sensim_status emit_rec(sensim__mcap *m) { return emit_buf(m, &m->rec); }
 
 /* ---- records ------------------------------------------------------------ */
 
@@ -200,167 +46,16 @@ static void put_channel(buf *b, uint16_t id, const channel *c) {
   end_record(b, at);
 }
 
-static int by_channel(const void *pa, const void *pb) {
-  const index_entry *a = pa, *b = pb;
-  if (a->channel != b->channel) return a->channel < b->channel ? -1 : 1;
-  return a->offset < b->offset ? -1 : a->offset > b->offset;
-}
-
-/* Checksum, compress (or not) and write a chunk with its message indexes,
- * one per channel in channel order; note it for the chunk indexes. Runs on
- * the writer thread (or the host without one), touching only the file,
- * the chunk indexes and its own buffers. */
-static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
-  const uint32_t crc = sensim__crc32(0, k->records.p, k->records.len);
-  const unsigned char *records = k->records.p;
-  size_t records_len = k->records.len;
-  const char *compression = m->o.compress ? "zstd" : "";
-  if (m->o.compress) {
-    size_t bound = ZSTD_compressBound(k->records.len);
-    m->packed.len = 0;
-    if (!reserve(&m->packed, bound)) return oom();
-    size_t n = ZSTD_compressCCtx(m->zc, m->packed.p, bound, k->records.p, k->records.len, m->o.zstd_level);
-    if (ZSTD_isError(n))
-      return sensim__fail(SENSIM_EBACKEND, "zstd failed on an MCAP chunk: %s", ZSTD_getErrorName(n));
-    records = m->packed.p;
-    records_len = n;
-  }
-  qsort(k->idx, k->nidx, sizeof *k->idx, by_channel);
-  size_t nchan = 0;
-  for (size_t i = 0; i < k->nidx; i++) nchan += !i || k->idx[i].channel != k->idx[i - 1].channel;
-  if (sensim__grow((void **)&m->chunks, &m->chunks_cap, m->nchunks + 1, sizeof *m->chunks))
-    return SENSIM_ENOMEM;
-  chunk_index *ci = &m->chunks[m->nchunks];
-  memset(ci, 0, sizeof *ci);
-  ci->idx_channels = malloc(nchan * sizeof *ci->idx_channels + 1);
-  ci->idx_offsets = malloc(nchan * sizeof *ci->idx_offsets + 1);
-  if (!ci->idx_channels || !ci->idx_offsets) {
-    free(ci->idx_channels);
-    free(ci->idx_offsets);
-    return oom();
-  }
-  m->nchunks++;
-  ci->start_time = k->start;
-  ci->end_time = k->end;
-  ci->offset = m->pos;
-  ci->compressed = records_len;
-  ci->uncompressed = k->records.len;
-
-  /* The chunk's fixed fields, then its records straight from the buffer. */
-  buf *r = &m->trec;
-  r->len = 0;
-  if (!reserve(r, 64)) return oom();
-  size_t body = 8 + 8 + 8 + 4 + 4 + strlen(compression) + 8 + records_len;
-  put_u8(r, OP_CHUNK);
-  put_u64(r, body);
-  put_u64(r, k->start);
-  put_u64(r, k->end);
-  put_u64(r, k->records.len);
-  put_u32(r, crc);
-  put_str(r, compression);
-  put_u64(r, records_len);
-  emit(m, r->p, r->len);
-  emit(m, records, records_len);
-  r->len = 0;
-  ci->length = 1 + 8 + body;
-
-  const uint64_t idx_start = m->pos;
-  for (size_t i = 0; i < k->nidx;) {
-    size_t j = i;
-    while (j < k->nidx && k->idx[j].channel == k->idx[i].channel) j++;
-    ci->idx_channels[ci->nidx] = k->idx[i].channel;
-    ci->idx_offsets[ci->nidx++] = m->pos;
-    if (!reserve(r, 1 + 8 + 2 + 4 + 16 * (j - i))) return oom();
-    size_t at = begin_record(r, OP_MESSAGE_INDEX);
-    put_u16(r, k->idx[i].channel);
-    put_u32(r, (uint32_t)(16 * (j - i)));
-    for (size_t q = i; q < j; q++) {
-      put_u64(r, k->idx[q].log_time);
-      put_u64(r, k->idx[q].offset);
-    }
-    end_record(r, at);
-    sensim_status st = emit_buf(m, r);
-    if (st) return st;
-    i = j;
-  }
-  ci->index_length = m->pos - idx_start;
-  k->records.len = 0;
-  k->nidx = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
-}
-
-static void *chunk_thread(void *arg) {
-  sensim__mcap *m = arg;
-  pthread_mutex_lock(&m->mu);
-  for (;;) {
-    while (!m->busy && !m->quit) pthread_cond_wait(&m->cv, &m->mu);
-    if (!m->busy) break;
-    pthread_mutex_unlock(&m->mu);
-    sensim_status st = m->thread_status ? m->thread_status : write_chunk(m, &m->out);
-    pthread_mutex_lock(&m->mu);
-    if (st && !m->thread_status) {
-      m->thread_status = st;
-      snprintf(m->thread_error, sizeof m->thread_error, "%s", sensim_last_error());
-    }
-    m->out.records.len = 0;
-    m->out.nidx = 0;
-    m->busy = 0;
-    pthread_cond_broadcast(&m->cv);
-  }
-  pthread_mutex_unlock(&m->mu);
-  return NULL;
-}
-
-/* Wait until the thread has written the chunk it holds; its failure, if
- * any, becomes the caller's. */
-static sensim_status wait_idle(sensim__mcap *m) {
-  if (!m->threaded) return SENSIM_OK;
-  pthread_mutex_lock(&m->mu);
-  while (m->busy) pthread_cond_wait(&m->cv, &m->mu);
-  sensim_status st = m->thread_status;
-  pthread_mutex_unlock(&m->mu);
-  return st ? sensim__fail(st, "%s", m->thread_error) : SENSIM_OK;
-}
-
-static void stop_thread(sensim__mcap *m) {
-  if (!m->threaded) return;
-  pthread_mutex_lock(&m->mu);
-  m->quit = 1;
-  pthread_cond_broadcast(&m->cv);
-  pthread_mutex_unlock(&m->mu);
-  pthread_join(m->thread, NULL);
-  pthread_mutex_destroy(&m->mu);
-  pthread_cond_destroy(&m->cv);
-  m->threaded = 0;
-}
-
-/* Close the open chunk: hand it to the thread (once the one before is
- * written), or write it here without a thread. */
-static sensim_status finish_chunk(sensim__mcap *m) {
-  if (!m->cur.nidx) return SENSIM_OK;
-  if (!m->threaded) return write_chunk(m, &m->cur);
-  sensim_status st = wait_idle(m);
-  if (st) return st;
-  pthread_mutex_lock(&m->mu);
-  chunk t = m->out;
-  m->out = m->cur;
-  m->cur = t;
-  m->busy = 1;
-  pthread_cond_broadcast(&m->cv);
-  pthread_mutex_unlock(&m->mu);
-  return SENSIM_OK;
-}
-
 /* ---- the public face (to the recorder) ----------------------------------- */
 
 sensim_status sensim__mcap_open(const char *path, const sensim__mcap_options *o, sensim__mcap **out) {
   *out = NULL;
   sensim__mcap *m = calloc(1, sizeof *m);
-  if (!m) return oom();
+  if (!m) return sensim__mcap_oom();
   m->o = *o;
   if (m->o.compress && !(m->zc = ZSTD_createCCtx())) {
     free(m);
-    return oom();
+    return sensim__mcap_oom();
   }
   sensim_status st = sensim_atomic_file_open(path, &m->af);
   if (st) {
@@ -370,26 +65,20 @@ sensim_status sensim__mcap_open(const char *path, const sensim__mcap_options *o,
   }
   m->fp = sensim_atomic_file_stream(m->af);
   m->summing_data = 1;
-  emit(m, magic, sizeof magic);
+  sensim__mcap_emit(m, magic, sizeof magic);
   if (!reserve(&m->rec, 64 + strlen(o->profile) + strlen(o->library))) {
     sensim__mcap_abort(m);
-    return oom();
+    return sensim__mcap_oom();
   }
   size_t at = begin_record(&m->rec, OP_HEADER);
   put_str(&m->rec, o->profile);
   put_str(&m->rec, o->library);
   end_record(&m->rec, at);
-  if ((st = emit_rec(m))) {
+  if ((st = sensim__mcap_emit_buf(m, &m->rec))) {
     sensim__mcap_abort(m);
     return st;
   }
-  if (pthread_mutex_init(&m->mu, NULL) == 0) {
-    if (pthread_cond_init(&m->cv, NULL) == 0) {
-      if (pthread_create(&m->thread, NULL, chunk_thread, m) == 0) m->threaded = 1;
-      else pthread_cond_destroy(&m->cv);
-    }
-    if (!m->threaded) pthread_mutex_destroy(&m->mu);
-  }
+  sensim__mcap_start_thread(m);
   *out = m;
   return SENSIM_OK;
 }
@@ -404,7 +93,7 @@ sensim_status sensim__mcap_schema(sensim__mcap *m, const char *name, const char 
     free(s.name);
     free(s.encoding);
     free(s.data);
-    return oom();
+    return sensim__mcap_oom();
   }
   memcpy(s.data, data, len);
   m->schemas[m->nschemas++] = s;
@@ -431,7 +120,7 @@ sensim_status sensim__mcap_channel(sensim__mcap *m, uint16_t schema_id, const ch
     free(c.encoding);
     free(c.meta_key);
     free(c.meta_value);
-    return oom();
+    return sensim__mcap_oom();
   }
   m->channels[m->nchannels++] = c;
   *id = (uint16_t)m->nchannels;
@@ -446,7 +135,7 @@ sensim_status sensim__mcap_message(sensim__mcap *m, uint16_t id, uint64_t log_ti
   if (sensim__grow((void **)&k->idx, &k->idx_cap, k->nidx + 1, sizeof *k->idx)) return SENSIM_ENOMEM;
   if (!c->written) {
     schema *s = c->schema_id ? &m->schemas[c->schema_id - 1] : NULL;
-    if (!reserve(&k->records, (s && !s->written ? schema_size(s) : 0) + channel_size(c))) return oom();
+    if (!reserve(&k->records, (s && !s->written ? schema_size(s) : 0) + channel_size(c))) return sensim__mcap_oom();
     if (s && !s->written) {
       put_schema(&k->records, c->schema_id, s);
       s->written = 1;
@@ -454,7 +143,7 @@ sensim_status sensim__mcap_message(sensim__mcap *m, uint16_t id, uint64_t log_ti
     put_channel(&k->records, id, c);
     c->written = 1;
   }
-  if (!reserve(&k->records, 1 + 8 + 2 + 4 + 8 + 8 + len)) return oom();
+  if (!reserve(&k->records, 1 + 8 + 2 + 4 + 8 + 8 + len)) return sensim__mcap_oom();
   k->idx[k->nidx++] = (index_entry){id, log_time, k->records.len};
   put_u8(&k->records, OP_MESSAGE);
   put_u64(&k->records, 2 + 4 + 8 + 8 + (uint64_t)len);
@@ -469,7 +158,7 @@ sensim_status sensim__mcap_message(sensim__mcap *m, uint16_t id, uint64_t log_ti
   if (!m->messages || log_time < m->start_time) m->start_time = log_time;
   if (!m->messages || log_time > m->end_time) m->end_time = log_time;
   m->messages++;
-  if (k->records.len >= m->o.chunk_size) return finish_chunk(m);
+  if (k->records.len >= m->o.chunk_size) return sensim__mcap_finish_chunk(m);
   return SENSIM_OK;
 }
 
@@ -486,20 +175,20 @@ static sensim_status emit_group(sensim__mcap *m, uint8_t op, group *g, int *ng) 
   g[*ng].start = m->pos;
   g[*ng].length = m->rec.len;
   (*ng)++;
-  return emit_rec(m);
+  return sensim__mcap_emit_buf(m, &m->rec);
 }
 
 static sensim_status write_summary(sensim__mcap *m) {
-  sensim_status st = finish_chunk(m);
-  if (!st) st = wait_idle(m);
-  stop_thread(m);
+  sensim_status st = sensim__mcap_finish_chunk(m);
+  if (!st) st = sensim__mcap_wait_idle(m);
+  sensim__mcap_stop_thread(m);
   if (st) return st;
   m->rec.len = 0;
-  if (!reserve(&m->rec, 16)) return oom();
+  if (!reserve(&m->rec, 16)) return sensim__mcap_oom();
   size_t at = begin_record(&m->rec, OP_DATA_END);
   put_u32(&m->rec, m->data_crc);
   end_record(&m->rec, at);
-  if ((st = emit_rec(m))) return st;
+  if ((st = sensim__mcap_emit_buf(m, &m->rec))) return st;
   m->summing_data = 0;
 
   /* Everything from here to the footer's summary_offset_start is summed
@@ -518,7 +207,7 @@ static sensim_status write_summary(sensim__mcap *m) {
 
   for (size_t i = 0; i < m->nschemas; i++)
     if (m->schemas[i].written) {
-      if (!reserve(r, schema_size(&m->schemas[i]))) return oom();
+      if (!reserve(r, schema_size(&m->schemas[i]))) return sensim__mcap_oom();
       put_schema(r, (uint16_t)(i + 1), &m->schemas[i]);
     }
   EMIT_GROUP(OP_SCHEMA);
@@ -527,13 +216,13 @@ static sensim_status write_summary(sensim__mcap *m) {
   for (size_t i = 0; i < m->nschemas; i++) nschema += m->schemas[i].written != 0;
   for (size_t i = 0; i < m->nchannels; i++)
     if (m->channels[i].written) {
-      if (!reserve(r, channel_size(&m->channels[i]))) return oom();
+      if (!reserve(r, channel_size(&m->channels[i]))) return sensim__mcap_oom();
       put_channel(r, (uint16_t)(i + 1), &m->channels[i]);
       nchan++;
     }
   EMIT_GROUP(OP_CHANNEL);
 
-  if (!reserve(r, 64 + 10 * (size_t)nchan)) return oom();
+  if (!reserve(r, 64 + 10 * (size_t)nchan)) return sensim__mcap_oom();
   at = begin_record(r, OP_STATISTICS);
   put_u64(r, m->messages);
   put_u16(r, nschema);
@@ -554,7 +243,7 @@ static sensim_status write_summary(sensim__mcap *m) {
 
   for (size_t i = 0; i < m->nchunks; i++) {
     const chunk_index *ci = &m->chunks[i];
-    if (!reserve(r, 1 + 8 + 8 * 6 + 4 + 10 * ci->nidx + 4 + 4 + 8)) return oom();
+    if (!reserve(r, 1 + 8 + 8 * 6 + 4 + 10 * ci->nidx + 4 + 4 + 8)) return sensim__mcap_oom();
     at = begin_record(r, OP_CHUNK_INDEX);
     put_u64(r, ci->start_time);
     put_u64(r, ci->end_time);
@@ -576,7 +265,7 @@ static sensim_status write_summary(sensim__mcap *m) {
 
   const uint64_t summary_offset_start = m->pos;
   const int has_summary = summary_offset_start > summary_start;
-  if (!reserve(r, (size_t)ng * 26 + 64)) return oom();
+  if (!reserve(r, (size_t)ng * 26 + 64)) return sensim__mcap_oom();
   for (int i = 0; i < ng; i++) {
     at = begin_record(r, OP_SUMMARY_OFFSET);
     put_u8(r, g[i].op);
@@ -591,11 +280,11 @@ static sensim_status write_summary(sensim__mcap *m) {
   scrc = sensim__crc32(scrc, r->p, r->len);
   put_u32(r, scrc);
   put(r, magic, sizeof magic);
-  return emit_rec(m);
+  return sensim__mcap_emit_buf(m, &m->rec);
 }
 
 static void free_all(sensim__mcap *m) {
-  stop_thread(m);
+  sensim__mcap_stop_thread(m);
   ZSTD_freeCCtx(m->zc);
   free(m->cur.records.p);
   free(m->cur.idx);
@@ -640,7 +329,7 @@ sensim_status sensim__mcap_close(sensim__mcap *m) {
 
 void sensim__mcap_abort(sensim__mcap *m) {
   if (!m) return;
-  stop_thread(m); /* it may be writing to the file */
+  sensim__mcap_stop_thread(m); /* it may be writing to the file */
   sensim_atomic_file_abort(m->af);
   free_all(m);
 }
