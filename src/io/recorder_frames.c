@@ -98,14 +98,18 @@ sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, re
     if (i < r->nbodies) parent = r->bodies[i].frame;
     else mount = f->pose; /* a body not published: where the sensor was at its first frame */
   }
-  const uint64_t stamp = sensim__rec_ns(f->t_capture);
-  sensim__ros_transform t[2] = {
-      {stamp, parent, rs->frame, mount},
-      {stamp, rs->frame, rs->optical, {{0, 0, 0}, optical_rot}},
-  };
-  size_t at = sensim__rec_begin(r);
-  sensim__ros_tf_message(&r->queue, t, rs->is_camera ? 2 : 1);
-  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, r->tf_static);
+  /* Each /tf_static message holds every mount declared up to its log
+   * time, as tf2's StaticTransformBroadcaster sends all its transforms
+   * each time (a player latches only the topic's last message for late
+   * subscribers); it is encoded when written (io/recorder.c). */
+  const uint64_t stamp = sensim__rec_ns(f->t_capture), log = sensim__rec_ns(f->t_deliver);
+  if (sensim__grow((void **)&r->statics, &r->statics_cap, r->nstatics + 2, sizeof *r->statics))
+    return SENSIM_ENOMEM;
+  r->statics[r->nstatics++] = (rec_static){{stamp, parent, rs->frame, mount}, log};
+  if (rs->is_camera)
+    r->statics[r->nstatics++] =
+        (rec_static){{stamp, rs->frame, rs->optical, {{0, 0, 0}, optical_rot}}, log};
+  return sensim__rec_end(r, sensim__rec_begin(r), log, f->sensor_id, r->tf_static);
 }
 
 /* ---- cameras --------------------------------------------------------------- */

@@ -510,19 +510,23 @@ static void test_recording_verifies_and_stamps_are_capture_times(void **state) {
   double vx = cdr_f64(&c), vy = cdr_f64(&c);
   assert_near(vx, 2 * cos(0.05), 1e-3);
   assert_near(vy, -2 * sin(0.05), 1e-3);
-  /* /tf_static: one per sensor; the mag rides on the world, so "map". */
+  /* /tf_static: one message per new sensor, each with every mount so far
+   * (a late subscriber of a replay sees only the last); the mag rides on
+   * the world, so "map". */
   assert_int_equal(count_topic(&mf, "/tf_static"), 5);
-  int saw_map_mag = 0;
-  for (size_t k = 0; k < 5; k++) {
-    c = cdr_open(nth(&mf, "/tf_static", k));
-    uint32_t n = cdr_u32(&c);
+  int saw_map_mag = 0, saw_optical = 0;
+  c = cdr_open(nth(&mf, "/tf_static", 4));
+  assert_int_equal(cdr_u32(&c), 6);
+  for (size_t k = 0; k < 6; k++) {
     const char *p;
     cdr_header(&c, &p);
     const char *child = cdr_str(&c);
+    for (int i = 0; i < 7; i++) cdr_f64(&c);
     if (!strcmp(child, "mag")) saw_map_mag = !strcmp(p, "map");
+    else if (!strcmp(child, "front_cam_optical")) saw_optical = !strcmp(p, "front_cam");
     else assert_string_equal(p, "base_link");
-    if (!strcmp(child, "front_cam")) assert_int_equal(n, 2);
   }
+  assert_true(saw_optical);
   assert_true(saw_map_mag);
   /* Schemas are ros2msg texts with their dependencies appended. */
   int saw_fix_schema = 0;
@@ -557,7 +561,8 @@ static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
   fix.lat = 48.1;
   fix.lon = 11.5;
   fix.height = 520.25;
-  for (int i = 0; i < 9; i++) fix.cov_enu[i] = 0.1 * (i + 1);
+  const double cov[9] = {0.04, 0.01, 0.002, 0.01, 0.05, 0.003, 0.002, 0.003, 0.09};
+  memcpy(fix.cov_enu, cov, sizeof cov);
   fix.fix_type = 1;
   sensim_frame f = hand_frame(gps, SENSIM_PAYLOAD_GNSS, &fix, 1, 1.25, 1.5);
   SENSIM_OK_OR_FAIL(sensim_recorder_write(r, gps, &f));
@@ -844,6 +849,14 @@ static void test_messages_from_several_sensors_come_out_sorted(void **state) {
     data++;
   }
   assert_int_equal(data, 6);
+  /* The last /tf_static (by log time) names every sensor, whatever the
+   * order their first frames came in. */
+  size_t nst = count_topic(&mf, "/tf_static");
+  assert_int_equal(nst, 3);
+  cdr_in c = cdr_open(nth(&mf, "/tf_static", nst - 1));
+  assert_int_equal(cdr_u32(&c), 3);
+  c = cdr_open(nth(&mf, "/tf_static", 0));
+  assert_int_equal(cdr_u32(&c), 1);
   free_mcap(&mf);
   sensim_world_destroy(w);
 }
