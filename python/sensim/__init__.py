@@ -39,6 +39,8 @@ from ._sensim import (  # noqa: F401  (the public API)
     gray_world_gains, augment_gains, augment_match_stats, list_pngs, image_write_png,
     colormap_viridis, label_color, depth_preview, depth_preview_png, label_preview,
     label_preview_png, contact_sheet, birdseye_figure, birdseye_figure_png,
+    # ROS 2 recordings (python/src/record.c, docs/recording.md)
+    Recorder, write_camera_info_yaml, tum_append,
 )
 from .world import World  # noqa: F401
 from . import env, spaces, tools, vector  # noqa: F401,E402

@@ -294,7 +294,7 @@ PyMODINIT_FUNC PyInit__sensim(void) {
   if (add_exceptions(m) < 0 || sp_convert_init(m) < 0 || sp_frame_init(m) < 0 ||
       sp_world_init(m) < 0 || sp_many_init(m) < 0 || sp_body_init(m) < 0 || sp_sensor_init(m) < 0 ||
       sp_filter_init(m) < 0 || sp_scenario_init(m) < 0 || sp_io_init(m) < 0 ||
-      sp_tools_init(m) < 0) {
+      sp_tools_init(m) < 0 || sp_record_init(m) < 0) {
     Py_DECREF(m);
     return NULL;
   }

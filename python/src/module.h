@@ -180,6 +180,7 @@ int sp_filter_init(PyObject *m);
 int sp_scenario_init(PyObject *m);
 int sp_io_init(PyObject *m);
 int sp_tools_init(PyObject *m);
+int sp_record_init(PyObject *m);
 
 /* ---- added by the scenario, io and tools files (branch pyio) ------------
  * Declarations those files share with each other; nothing in the core
