@@ -15,5 +15,6 @@ int main(void) {
   failed += sensim_test_ply();
   failed += sensim_test_texture_png();
   failed += sensim_test_doc_examples();
+  failed += sensim_test_record_files();
   return failed ? 1 : 0;
 }

@@ -39,6 +39,7 @@
 #include "sensim/io.h"
 #include "sensim/nmea.h"
 #include "sensim/scenario.h"
+#include "sensim/record.h"
 
 #define SENSIM_VERSION_MAJOR 0
 #define SENSIM_VERSION_MINOR 1

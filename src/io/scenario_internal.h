@@ -45,6 +45,15 @@ size_t sensim__sweep_temp_files(const char *dir);
  * NULL is a no-op. */
 void sensim__csv_abort(sensim_csv *csv);
 
+/* ---- the files beside a recording (io/tum.c) ---------------------------- */
+
+/* The longest TUM line: 8 numbers of at most 24 characters and their
+ * separators. */
+#define SENSIM__TUM_LINE_MAX 256
+/* Frame f's TUM line, "t tx ty tz qx qy qz qw\n" (sensim_tum_append), into
+ * buf; its length, or -1 when it does not fit. */
+int sensim__tum_line(char *buf, size_t size, const sensim_frame *f);
+
 /* ---- strict JSON reading (io/json.c) ------------------------------------
  * Every reader takes the JSON path of the object it reads ("sensors[2]") so
  * that each failure message starts with the path of the value at fault. */

@@ -1,0 +1,32 @@
+/* io/camera_info.h: a camera's parameters as ROS's sensor_msgs/CameraInfo
+ * sees them (K, D, R, P and the distortion model's name), in one place so
+ * the camera_info YAML beside a recording and the CameraInfo messages in
+ * it cannot disagree. Not installed. */
+#ifndef SENSIM_IO_CAMERA_INFO_H
+#define SENSIM_IO_CAMERA_INFO_H
+
+#include "sensim/camera.h"
+
+typedef struct sensim__camera_info {
+  uint32_t width, height; /* pixels */
+  double K[9];            /* intrinsic matrix, row-major, pixels */
+  double D[5];            /* distortion coefficients, nd of them */
+  int nd;                 /* 5 for plumb_bob, 4 for equidistant */
+  const char *model;      /* "plumb_bob" or "equidistant" (static) */
+  double R[9];            /* rectification: identity (a monocular camera) */
+  double P[12];           /* projection [K | 0], row-major */
+} sensim__camera_info;
+
+/* Fill *ci from *cp as include/sensim/camera.h defines the parameters:
+ * K from fx fy cx cy, or from hfov when fx == 0 (fx = fy =
+ * (width / 2) / tan(hfov / 2), principal point at the image centre
+ * ((width - 1) / 2, (height - 1) / 2)); plumb_bob (k1 k2 p1 p2 k3) for
+ * pinhole (all zero) and Brown-Conrady lenses, equidistant (k1 k2 k3 k4)
+ * for Kannala-Brandt. SENSIM_EINVAL, naming the parameter, for the FOV
+ * lens (no ROS distortion model has its arctangent law), an unknown lens
+ * and parameters sensim_camera_create would refuse (size, hfov, focal
+ * lengths, non-finite values). Lateral chromatic aberration and
+ * vignetting have no CameraInfo field and are left out. */
+sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, sensim__camera_info *ci);
+
+#endif

@@ -1,0 +1,315 @@
+/* io/recorder_frames.c: a delivered frame as the ROS 2 messages its
+ * sensor's driver would publish (topics and frames: sensim/record.h).
+ *
+ * Frames: a sensor is frame <name> (REP 103: x forward, y left, z up); a
+ * camera's images and camera_info are in <name>_optical (REP 103's
+ * "_optical" suffix convention: z forward, x right, y down), which is
+ * what image_geometry and every rectification node assume. The mount goes
+ * to /tf_static at the sensor's first frame: relative to the body's frame
+ * when the body was added to the recording, else to "map". */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "io/recorder_internal.h"
+
+/* The camera frame turned into the optical one: x_opt = -Y, y_opt = -Z,
+ * z_opt = X (camera.h), i.e. roll -pi/2 then yaw -pi/2, the static
+ * transform every ROS camera driver publishes. Quaternion w x y z. */
+static const sensim_quat optical_rot = {0.5, -0.5, 0.5, -0.5};
+
+/* sensor_msgs/image_encodings.hpp names of the image payloads; NULL for
+ * payloads that are not images here. Labels are split into two images. */
+static const char *image_encoding(const sensim_frame *f) {
+  switch (f->type) {
+    case SENSIM_PAYLOAD_RGBA8: return "rgba8";
+    case SENSIM_PAYLOAD_GRAY8: return "mono8";
+    case SENSIM_PAYLOAD_GRAY16: return "mono16";
+    case SENSIM_PAYLOAD_RGB16: return "rgb16";
+    case SENSIM_PAYLOAD_RGB_F32: return "32FC3";
+    case SENSIM_PAYLOAD_DEPTH_F32:
+    case SENSIM_PAYLOAD_GRAY_F32:
+    case SENSIM_PAYLOAD_RAW_F32: return "32FC1";
+    case SENSIM_PAYLOAD_RAW16:
+      switch (f->cfa) {
+        case SENSIM_CFA_RGGB: return "bayer_rggb16";
+        case SENSIM_CFA_BGGR: return "bayer_bggr16";
+        case SENSIM_CFA_GRBG: return "bayer_grbg16";
+        case SENSIM_CFA_GBRG: return "bayer_gbrg16";
+        default: return "mono16";
+      }
+    default: return NULL;
+  }
+}
+
+int sensim__rec_frame_supported(const sensim_frame *f) {
+  if (image_encoding(f) || f->type == SENSIM_PAYLOAD_LABELS) {
+    if (!f->data && f->count) return 0;
+    return (size_t)f->width * f->height == f->count;
+  }
+  switch (f->type) {
+    case SENSIM_PAYLOAD_POINTS:
+    case SENSIM_PAYLOAD_BEAMS: return f->data || !f->count;
+    case SENSIM_PAYLOAD_GNSS:
+    case SENSIM_PAYLOAD_IMU:
+    case SENSIM_PAYLOAD_MAG: return f->data && f->count >= 1;
+    default: return 0;
+  }
+}
+
+/* The channel of one of the sensor's topics, made on first use. */
+static sensim_status topic(sensim_recorder *r, rec_sensor *rs, int which, sensim__ros_type type,
+                           const char *suffix, uint16_t *id) {
+  if (!rs->channel[which]) {
+    char *t = malloc(strlen(rs->frame) + strlen(suffix) + 3);
+    if (!t) return sensim__fail(SENSIM_ENOMEM, "out of memory naming a topic");
+    sprintf(t, "/%s/%s", rs->frame, suffix);
+    sensim_status st = sensim__rec_channel(r, type, t, 0, &rs->channel[which]);
+    free(t);
+    if (st) return st;
+  }
+  *id = rs->channel[which];
+  return SENSIM_OK;
+}
+
+sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, rec_sensor *rs,
+                                  const sensim_frame *f) {
+  const sensim_sensor_params *sp = sensim_sensor_params_get(s);
+  if (!sp) return sensim__fail(SENSIM_EINVAL, "sensor %d has no parameters", f->sensor_id);
+  free(rs->frame);
+  free(rs->optical);
+  rs->optical = NULL;
+  rs->frame = sensim__rec_ros_name(sp->name ? sp->name : "sensor");
+  if (!rs->frame) return sensim__fail(SENSIM_ENOMEM, "out of memory naming a frame");
+  rs->is_camera = strcmp(sensim_sensor_kind_name(s), "camera") == 0;
+  if (rs->is_camera) {
+    sensim_status st = sensim_camera_params_get(s, &rs->cp);
+    if (st) return st;
+    rs->optical = malloc(strlen(rs->frame) + 9);
+    if (!rs->optical) return sensim__fail(SENSIM_ENOMEM, "out of memory naming a frame");
+    sprintf(rs->optical, "%s_optical", rs->frame);
+  }
+  const char *parent = "map";
+  sensim_pose mount = sp->mount;
+  if (sp->body) {
+    size_t i = 0;
+    while (i < r->nbodies && r->bodies[i].body != sp->body) i++;
+    if (i < r->nbodies) parent = r->bodies[i].frame;
+    else mount = f->pose; /* a body not published: where the sensor was at its first frame */
+  }
+  const uint64_t stamp = sensim__rec_ns(f->t_capture);
+  sensim__ros_transform t[2] = {
+      {stamp, parent, rs->frame, mount},
+      {stamp, rs->frame, rs->optical, {{0, 0, 0}, optical_rot}},
+  };
+  size_t at = sensim__rec_begin(r);
+  sensim__ros_tf_message(&r->queue, t, rs->is_camera ? 2 : 1);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, r->tf_static);
+}
+
+/* ---- cameras --------------------------------------------------------------- */
+
+/* K, D, R and P of sensor_msgs/CameraInfo from the camera's parameters,
+ * for images of w x h pixels: the intrinsics follow an image rescaled by
+ * a filter, pixel centres at integers (camera.h) on both sides. */
+static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_frame *f,
+                        uint64_t stamp, uint16_t ch, sensim_status *st) {
+  const sensim_camera_params *cp = &rs->cp;
+  double fx = cp->fx, fy = cp->fy, cx = cp->cx, cy = cp->cy;
+  if (fx == 0) { /* camera.h: intrinsics from the field of view */
+    fx = fy = (cp->width / 2.0) / tan(cp->hfov / 2);
+    cx = (cp->width - 1) / 2.0;
+    cy = (cp->height - 1) / 2.0;
+  }
+  const double sx = (double)f->width / cp->width, sy = (double)f->height / cp->height;
+  fx *= sx;
+  fy *= sy;
+  cx = (cx + 0.5) * sx - 0.5;
+  cy = (cy + 0.5) * sy - 0.5;
+  const double k[9] = {fx, 0, cx, 0, fy, cy, 0, 0, 1};
+  const double rr[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double p[12] = {fx, 0, cx, 0, 0, fy, cy, 0, 0, 0, 1, 0};
+  /* ROS's distortion models (sensor_msgs/distortion_models.hpp): plumb_bob
+   * is OpenCV's k1 k2 p1 p2 k3, equidistant OpenCV's fisheye k1..k4. The
+   * FOV model has none: "fov" with its one parameter w (rad). */
+  double d[5] = {0};
+  size_t nd = 5;
+  const char *model = "plumb_bob";
+  if (cp->lens == SENSIM_LENS_BROWN_CONRADY) {
+    memcpy(d, cp->dist, sizeof d);
+  } else if (cp->lens == SENSIM_LENS_KANNALA_BRANDT) {
+    model = "equidistant";
+    memcpy(d, cp->dist, 4 * sizeof *d);
+    nd = 4;
+  } else if (cp->lens == SENSIM_LENS_FOV) {
+    model = "fov";
+    d[0] = cp->hfov / 2;
+    nd = 1;
+  }
+  size_t at = sensim__rec_begin(r);
+  sensim__ros_camera_info(&r->queue, stamp, rs->optical, f->height, f->width, model, d, nd, k, rr, p);
+  *st = sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
+/* One image message of raw rows. */
+static sensim_status image(sensim_recorder *r, const sensim_frame *f, uint16_t ch,
+                           const char *frame_id, const char *encoding, const void *px,
+                           size_t elem) {
+  size_t at = sensim__rec_begin(r);
+  unsigned char *dst = sensim__ros_image(&r->queue, sensim__rec_ns(f->t_capture), frame_id, f->height,
+                                         f->width, encoding, (uint32_t)(f->width * elem));
+  if (dst) memcpy(dst, px, (size_t)f->width * f->height * elem);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
+/* The label plane as two images: 16UC1 class ids, 32SC1 instance ids. */
+static sensim_status labels(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f,
+                            const sensim_label *lab, const char *frame_id) {
+  uint16_t ch;
+  sensim_status st = topic(r, rs, TOPIC_CLASS_IDS, SENSIM__ROS_IMAGE, "class_ids", &ch);
+  if (st) return st;
+  const size_t n = (size_t)f->width * f->height;
+  const uint64_t stamp = sensim__rec_ns(f->t_capture), log = sensim__rec_ns(f->t_deliver);
+  size_t at = sensim__rec_begin(r);
+  unsigned char *dst = sensim__ros_image(&r->queue, stamp, frame_id, f->height, f->width, "16UC1", f->width * 2);
+  if (dst)
+    for (size_t i = 0; i < n; i++) memcpy(dst + 2 * i, &lab[i].class_id, 2);
+  if ((st = sensim__rec_end(r, at, log, f->sensor_id, ch))) return st;
+  if ((st = topic(r, rs, TOPIC_INSTANCE_IDS, SENSIM__ROS_IMAGE, "instance_ids", &ch))) return st;
+  at = sensim__rec_begin(r);
+  dst = sensim__ros_image(&r->queue, stamp, frame_id, f->height, f->width, "32SC1", f->width * 4);
+  if (dst)
+    for (size_t i = 0; i < n; i++) memcpy(dst + 4 * i, &lab[i].instance_id, 4);
+  return sensim__rec_end(r, at, log, f->sensor_id, ch);
+}
+
+static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
+  const char *frame_id = rs->optical ? rs->optical : rs->frame;
+  const char *enc = image_encoding(f);
+  uint16_t ch;
+  sensim_status st = SENSIM_OK;
+  if (enc) {
+    if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMAGE, "image_raw", &ch))) return st;
+    if ((st = image(r, f, ch, frame_id, enc, f->data, sensim_payload_elem_size(f->type)))) return st;
+  } else if ((st = labels(r, rs, f, f->data, frame_id))) {
+    return st;
+  }
+  if (rs->is_camera) {
+    if ((st = topic(r, rs, TOPIC_CAMERA_INFO, SENSIM__ROS_CAMERA_INFO, "camera_info", &ch))) return st;
+    camera_info(r, rs, f, sensim__rec_ns(f->t_capture), ch, &st);
+    if (st) return st;
+  }
+  if (f->depth) {
+    if ((st = topic(r, rs, TOPIC_DEPTH, SENSIM__ROS_IMAGE, "depth", &ch))) return st;
+    if ((st = image(r, f, ch, frame_id, "32FC1", f->depth, sizeof(float)))) return st;
+  }
+  if (f->labels && f->type != SENSIM_PAYLOAD_LABELS) st = labels(r, rs, f, f->labels, frame_id);
+  return st;
+}
+
+/* ---- lidars ------------------------------------------------------------------ */
+
+static void put_point(unsigned char *d, float x, float y, float z, float intensity, uint16_t ring,
+                      float time, uint8_t ret) {
+  memcpy(d + SENSIM__CLOUD_X, &x, 4);
+  memcpy(d + SENSIM__CLOUD_Y, &y, 4);
+  memcpy(d + SENSIM__CLOUD_Z, &z, 4);
+  memcpy(d + SENSIM__CLOUD_INTENSITY, &intensity, 4);
+  memcpy(d + SENSIM__CLOUD_RING, &ring, 2);
+  memcpy(d + SENSIM__CLOUD_TIME, &time, 4);
+  d[SENSIM__CLOUD_RETURN] = ret;
+  d[SENSIM__CLOUD_RETURN + 1] = 0;
+}
+
+/* PointCloud2 of a points frame (organised ones keep their rows) or of
+ * raw beams (the returns, converted as the "points" filter does: range
+ * along the direction (azimuth, elevation) of the sensor frame). The time
+ * field counts from the scan's start (t_capture - window) or is the
+ * frame's own offset from the capture time, as the recorder was set. */
+static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
+  uint16_t ch;
+  sensim_status st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_POINT_CLOUD2, "points", &ch);
+  if (st) return st;
+  const double t0 = r->p.lidar_time == SENSIM_LIDAR_TIME_FROM_START ? f->window : 0;
+  uint32_t h = 1, w;
+  if (f->type == SENSIM_PAYLOAD_POINTS) {
+    if (f->height > 1 && (size_t)f->width * f->height == f->count) {
+      h = f->height;
+      w = f->width;
+    } else {
+      w = (uint32_t)f->count;
+    }
+  } else {
+    const sensim_beam *b = f->data;
+    size_t n = 0;
+    for (size_t i = 0; i < f->count; i++) n += b[i].range > 0 && isfinite(b[i].range);
+    w = (uint32_t)n;
+  }
+  size_t at = sensim__rec_begin(r);
+  unsigned char *d = sensim__ros_cloud_begin(&r->queue, sensim__rec_ns(f->t_capture), rs->frame, h, w);
+  int dense = 1;
+  if (d && f->type == SENSIM_PAYLOAD_POINTS) {
+    const sensim_point *p = f->data;
+    for (size_t i = 0; i < (size_t)h * w; i++, d += SENSIM__CLOUD_POINT_STEP) {
+      dense &= isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z);
+      put_point(d, p[i].x, p[i].y, p[i].z, p[i].intensity, p[i].ring,
+                (float)(p[i].time_offset + t0), p[i].return_index);
+    }
+  } else if (d) {
+    const sensim_beam *b = f->data;
+    for (size_t i = 0; i < f->count; i++) {
+      if (!(b[i].range > 0 && isfinite(b[i].range))) continue;
+      const double ce = cos(b[i].elevation), rg = b[i].range;
+      put_point(d, (float)(rg * ce * cos(b[i].azimuth)), (float)(rg * ce * sin(b[i].azimuth)),
+                (float)(rg * sin(b[i].elevation)), b[i].intensity, b[i].ring,
+                (float)(b[i].time_offset + t0), b[i].return_index);
+      d += SENSIM__CLOUD_POINT_STEP;
+    }
+  }
+  sensim__ros_cloud_end(&r->queue, dense);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
+/* ---- navigation sensors --------------------------------------------------- */
+
+static sensim_status nav_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
+  uint16_t ch;
+  sensim_status st;
+  const uint64_t stamp = sensim__rec_ns(f->t_capture);
+  size_t at;
+  if (f->type == SENSIM_PAYLOAD_GNSS) {
+    if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_NAV_SAT_FIX, "fix", &ch))) return st;
+    const sensim_gnss_fix *g = f->data;
+    /* cov_enu is the NavSatFix order already (east, north, up); without
+     * a fix the position is not valid and neither is its covariance. */
+    const int fix = g->fix_type > 0;
+    at = sensim__rec_begin(r);
+    sensim__ros_nav_sat_fix(&r->queue, stamp, rs->frame, fix ? 0 : -1, g->lat, g->lon, g->height,
+                            g->cov_enu, fix ? 3 : 0);
+  } else if (f->type == SENSIM_PAYLOAD_IMU) {
+    if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMU, "imu", &ch))) return st;
+    const sensim_imu_sample *s = f->data;
+    at = sensim__rec_begin(r);
+    sensim__ros_imu(&r->queue, stamp, rs->frame, s->gyro, s->accel);
+  } else {
+    if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_MAGNETIC_FIELD, "mag", &ch))) return st;
+    const sensim_mag_sample *m = f->data;
+    at = sensim__rec_begin(r);
+    sensim__ros_magnetic_field(&r->queue, stamp, rs->frame, m->field);
+  }
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
+sensim_status sensim__rec_frame(sensim_recorder *r, const sensim_sensor *s, rec_sensor *rs,
+                                const sensim_frame *f) {
+  (void)s;
+  switch (f->type) {
+    case SENSIM_PAYLOAD_POINTS:
+    case SENSIM_PAYLOAD_BEAMS: return cloud_frame(r, rs, f);
+    case SENSIM_PAYLOAD_GNSS:
+    case SENSIM_PAYLOAD_IMU:
+    case SENSIM_PAYLOAD_MAG: return nav_frame(r, rs, f);
+    default: return camera_frame(r, rs, f);
+  }
+}

@@ -1,0 +1,91 @@
+/* io/ros_msgs.h: the ROS 2 messages a recording holds, each as its
+ * ros2msg schema (the .msg text with the definitions it depends on
+ * appended the way rosbag2 stores them) and a CDR encoder writing its
+ * fields in the order the .msg files of ROS 2 Humble declare them
+ * (common_interfaces: sensor_msgs, geometry_msgs, nav_msgs, std_msgs;
+ * geometry2: tf2_msgs; rcl_interfaces: builtin_interfaces). */
+#ifndef SENSIM_IO_ROS_MSGS_H
+#define SENSIM_IO_ROS_MSGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "io/cdr.h"
+#include "sensim/types.h"
+
+typedef enum sensim__ros_type {
+  SENSIM__ROS_IMAGE = 0,
+  SENSIM__ROS_CAMERA_INFO,
+  SENSIM__ROS_POINT_CLOUD2,
+  SENSIM__ROS_NAV_SAT_FIX,
+  SENSIM__ROS_IMU,
+  SENSIM__ROS_MAGNETIC_FIELD,
+  SENSIM__ROS_ODOMETRY,
+  SENSIM__ROS_TF_MESSAGE,
+  SENSIM__ROS_TYPES
+} sensim__ros_type;
+
+/* "sensor_msgs/msg/Image", ... */
+const char *sensim__ros_type_name(sensim__ros_type t);
+/* The ros2msg schema text. */
+const char *sensim__ros_schema(sensim__ros_type t);
+
+/* Every encoder starts a message at the end of c's buffer (encapsulation
+ * header included). Stamps are ns since the simulation's epoch. */
+
+/* sensor_msgs/msg/Image: returns where height * step bytes of pixels go
+ * (NULL when out of memory). */
+unsigned char *sensim__ros_image(sensim__cdr *c, uint64_t stamp, const char *frame_id,
+                                 uint32_t height, uint32_t width, const char *encoding,
+                                 uint32_t step);
+
+/* sensor_msgs/msg/CameraInfo, binning 0 and an empty region of interest. */
+void sensim__ros_camera_info(sensim__cdr *c, uint64_t stamp, const char *frame_id,
+                             uint32_t height, uint32_t width, const char *distortion_model,
+                             const double *d, size_t nd, const double k[9], const double r[9],
+                             const double p[12]);
+
+/* sensor_msgs/msg/PointCloud2 in the point layout below: returns where
+ * height * width * SENSIM__CLOUD_POINT_STEP bytes of points go; finish with
+ * sensim__ros_cloud_end. */
+#define SENSIM__CLOUD_POINT_STEP 24
+enum { /* byte offsets of the fields in a point: Velodyne's x y z intensity ring
+          time, then the return index, padded to 24 bytes */
+  SENSIM__CLOUD_X = 0, SENSIM__CLOUD_Y = 4, SENSIM__CLOUD_Z = 8, SENSIM__CLOUD_INTENSITY = 12,
+  SENSIM__CLOUD_RING = 16, SENSIM__CLOUD_TIME = 18, SENSIM__CLOUD_RETURN = 22
+};
+unsigned char *sensim__ros_cloud_begin(sensim__cdr *c, uint64_t stamp, const char *frame_id,
+                                       uint32_t height, uint32_t width);
+void sensim__ros_cloud_end(sensim__cdr *c, int is_dense);
+
+/* sensor_msgs/msg/NavSatFix; status as NavSatStatus (-1 no fix, 0 fix),
+ * service 1 (GPS). */
+void sensim__ros_nav_sat_fix(sensim__cdr *c, uint64_t stamp, const char *frame_id, int8_t status,
+                             double lat, double lon, double alt, const double cov[9],
+                             uint8_t cov_type);
+
+/* sensor_msgs/msg/Imu with orientation unknown (identity quaternion,
+ * orientation_covariance[0] = -1) and unknown (zero) covariances. */
+void sensim__ros_imu(sensim__cdr *c, uint64_t stamp, const char *frame_id, const double gyro[3],
+                     const double accel[3]);
+
+/* sensor_msgs/msg/MagneticField, T, unknown (zero) covariance. */
+void sensim__ros_magnetic_field(sensim__cdr *c, uint64_t stamp, const char *frame_id,
+                                const double field[3]);
+
+/* nav_msgs/msg/Odometry: pose of child in frame_id, twist in child's frame,
+ * zero covariances (ground truth). */
+void sensim__ros_odometry(sensim__cdr *c, uint64_t stamp, const char *frame_id,
+                          const char *child_frame_id, sensim_pose pose, sensim_vec3 lin,
+                          sensim_vec3 ang);
+
+/* One geometry_msgs/msg/TransformStamped: child's pose in parent. */
+typedef struct sensim__ros_transform {
+  uint64_t stamp;
+  const char *parent, *child;
+  sensim_pose pose;
+} sensim__ros_transform;
+
+/* tf2_msgs/msg/TFMessage of n transforms. */
+void sensim__ros_tf_message(sensim__cdr *c, const sensim__ros_transform *t, size_t n);
+
+#endif
