@@ -396,6 +396,11 @@ export function compareOutputs(ctx) {
       }
     }
 
+    for (const need of expect.files ?? []) {
+      const applies = need === "camera_info.yaml" ? byTopic.has(`/${name}/camera_info`) : sensorTopics.has(name);
+      if (applies) check(files.includes(need), `/${name}`, `${name}/${need} written beside the recording`, "present", "absent");
+    }
+
     // -- files the recording has no counterpart of
     for (const f of files) {
       if (f === csvName || /^scan_\d+\.(pcd|ply)$/.test(f) || /^frame_\d+\.png$/.test(f) || f === "camera_info.yaml" || f === "poses.txt" || f === `${name}.nmea`) continue;

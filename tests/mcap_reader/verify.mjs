@@ -13,10 +13,14 @@
 // @foxglove/rosmsg-msgs-common; every message is decoded from CDR by
 // @foxglove/rosmsg2-serialization. The checks are listed in README.md.
 //
-// --expect JSON (inline, or a file name) holds expectations:
+// --expect JSON (inline, or a file name; several merge) holds expectations:
 //   {"profile": "ros2", "compression": "zstd", "lidar_time": "start"|"end",
-//    "tf_rate": 50, "topics": {"/imu/imu": 160, ...},
-//    "sensors": {"cam": {"lag": 0.03}, ...}, "bodies": ["cart"]}
+//    "tf_rate": 50, "topics": {"/imu/imu": 160, ...}, "bodies": ["cart"],
+//    "sensors": {"cam": {"lag": 0.03, "topics": ["/cam/depth"]}, ...},
+//    "cameras": {"cam": {"hfov_deg": 90, "distortion_model": "plumb_bob",
+//                        "d": [k1, k2, p1, p2, k3]}},
+//    "files": ["camera_info.yaml", "poses.txt"]}  (required beside each
+//    camera / sensor of OUT with --compare)
 // --compare OUT compares the messages with the files the same run wrote
 // into OUT (sensim run --out OUT): per sensor folder the CSV rows, PNG and
 // PCD files, camera_info.yaml and poses.txt.
@@ -52,7 +56,8 @@ for (let i = 0; i < args.length; i++) {
     const v = args[++i];
     if (v === undefined) usage("--expect needs a value");
     try {
-      expect = JSON.parse(v.trimStart().startsWith("{") ? v : readFileSync(v, "utf8"));
+      // Several --expect merge, later keys winning.
+      Object.assign(expect, JSON.parse(v.trimStart().startsWith("{") ? v : readFileSync(v, "utf8")));
     } catch (e) {
       usage(`--expect: ${e.message}`);
     }
@@ -702,6 +707,18 @@ for (const e of tfStatic) {
   }
   staticByChild.set(e.child, e);
 }
+// tf2's static broadcaster republishes every static transform in each
+// message, as a latched (transient local, depth 1) /tf_static keeps only the
+// last one for a late subscriber: the last message should hold all mounts.
+{
+  const st = byTopic.get("/tf_static");
+  if (st && st.msgs.length > 1) {
+    const last = new Set(st.msgs[st.msgs.length - 1].msg.transforms.map((tr) => tr.child_frame_id));
+    const missing = [...staticByChild.keys()].filter((c) => !last.has(c));
+    if (missing.length)
+      warn("/tf_static", `${st.msgs.length} messages, the last without ${missing.join(", ")}: a late subscriber of a replay (latched, depth 1) sees only the last; tf2's StaticTransformBroadcaster sends all static transforms each time`);
+  }
+}
 // The optical frame of a camera: z forward (sensor x), x right (-y), y down (-z).
 const OPTICAL_Q = [-0.5, 0.5, -0.5, 0.5];
 const sensorNames = new Set();
@@ -824,6 +841,21 @@ for (const [name, sx] of Object.entries(expect.sensors ?? {})) {
       }
   for (const topic of sx.topics ?? [])
     check(byTopic.has(topic), topic, `topic of sensor ${name}`, "present", "absent");
+}
+
+for (const [name, cx] of Object.entries(expect.cameras ?? {})) {
+  const topic = `/${name}/camera_info`;
+  const t = byTopic.get(topic);
+  if (!check(t && t.msgs.length > 0, topic, "camera_info messages", ">= 1", 0)) continue;
+  const m = t.msgs[0].msg;
+  if (cx.hfov_deg !== undefined) {
+    // docs/camera_pipeline.md: fx = fy = (W / 2) / tan(hfov / 2), cx = (W - 1) / 2, cy = (H - 1) / 2
+    const f = m.width / 2 / Math.tan((cx.hfov_deg * Math.PI) / 360);
+    const want = [f, 0, (m.width - 1) / 2, 0, f, (m.height - 1) / 2, 0, 0, 1];
+    check(want.every((v, i) => Math.abs(v - m.k[i]) <= 1e-9 * Math.max(1, Math.abs(v))), topic, `k of a ${cx.hfov_deg} deg camera`, want, Array.from(m.k));
+  }
+  if (cx.distortion_model !== undefined) check(m.distortion_model === cx.distortion_model, topic, "distortion_model", cx.distortion_model, m.distortion_model);
+  if (cx.d !== undefined) check(cx.d.length === m.d.length && cx.d.every((v, i) => v === m.d[i]), topic, "d (the scenario's dist)", cx.d, Array.from(m.d));
 }
 
 // ---- comparison with the run's own files ------------------------------------------------------
