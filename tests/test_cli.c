@@ -7,5 +7,6 @@ int main(void) {
   failed += sensim_test_pictures_cli();
   failed += sensim_test_cli_help();
   failed += sensim_test_cli_run_output();
+  failed += sensim_test_cli_record();
   return failed ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "sensim/camera.h"
+#include "sensim/record.h"
 #include "sensim/world.h"
 
 #ifdef __cplusplus
@@ -95,10 +96,46 @@ typedef struct sensim_run_summary {
  * runs: SENSIM_EINVAL for a sensor whose first frame (phase + lag) is due
  * after the last step, which would deliver nothing; temporary files left
  * in out_dir and the sensors' folders by a writer that crashed are removed
- * (sensim_atomic_file_open). */
+ * (sensim_atomic_file_open). The same as sensim_scenario_run_ex with
+ * out_dir, progress and user and no recording; the sensors' folders also
+ * get their poses.txt and camera_info.yaml (below). */
 SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);
+
+/* What a run writes besides its sensors' frames (sensim_scenario_run_ex). */
+typedef struct sensim_scenario_run_options {
+  const char *out_dir;  /* folder of the sensors' folders (created if missing);
+                           NULL: write no files (a recording may still be made) */
+  void (*progress)(double t, double duration, void *user); /* about once per
+                           simulated second; NULL: none */
+  void *user;           /* progress's last argument */
+  const char *mcap;     /* path of a ROS 2 recording of the run (record.h); NULL: none */
+  const sensim_recorder_params *mcap_params; /* the recording's parameters;
+                           NULL: sensim_recorder_params_init's defaults */
+} sensim_scenario_run_options;
+
+/* Everything off: no files, no progress, no recording. */
+SENSIM_API void sensim_scenario_run_options_init(sensim_scenario_run_options *o);
+
+/* sensim_scenario_run with options (`o` NULL: sensim_scenario_run_options_init's).
+ *
+ * Each sensor's folder under out_dir also gets poses.txt, the sensor's
+ * true pose at each delivered frame's capture time in the TUM format
+ * (sensim_tum_append; a '#' comment line first), and each camera's folder
+ * camera_info.yaml (sensim_write_camera_info_yaml; none for the FOV lens,
+ * which ROS cannot describe). Sensors whose "output" is "none" have no
+ * folder and get neither.
+ *
+ * With o->mcap, the run records every sensor to that file as ROS 2
+ * messages (record.h): each scenario body with a "motion" is published
+ * on /tf and /<name>/odom under its scenario name, every delivered frame
+ * is handed to the recorder (sensors whose payload no ROS 2 message
+ * carries, a cone's detections, are left out), and the recorder is
+ * advanced after every step. The file appears, renamed into place, only
+ * when the run succeeded; a failed run leaves no recording. */
+SENSIM_API sensim_status sensim_scenario_run_ex(sensim_scenario *scn, const sensim_scenario_run_options *o,
+                                               sensim_run_summary *summary);
 
 /* ---- stepping by hand (io/scenario_step.c) -------------------------------
  * For a program that runs a scenario's world itself instead of

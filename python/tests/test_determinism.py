@@ -239,7 +239,7 @@ def test_cli_gnss_csv_equals_python_frames(cli_run, py_run):
 
 
 def test_cli_lidar_pcd_equals_python_frames(cli_run, py_run):
-    files = sorted(os.listdir(cli_run / "lidar"))
+    files = sorted(n for n in os.listdir(cli_run / "lidar") if n.endswith(".pcd"))
     frames = py_run["lidar"]
     assert files == ["scan_%06d.pcd" % f.index for f in frames] and len(files) == 6
     for f, name in zip(frames, files):
@@ -248,3 +248,16 @@ def test_cli_lidar_pcd_equals_python_frames(cli_run, py_run):
         for field in PCD_DTYPE.names:
             assert np.array_equal(pts[field], f.data[field]), (name, field)
         assert np.allclose(viewpoint, [*f.pose.pos, *f.pose.rot])
+
+
+def test_cli_poses_txt_holds_python_frames_poses_exactly(cli_run, py_run):
+    # poses.txt (TUM: t tx ty tz qx qy qz qw) loses no bit of the frames' poses.
+    for name in ("lidar", "gnss"):
+        lines = (cli_run / name / "poses.txt").read_text().splitlines()
+        assert lines[0].startswith("#")
+        rows = [[float(v) for v in line.split(" ")] for line in lines[1:]]
+        frames = py_run[name]
+        assert len(rows) == len(frames) > 0
+        for row, f in zip(rows, frames):
+            w, x, y, z = f.pose.rot
+            assert row == [f.t_capture, *f.pose.pos, x, y, z, w], name

@@ -11,8 +11,10 @@
 #include <sensim_tools/sensim_tools.h>
 
 /* `sensim demo`: run the built-in scenario into out_dir (a non-empty one
- * only with force, as sensim__cli_prepare_out); returns an exit code. */
-int sensim__cli_demo(const char *out_dir, int threads, double duration, int force);
+ * only with force, as sensim__cli_prepare_out), recording it to `mcap`
+ * with *rp when mcap is not NULL; returns an exit code. */
+int sensim__cli_demo(const char *out_dir, int threads, double duration, int force, const char *mcap,
+                     const sensim_recorder_params *rp);
 /* Progress line on stderr, about once per simulated second. */
 void sensim__cli_progress(double t, double duration, void *user);
 /* Frames per sensor, wall time and real-time factor on stdout. */
@@ -51,5 +53,10 @@ int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *con
  * which removes dir/<sensor name> for each of scn's sensors (0, or 1 with
  * a message when that fails). */
 int sensim__cli_prepare_out(const char *cmd, const char *dir, sensim_scenario *scn, int force);
+/* Before a run recording to `mcap` (run_cmd.c): 0 when mcap is NULL or
+ * names no file, or names a file and force is given (the recording
+ * replaces it when complete); 1 with a message on stderr for a folder or,
+ * without force, an existing file. */
+int sensim__cli_check_mcap(const char *cmd, const char *mcap, int force);
 
 #endif

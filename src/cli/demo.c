@@ -236,7 +236,8 @@ static int write_birdseye_figure(const char *out_dir, uint64_t frames) {
   return rc;
 }
 
-int sensim__cli_demo(const char *out_dir, int threads, double duration, int force) {
+int sensim__cli_demo(const char *out_dir, int threads, double duration, int force, const char *mcap,
+                     const sensim_recorder_params *rp) {
   char *json = demo_json(threads, duration);
   if (!json) {
     fprintf(stderr, "sensim: demo: out of memory\n");
@@ -250,18 +251,26 @@ int sensim__cli_demo(const char *out_dir, int threads, double duration, int forc
             sensim_status_str(st));
     return 1;
   }
-  if (sensim__cli_prepare_out("demo", out_dir, scn, force) != 0) {
+  if (sensim__cli_prepare_out("demo", out_dir, scn, force) != 0 ||
+      sensim__cli_check_mcap("demo", mcap, force) != 0) {
     sensim_scenario_destroy(scn);
     return 1;
   }
+  sensim_scenario_run_options ro;
+  sensim_scenario_run_options_init(&ro);
+  ro.out_dir = out_dir;
+  ro.progress = sensim__cli_progress;
+  ro.mcap = mcap;
+  ro.mcap_params = rp;
   sensim_run_summary sum;
-  st = sensim_scenario_run(scn, out_dir, sensim__cli_progress, NULL, &sum);
+  st = sensim_scenario_run_ex(scn, &ro, &sum);
   if (st != SENSIM_OK) {
     fprintf(stderr, "sensim: demo: %s (%s)\n", sensim_last_error(), sensim_status_str(st));
     sensim_scenario_destroy(scn);
     return 1;
   }
   sensim__cli_print_summary(scn, &sum);
+  if (mcap) printf("ROS 2 recording: %s\n", mcap);
   /* lidar_bev is the demo's fifth sensor. */
   int rc = write_birdseye_figure(out_dir, sum.frames[4]);
   if (rc != 0) fprintf(stderr, "sensim: demo: the bird's-eye view could not be written\n");

@@ -7,15 +7,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli/cli.h"
 
 enum { EXIT_RUN_FAILED = 1, EXIT_USAGE = 2 };
 
+/* The recording's options, as run and demo share them. */
+#define MCAP_HELP                                                                         \
+  "  --mcap FILE    also record every sensor to FILE as ROS 2 messages (MCAP,\n"       \
+  "                 zstd; for ros2 bag and Foxglove, docs/recording.md); an\n"         \
+  "                 existing FILE is refused unless --force\n"                         \
+  "  --lidar-time start|end\n"                                                          \
+  "                 what a recorded point's time counts from: the scan's start\n"      \
+  "                 (default; >= 0, as Velodyne and Ouster drivers publish) or its\n"  \
+  "                 end, the capture time (<= 0)\n"
+
 static const char run_help[] =
     "usage: sensim run SCENARIO.json --out DIR [--threads N] [--force]\n"
+    "                  [--mcap FILE [--lidar-time start|end]]\n"
     "  load a scenario file (docs/scenario.md: world, meshes, scripted bodies,\n"
     "  sensors with their filter chains) and write every sensor's frames under\n"
-    "  DIR/<sensor name>/; prints the frames per sensor and the real-time factor.\n"
+    "  DIR/<sensor name>/, with the sensor's true poses (poses.txt, TUM) and a\n"
+    "  camera's calibration (camera_info.yaml); prints the frames per sensor and\n"
+    "  the real-time factor.\n"
     "  Warns on stderr about what loads but writes nothing useful (a camera or\n"
     "  lidar whose frames no format writes, a range image that clamps ranges).\n"
     "arguments:\n"
@@ -27,12 +41,15 @@ static const char run_help[] =
     "                 sensors in it are removed first, other files kept\n"
     "  --threads N    worker threads, 0..1024 (0: run jobs on the calling thread;\n"
     "                 default: the file's); output is identical for every N\n"
-    "example:\n"
+    MCAP_HELP
+    "examples:\n"
     "  sensim run examples/cart.json --out out/cart --threads 2\n"
+    "  sensim run examples/cart.json --out out/cart --mcap out/cart.mcap\n"
     "exit status: 0 success, 1 the scenario or its output failed, 2 bad usage\n";
 
 static const char demo_help[] =
     "usage: sensim demo --out DIR [--threads N] [--duration S] [--force]\n"
+    "                   [--mcap FILE [--lidar-time start|end]]\n"
     "  a 1/6-scale vehicle lapping a coned stadium course with a camera, a\n"
     "  16-channel lidar, a GNSS receiver and an IMU; writes their frames under\n"
     "  DIR/<sensor name>/ and the last lidar scan seen from above as\n"
@@ -43,8 +60,10 @@ static const char demo_help[] =
     "  --threads N    worker threads, 0..1024 (default 2); output is identical\n"
     "                 for every N\n"
     "  --duration S   simulated seconds, > 0 (default 10)\n"
-    "example:\n"
+    MCAP_HELP
+    "examples:\n"
     "  sensim demo --out out/demo --duration 2\n"
+    "  sensim demo --out out/demo --mcap out/demo.mcap\n"
     "exit status: 0 success, 1 the run or its output failed, 2 bad usage\n";
 
 static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -84,6 +103,8 @@ typedef struct cli_opts {
   int threads;
   double duration;
   int force;
+  const char *mcap;
+  const char *lidar_time; /* as given; checked to be "start" or "end" */
 } cli_opts;
 
 static int parse_int(const char *s, long lo, long hi, long *v) {
@@ -97,15 +118,19 @@ static int parse_int(const char *s, long lo, long hi, long *v) {
 
 /* Returns 0, an exit code, or -1 after printing help. */
 static int parse_opts(int argc, char **argv, int demo, cli_opts *o) {
-  static const char *const run_opts[] = {"--out", "--threads", "--force", "--help", NULL};
-  static const char *const demo_opts[] = {"--out", "--threads", "--duration", "--force", "--help",
-                                          NULL};
+  static const char *const run_opts[] = {"--out", "--threads", "--force", "--mcap", "--lidar-time",
+                                         "--help", NULL};
+  static const char *const demo_opts[] = {"--out",  "--threads",    "--duration", "--force",
+                                          "--mcap", "--lidar-time", "--help",     NULL};
+  static const char *const lidar_times[] = {"start", "end", NULL};
   const char *cmd = demo ? "demo" : "run";
   o->scenario = NULL;
   o->out = NULL;
   o->threads = -1;
   o->duration = -1;
   o->force = 0;
+  o->mcap = NULL;
+  o->lidar_time = NULL;
   for (int i = 2; i < argc; i++)
     if (sensim__cli_is_help(argv[i])) {
       fputs(demo ? demo_help : run_help, stdout);
@@ -114,14 +139,26 @@ static int parse_opts(int argc, char **argv, int demo, cli_opts *o) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    int takes = strcmp(a, "--out") == 0 || strcmp(a, "--threads") == 0 ||
-                (demo && strcmp(a, "--duration") == 0);
+    int takes = strcmp(a, "--out") == 0 || strcmp(a, "--threads") == 0 || strcmp(a, "--mcap") == 0 ||
+                strcmp(a, "--lidar-time") == 0 || (demo && strcmp(a, "--duration") == 0);
     if (takes) {
       if (!val) return usage_error(cmd, "option '%s' needs a value", a);
       i++;
       if (strcmp(a, "--out") == 0) {
         if (!*val) return usage_error(cmd, "--out needs a non-empty folder");
         o->out = val;
+      } else if (strcmp(a, "--mcap") == 0) {
+        if (!*val) return usage_error(cmd, "--mcap needs a non-empty file name");
+        o->mcap = val;
+      } else if (strcmp(a, "--lidar-time") == 0) {
+        if (strcmp(val, "start") != 0 && strcmp(val, "end") != 0) {
+          const char *near = sensim_suggest(val, lidar_times);
+          return usage_error(cmd,
+                             "--lidar-time '%s': expected 'start' (s from the scan's start) or 'end' "
+                             "(s relative to the capture time)%s%s%s",
+                             val, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        }
+        o->lidar_time = val;
       } else if (strcmp(a, "--threads") == 0) {
         long n;
         if (parse_int(val, 0, 1024, &n) != 0)
@@ -148,6 +185,29 @@ static int parse_opts(int argc, char **argv, int demo, cli_opts *o) {
   }
   if (!demo && !o->scenario) return usage_error(cmd, "'run' needs a scenario file");
   if (!o->out) return usage_error(cmd, "--out DIR is required");
+  if (o->lidar_time && !o->mcap)
+    return usage_error(cmd, "--lidar-time sets the recording's point times: give --mcap FILE too");
+  return 0;
+}
+
+/* The recording's parameters from the options. */
+static void recorder_params(const cli_opts *o, sensim_recorder_params *rp) {
+  sensim_recorder_params_init(rp);
+  if (o->lidar_time && strcmp(o->lidar_time, "end") == 0) rp->lidar_time = SENSIM_LIDAR_TIME_FROM_END;
+}
+
+int sensim__cli_check_mcap(const char *cmd, const char *mcap, int force) {
+  struct stat sb;
+  if (!mcap || stat(mcap, &sb) != 0) return 0;
+  if (S_ISDIR(sb.st_mode)) {
+    fprintf(stderr, "sensim %s: --mcap '%s' is a folder; name the recording's file\n", cmd, mcap);
+    return 1;
+  }
+  if (!force) {
+    fprintf(stderr, "sensim %s: recording '%s' exists; choose another --mcap, or give --force to "
+                    "replace it\n", cmd, mcap);
+    return 1;
+  }
   return 0;
 }
 
@@ -165,12 +225,21 @@ int sensim__cli_run(int argc, char **argv) {
   }
   for (size_t i = 0; i < sensim_scenario_warning_count(scn); i++)
     fprintf(stderr, "sensim run: %s: warning: %s\n", o.scenario, sensim_scenario_warning_get(scn, i));
-  if (sensim__cli_prepare_out("run", o.out, scn, o.force) != 0) {
+  if (sensim__cli_prepare_out("run", o.out, scn, o.force) != 0 ||
+      sensim__cli_check_mcap("run", o.mcap, o.force) != 0) {
     sensim_scenario_destroy(scn);
     return EXIT_RUN_FAILED;
   }
+  sensim_recorder_params rp;
+  recorder_params(&o, &rp);
+  sensim_scenario_run_options ro;
+  sensim_scenario_run_options_init(&ro);
+  ro.out_dir = o.out;
+  ro.progress = sensim__cli_progress;
+  ro.mcap = o.mcap;
+  ro.mcap_params = &rp;
   sensim_run_summary sum;
-  st = sensim_scenario_run(scn, o.out, sensim__cli_progress, NULL, &sum);
+  st = sensim_scenario_run_ex(scn, &ro, &sum);
   if (st != SENSIM_OK) {
     fprintf(stderr, "sensim: %s: %s (%s)\n", o.scenario, sensim_last_error(),
             sensim_status_str(st));
@@ -178,6 +247,7 @@ int sensim__cli_run(int argc, char **argv) {
     return EXIT_RUN_FAILED;
   }
   sensim__cli_print_summary(scn, &sum);
+  if (o.mcap) printf("ROS 2 recording: %s\n", o.mcap);
   sensim_scenario_destroy(scn);
   return 0;
 }
@@ -186,6 +256,8 @@ int sensim__cli_demo_cmd(int argc, char **argv) {
   cli_opts o;
   int rc = parse_opts(argc, argv, 1, &o);
   if (rc != 0) return rc < 0 ? 0 : rc;
+  sensim_recorder_params rp;
+  recorder_params(&o, &rp);
   return sensim__cli_demo(o.out, o.threads < 0 ? 2 : o.threads, o.duration > 0 ? o.duration : 10.0,
-                          o.force);
+                          o.force, o.mcap, &rp);
 }

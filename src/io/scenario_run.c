@@ -1,5 +1,7 @@
-/* io/scenario_run.c: stepping a scenario as a host engine would, and
- * writing every delivered frame. */
+/* io/scenario_run.c: stepping a scenario as a host engine would, writing
+ * every delivered frame with each sensor's poses (TUM) and a camera's
+ * calibration (ROS camera_info YAML) beside them, and recording the run
+ * as ROS 2 messages when asked (record.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +9,15 @@
 #include "core/internal.h"
 #include "io/scenario_internal.h"
 #include "sensim/nmea.h"
+#include "sensim/record.h"
 
 /* Per-sensor output state during a run. */
 typedef struct run_out {
   char *dir;          /* out_dir/<sensor name>, NULL when writing nothing */
   sensim_csv *csv;    /* open for csv outputs */
   sensim__afile nmea; /* open for nmea outputs (fp NULL otherwise) */
+  sensim__afile poses; /* dir/poses.txt, open with dir */
+  int unrecorded;     /* the recorder refused its payload (SENSIM_ETYPE) */
 } run_out;
 
 static double wall_now(void) {
@@ -28,6 +33,35 @@ static char *join(const char *a, const char *b, const char *c) {
   return r;
 }
 
+/* The files that make a sensor's folder self-describing: poses.txt, the
+ * ground truth of every frame (TUM, for trajectory tools), and for a
+ * camera camera_info.yaml, its calibration for ROS and OpenCV. They are
+ * always written: a few bytes per frame beside frames of kilobytes, and a
+ * folder copied away from its scenario still says where each frame was
+ * taken and through which lens. */
+static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
+  const char *name = sensim_sensor_name(s);
+  char *file = join(o->dir, "poses.txt", NULL);
+  if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  sensim_status st = sensim__afile_open(file, &o->poses);
+  free(file);
+  if (st != SENSIM_OK) return st;
+  fputs("# timestamp tx ty tz qx qy qz qw: capture time (s) and true pose of the sensor frame in the "
+        "world frame (m; unit quaternion)\n",
+        o->poses.fp);
+  sensim_camera_params cp;
+  if (strcmp(sensim_sensor_kind_name(s), "camera") != 0) return SENSIM_OK;
+  if ((st = sensim_camera_params_get(s, &cp)) != SENSIM_OK) return st;
+  /* ROS has no distortion model for the FOV lens: no file rather than a
+   * wrong one. */
+  if (cp.lens == SENSIM_LENS_FOV) return SENSIM_OK;
+  if (!(file = join(o->dir, "camera_info.yaml", NULL)))
+    return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  st = sensim_write_camera_info_yaml(file, name, &cp);
+  free(file);
+  return st;
+}
+
 static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run_out *outs) {
   for (size_t i = 0; i < scn->nsensors; i++) {
     const sensim__scn_sensor *ss = &scn->sensors[i];
@@ -40,6 +74,7 @@ static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run
     /* A run that crashed or was killed mid-write left temporary files
      * here; this run rewrites the folder, so they go now. */
     sensim__sweep_temp_files(outs[i].dir);
+    if ((st = open_side_files(ss->sensor, &outs[i])) != SENSIM_OK) return st;
     if (ss->format == SENSIM__OUT_CSV) {
       char *file = malloc(strlen(outs[i].dir) + strlen(name) + 8);
       if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
@@ -70,6 +105,10 @@ static sensim_status close_outputs(sensim_scenario *scn, run_out *outs) {
     if (first == SENSIM_OK) first = st;
     if (outs[i].nmea.fp) {
       st = sensim__afile_commit(&outs[i].nmea);
+      if (first == SENSIM_OK) first = st;
+    }
+    if (outs[i].poses.fp) {
+      st = sensim__afile_commit(&outs[i].poses);
       if (first == SENSIM_OK) first = st;
     }
     free(outs[i].dir);
@@ -118,8 +157,23 @@ static sensim_status write_frame(const sensim__scn_sensor *ss, run_out *o, const
   return st;
 }
 
+/* Frame f of sensor ss to the recording. A payload no ROS 2 message
+ * carries (SENSIM_ETYPE: a cone's detections) leaves the sensor out of
+ * the recording, not the run. */
+static sensim_status record_frame(sensim_recorder *rec, const sensim__scn_sensor *ss, run_out *o,
+                                  const sensim_frame *f) {
+  if (!rec || o->unrecorded) return SENSIM_OK;
+  sensim_status st = sensim_recorder_write(rec, ss->sensor, f);
+  if (st == SENSIM_ETYPE) {
+    o->unrecorded = 1;
+    return SENSIM_OK;
+  }
+  return st;
+}
+
 /* Drain every delivered frame of every sensor, in sensor order. */
-static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_run_summary *sum) {
+static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_recorder *rec,
+                           sensim_run_summary *sum) {
   for (size_t i = 0; i < scn->nsensors; i++) {
     const sensim__scn_sensor *ss = &scn->sensors[i];
     for (;;) {
@@ -131,7 +185,14 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_run_summa
       }
       if (!f) break;
       if (i < 64) sum->frames[i]++;
-      if (outs[i].dir && (st = write_frame(ss, &outs[i], f)) != SENSIM_OK) {
+      if (outs[i].dir && (st = write_frame(ss, &outs[i], f)) == SENSIM_OK) {
+        char line[SENSIM__TUM_LINE_MAX];
+        int n = sensim__tum_line(line, sizeof line, f);
+        if (n < 0 || fwrite(line, 1, (size_t)n, outs[i].poses.fp) != (size_t)n)
+          st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt", outs[i].dir);
+      }
+      if (st == SENSIM_OK) st = record_frame(rec, ss, &outs[i], f);
+      if (st != SENSIM_OK) {
         sensim__error_context("sensor '%s'", sensim_sensor_name(ss->sensor));
         return st;
       }
@@ -156,13 +217,56 @@ static sensim_status check_deliveries(const sensim_scenario *scn, double t_end) 
   return SENSIM_OK;
 }
 
+/* Start the recording of a run: every scenario body with a motion is
+ * published under its scenario name (static bodies and held ones never
+ * move, so their sensors' mounts on /tf_static say all). */
+static sensim_status open_recording(sensim_scenario *scn, const sensim_scenario_run_options *o,
+                                    sensim_recorder **rec) {
+  *rec = NULL;
+  if (!o->mcap) return SENSIM_OK;
+  sensim_status st = sensim_recorder_open(o->mcap, scn->world, o->mcap_params, rec);
+  if (st != SENSIM_OK) return st;
+  for (size_t i = 0; i < scn->nbodies && st == SENSIM_OK; i++) {
+    const sensim__scn_body *b = &scn->bodies[i];
+    if (b->motion.type == SENSIM__MOTION_NONE) continue;
+    st = sensim_recorder_add_body(*rec, b->body, b->name);
+    if (st != SENSIM_OK) sensim__error_context("recording body '%s'", b->name);
+  }
+  if (st != SENSIM_OK) {
+    sensim_recorder_abort(*rec);
+    *rec = NULL;
+  }
+  return st;
+}
+
+void sensim_scenario_run_options_init(sensim_scenario_run_options *o) {
+  if (o) memset(o, 0, sizeof *o);
+}
+
 sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary) {
+  sensim_scenario_run_options o;
+  sensim_scenario_run_options_init(&o);
+  o.out_dir = out_dir;
+  o.progress = progress;
+  o.user = user;
+  return sensim_scenario_run_ex(scn, &o, summary);
+}
+
+sensim_status sensim_scenario_run_ex(sensim_scenario *scn, const sensim_scenario_run_options *opts,
+                                     sensim_run_summary *summary) {
   if (!scn) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_run: NULL scenario");
   if (scn->has_run)
     return sensim__fail(SENSIM_ESTATE, "sensim_scenario_run: a scenario runs once (its world's "
                                        "clock cannot go back); load it again");
+  sensim_scenario_run_options o;
+  if (opts)
+    o = *opts;
+  else
+    sensim_scenario_run_options_init(&o);
+  if (o.mcap && !*o.mcap) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_run: empty recording path");
+  const char *out_dir = o.out_dir;
   /* t_k = k * step for k = 0 .. nsteps (see the loop below). */
   uint64_t nsteps = (uint64_t)floor(scn->duration / scn->step + 1e-9);
   double t_end = (double)nsteps * scn->step;
@@ -176,15 +280,21 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
   st = out_dir ? sensim_mkdirs(out_dir) : SENSIM_OK;
   if (st == SENSIM_OK && out_dir) sensim__sweep_temp_files(out_dir);
   if (st == SENSIM_OK && out_dir) st = open_outputs(scn, out_dir, outs);
+  /* After the output folder exists, so a recording inside it can start. */
+  sensim_recorder *rec = NULL;
+  if (st == SENSIM_OK) st = open_recording(scn, &o, &rec);
   if (st != SENSIM_OK) {
-    /* Nothing was written yet: drop the CSV files just started. */
+    /* Nothing was written yet: drop the files just started. */
     for (size_t i = 0; i < scn->nsensors; i++) {
       sensim__csv_abort(outs[i].csv);
       outs[i].csv = NULL;
       sensim__afile_abort(&outs[i].nmea);
+      sensim__afile_abort(&outs[i].poses);
     }
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sensim_last_error());
     close_outputs(scn, outs);
-    return st;
+    return sensim__fail(st, "%s", msg);
   }
   scn->has_run = 1;
   double wall0 = wall_now();
@@ -201,11 +311,22 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
       st = sensim_world_advance(scn->world, t);
       if (st != SENSIM_OK) sensim__error_context("advancing to t = %.6f s", t);
     }
-    if (st == SENSIM_OK) st = drain(scn, outs, &sum);
-    if (st == SENSIM_OK && progress && (t >= next_report || k == nsteps)) {
-      progress(t, scn->duration, user);
+    if (st == SENSIM_OK) st = drain(scn, outs, rec, &sum);
+    if (st == SENSIM_OK && rec) {
+      st = sensim_recorder_advance(rec, t);
+      if (st != SENSIM_OK) sensim__error_context("recording at t = %.6f s", t);
+    }
+    if (st == SENSIM_OK && o.progress && (t >= next_report || k == nsteps)) {
+      o.progress(t, scn->duration, o.user);
       while (next_report <= t) next_report += 1.0;
     }
+  }
+  /* The recording's summary and rename are part of the run: a run whose
+   * recording could not be completed failed. */
+  if (st == SENSIM_OK && rec) {
+    st = sensim_recorder_close(rec);
+    rec = NULL;
+    if (st != SENSIM_OK) sensim__error_context("closing the recording '%s'", o.mcap);
   }
   sum.sim_time = t;
   sum.wall_time = wall_now() - wall0;
@@ -213,6 +334,7 @@ sensim_status sensim_scenario_run(sensim_scenario *scn, const char *out_dir,
     /* The run's error is the one to report, not a later closing error. */
     char msg[512];
     snprintf(msg, sizeof msg, "%s", sensim_last_error());
+    if (rec) sensim_recorder_abort(rec);
     close_outputs(scn, outs);
     if (summary) *summary = sum;
     return sensim__fail(st, "%s", msg);

@@ -125,5 +125,6 @@ int sensim_test_cli(void);
 int sensim_test_pictures_cli(void);
 int sensim_test_cli_help(void);
 int sensim_test_cli_run_output(void);
+int sensim_test_cli_record(void);
 
 #endif
