@@ -433,16 +433,25 @@ if (indexed && stream.messages.length > 2) {
     fail("file", `indexed reader seek to ${mid}: ${e.message}`);
   }
   check(got === want && early === 0, "file", `messages from log time ${mid} on through the indexes`, want, `${got} (${early} before it)`);
+  // Per topic: the message index entries and the statistics count every
+  // message; a query by topic (each decompresses every chunk that holds the
+  // topic, so only for the two rarest topics) gives exactly them.
+  const indexCount = new Map();
+  for (const mi of stream.messageIndexes) indexCount.set(mi.channelId, (indexCount.get(mi.channelId) ?? 0) + mi.records.length);
+  const rare = [...byTopic].sort((a, b) => a[1].msgs.length - b[1].msgs.length).slice(0, 2).map(([topic]) => topic);
   for (const [topic, t] of byTopic) {
-    let n = 0;
+    const n = stream.messages.filter((m) => m.channelId === t.channel.id).length;
+    check((indexCount.get(t.channel.id) ?? 0) === n, topic, "message index entries of the topic", n, indexCount.get(t.channel.id) ?? 0);
+    const sc = stats?.channelMessageCounts.get(t.channel.id);
+    check(sc === BigInt(n), topic, "statistics.channelMessageCounts", n, sc);
+    if (!rare.includes(topic)) continue;
+    let q = 0;
     try {
-      for await (const m of indexed.readMessages({ topics: [topic] })) { n++; void m; }
+      for await (const m of indexed.readMessages({ topics: [topic] })) { if (m.channelId === t.channel.id) q++; else fail(topic, "query by topic gave another topic's message"); }
     } catch (e) {
       fail(topic, `indexed reader by topic: ${e.message}`);
     }
-    check(n === t.msgs.length || readers.get(t.channel.schemaId) === undefined, topic, "messages through the indexes by topic", t.msgs.length, n);
-    const sc = stats?.channelMessageCounts.get(t.channel.id);
-    check(sc === BigInt(n), topic, "statistics.channelMessageCounts", n, sc);
+    check(q === n, topic, "messages through the indexes by topic", n, q);
   }
 }
 
