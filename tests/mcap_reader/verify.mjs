@@ -535,7 +535,9 @@ for (const [topic, t] of byTopic) {
 
   const frameWant = (() => {
     if (!parts) return undefined;
-    if (type === TYPE.image || type === TYPE.info) return `${parts.name}_optical`;
+    // A camera's images are in its optical frame; an image a lidar makes
+    // (birdseye) has no camera_info and stays in the sensor's frame.
+    if (type === TYPE.info || (type === TYPE.image && byTopic.has(`/${parts.name}/camera_info`))) return `${parts.name}_optical`;
     if (type === TYPE.odom) return "map";
     if (type === TYPE.tf) return undefined;
     return parts.name;
@@ -736,7 +738,7 @@ for (const [topic, t] of byTopic) {
   const p = topicParts(topic);
   if (!p || t.schema === TYPE.odom) continue;
   sensorNames.add(p.name);
-  if (t.schema === TYPE.image) cameraNames.add(p.name);
+  if (t.schema === TYPE.info) cameraNames.add(p.name);
 }
 const bodyNames = new Set(tfDynamic.keys());
 for (const body of bodyNames) {
@@ -805,17 +807,17 @@ function poseInMap(frame, ns, depth = 0) {
   const st = staticByChild.get(frame);
   if (st) {
     const parent = poseInMap(st.parent, ns, depth + 1);
-    return parent && compose(parent, st.pose);
+    return parent && { ...compose(parent, st.pose), interpolated: parent.interpolated };
   }
   const list = tfDynamic.get(frame);
   if (!list || list.length === 0) return null;
   let i = list.findIndex((e) => e.ns >= ns);
   if (i === -1) return null; // after the last transform: no extrapolation
-  if (list[i].ns === ns) return list[i].pose;
+  if (list[i].ns === ns) return { ...list[i].pose, interpolated: false };
   if (i === 0) return null;
   const a = list[i - 1], b = list[i];
   const u = Number(ns - a.ns) / Number(b.ns - a.ns);
-  return { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u) };
+  return { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u), interpolated: true };
 }
 let lastTfNs = -1n;
 for (const list of tfDynamic.values()) if (list.length && list[list.length - 1].ns > lastTfNs) lastTfNs = list[list.length - 1].ns;
