@@ -16,5 +16,6 @@ int main(void) {
   failed += sensim_test_texture_png();
   failed += sensim_test_doc_examples();
   failed += sensim_test_record_files();
+  failed += sensim_test_record();
   return failed ? 1 : 0;
 }

@@ -183,13 +183,14 @@ sensim_status sensim_recorder_write(sensim_recorder *r, const sensim_sensor *s,
     r->nsensors = n;
   }
   rec_sensor *rs = &r->sensors[id];
-  const size_t nmsgs = r->nmsgs, qlen = r->queue.len;
+  const size_t nmsgs = r->nmsgs, qlen = r->queue.len, nstatics = r->nstatics;
   sensim_status st = SENSIM_OK;
   if (!rs->declared) st = sensim__rec_declare(r, s, rs, f);
   if (!st) st = sensim__rec_frame(r, s, rs, f);
   if (st) { /* nothing of this frame stays queued; its mount goes out with the next */
     r->nmsgs = nmsgs;
     r->queue.len = qlen;
+    r->nstatics = nstatics;
     return st;
   }
   rs->declared = 1;
@@ -206,6 +207,27 @@ static int by_key(const void *pa, const void *pb) {
   return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* The /tf_static message at log time `log`: the mounts declared by then.
+ * Every frame due by then was handed over before the recorder advanced
+ * to it, so the set does not depend on the order frames came in. */
+static sensim_status encode_statics(sensim_recorder *r, uint64_t log) {
+  size_t n = 0;
+  for (size_t k = 0; k < r->nstatics; k++) n += r->statics[k].log_time <= log;
+  sensim__ros_transform *t = malloc((n ? n : 1) * sizeof *t);
+  if (!t) return sensim__fail(SENSIM_ENOMEM, "out of memory for /tf_static");
+  n = 0;
+  for (size_t k = 0; k < r->nstatics; k++)
+    if (r->statics[k].log_time <= log) t[n++] = r->statics[k].t;
+  r->scratch.len = 0;
+  sensim__ros_tf_message(&r->scratch, t, n);
+  free(t);
+  if (r->scratch.failed) {
+    r->scratch.failed = 0;
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for /tf_static");
+  }
+  return SENSIM_OK;
+}
+
 /* Write the queued messages with log time <= limit in order; keep the
  * rest, moved to the front of the queue. */
 static sensim_status flush(sensim_recorder *r, uint64_t limit) {
@@ -213,8 +235,15 @@ static sensim_status flush(sensim_recorder *r, uint64_t limit) {
   size_t i = 0;
   for (; i < r->nmsgs && r->msgs[i].log_time <= limit; i++) {
     const rec_msg *m = &r->msgs[i];
-    sensim_status st =
-        sensim__mcap_message(r->mcap, m->channel, m->log_time, m->log_time, r->queue.p + m->off, m->len);
+    const unsigned char *data = r->queue.p + m->off;
+    size_t len = m->len;
+    if (m->channel == r->tf_static) {
+      sensim_status st = encode_statics(r, m->log_time);
+      if (st) return st;
+      data = r->scratch.p;
+      len = r->scratch.len;
+    }
+    sensim_status st = sensim__mcap_message(r->mcap, m->channel, m->log_time, m->log_time, data, len);
     if (st) {
       r->failed = 1;
       return st;
@@ -303,6 +332,8 @@ static void free_recorder(sensim_recorder *r) {
   for (size_t i = 0; i < r->nbodies; i++) free(r->bodies[i].frame);
   free(r->sensors);
   free(r->bodies);
+  free(r->statics);
+  free(r->scratch.p);
   free(r->queue.p);
   free(r->msgs);
   free(r);

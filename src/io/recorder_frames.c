@@ -98,14 +98,18 @@ sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, re
     if (i < r->nbodies) parent = r->bodies[i].frame;
     else mount = f->pose; /* a body not published: where the sensor was at its first frame */
   }
-  const uint64_t stamp = sensim__rec_ns(f->t_capture);
-  sensim__ros_transform t[2] = {
-      {stamp, parent, rs->frame, mount},
-      {stamp, rs->frame, rs->optical, {{0, 0, 0}, optical_rot}},
-  };
-  size_t at = sensim__rec_begin(r);
-  sensim__ros_tf_message(&r->queue, t, rs->is_camera ? 2 : 1);
-  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, r->tf_static);
+  /* Each /tf_static message holds every mount declared up to its log
+   * time, as tf2's StaticTransformBroadcaster sends all its transforms
+   * each time (a player latches only the topic's last message for late
+   * subscribers); it is encoded when written (io/recorder.c). */
+  const uint64_t stamp = sensim__rec_ns(f->t_capture), log = sensim__rec_ns(f->t_deliver);
+  if (sensim__grow((void **)&r->statics, &r->statics_cap, r->nstatics + 2, sizeof *r->statics))
+    return SENSIM_ENOMEM;
+  r->statics[r->nstatics++] = (rec_static){{stamp, parent, rs->frame, mount}, log};
+  if (rs->is_camera)
+    r->statics[r->nstatics++] =
+        (rec_static){{stamp, rs->frame, rs->optical, {{0, 0, 0}, optical_rot}}, log};
+  return sensim__rec_end(r, sensim__rec_begin(r), log, f->sensor_id, r->tf_static);
 }
 
 /* ---- cameras --------------------------------------------------------------- */
@@ -210,6 +214,14 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
 
 /* ---- lidars ------------------------------------------------------------------ */
 
+/* The time field: offset from the capture time plus t0 (the window, or
+ * 0). The first beam of a scan fires at the window's start, and its float
+ * offset may round a few ns beyond it: from the start, times stay >= 0. */
+static float point_time(float offset, double t0) {
+  double t = offset + t0;
+  return (float)(t0 > 0 && t < 0 ? 0 : t);
+}
+
 static void put_point(unsigned char *d, float x, float y, float z, float intensity, uint16_t ring,
                       float time, uint8_t ret) {
   memcpy(d + SENSIM__CLOUD_X, &x, 4);
@@ -254,7 +266,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
     for (size_t i = 0; i < (size_t)h * w; i++, d += SENSIM__CLOUD_POINT_STEP) {
       dense &= isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z);
       put_point(d, p[i].x, p[i].y, p[i].z, p[i].intensity, p[i].ring,
-                (float)(p[i].time_offset + t0), p[i].return_index);
+                point_time(p[i].time_offset, t0), p[i].return_index);
     }
   } else if (d) {
     const sensim_beam *b = f->data;
@@ -263,7 +275,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
       const double ce = cos(b[i].elevation), rg = b[i].range;
       put_point(d, (float)(rg * ce * cos(b[i].azimuth)), (float)(rg * ce * sin(b[i].azimuth)),
                 (float)(rg * sin(b[i].elevation)), b[i].intensity, b[i].ring,
-                (float)(b[i].time_offset + t0), b[i].return_index);
+                point_time(b[i].time_offset, t0), b[i].return_index);
       d += SENSIM__CLOUD_POINT_STEP;
     }
   }

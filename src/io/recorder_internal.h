@@ -31,7 +31,14 @@ typedef struct rec_body {
   uint16_t odom;             /* channel of /<frame>/odom */
 } rec_body;
 
-/* One encoded message waiting for its turn. */
+/* A mount on /tf_static, and the log time of the frame that declared it. */
+typedef struct rec_static {
+  sensim__ros_transform t;
+  uint64_t log_time;
+} rec_static;
+
+/* One encoded message waiting for its turn (a /tf_static one is encoded
+ * when written: it holds every mount declared up to its log time). */
 typedef struct rec_msg {
   uint64_t log_time;  /* ns */
   int sensor;         /* sensor id, -1 for the bodies' /tf and odometry */
@@ -50,6 +57,10 @@ struct sensim_recorder {
   size_t nsensors;
   rec_body *bodies;
   size_t nbodies, bodies_cap;
+  rec_static *statics;                /* every mount declared (names borrowed from
+                                         the sensors and bodies) */
+  size_t nstatics, statics_cap;
+  sensim__cdr scratch;                /* a /tf_static message being encoded */
   sensim__cdr queue;                  /* encoded messages, back to back */
   rec_msg *msgs;
   size_t nmsgs, msgs_cap, arrivals;

@@ -1,0 +1,921 @@
+/* tests/io/record_tests.c: ROS 2 recordings (sensim/record.h).
+ *
+ * Recordings are read back with a small reader written here from the MCAP
+ * specification (mcap.dev/spec) alone: it walks the records from magic to
+ * magic, checks every length, CRC and offset the file states against the
+ * bytes, decompresses the chunks and checks the message indexes and the
+ * summary against the messages it found. CDR layouts are checked against
+ * bytes computed by hand from the ROS 2 message definitions and the CDR
+ * alignment rule, not with the library's encoder. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+#include "io/mcap_writer.h" /* sensim__crc32, checked against known values below */
+#include "support/testutil.h"
+
+#define TMP SENSIM_TEST_TMP "/record"
+
+static int setup(void **state) {
+  (void)state;
+  return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
+}
+
+/* ---- an MCAP reader from the specification ----------------------------- */
+
+typedef struct rmsg {
+  uint16_t channel;
+  uint32_t sequence;
+  uint64_t log_time, publish_time;
+  unsigned char *data; /* CDR, owned */
+  size_t len;
+} rmsg;
+
+typedef struct rchan {
+  char topic[128], schema_name[64];
+  uint64_t count;
+} rchan;
+
+typedef struct mcap_file {
+  rmsg *msgs;
+  size_t nmsgs;
+  rchan chan[64]; /* by channel id */
+  size_t nchunks;
+  uint64_t stat_messages, stat_chunks, stat_counts[64];
+  uint32_t stat_channels;
+  char schema_text[16][4096];
+  char schema_names[16][64];
+} mcap_file;
+
+static uint16_t rd16(const unsigned char *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t rd32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t rd64(const unsigned char *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+static const unsigned char MAGIC[8] = {0x89, 'M', 'C', 'A', 'P', 0x30, '\r', '\n'};
+
+/* A length-prefixed string at *p into out; advances *p. */
+static void rdstr(const unsigned char **p, char *out, size_t cap) {
+  uint32_t n = rd32(*p);
+  assert_true(n < cap);
+  memcpy(out, *p + 4, n);
+  out[n] = '\0';
+  *p += 4 + n;
+}
+
+/* The records inside a decompressed chunk: schemas, channels, messages. */
+static void read_chunk_records(mcap_file *mf, const unsigned char *d, size_t n) {
+  size_t at = 0;
+  while (at < n) {
+    assert_true(at + 9 <= n);
+    uint8_t op = d[at];
+    uint64_t len = rd64(d + at + 1);
+    assert_true(at + 9 + len <= n);
+    const unsigned char *b = d + at + 9;
+    if (op == 0x03) {
+      uint16_t id = rd16(b);
+      assert_true(id > 0 && id < 16);
+      const unsigned char *p = b + 2;
+      rdstr(&p, mf->schema_names[id], sizeof mf->schema_names[id]);
+      char enc[32];
+      rdstr(&p, enc, sizeof enc);
+      assert_string_equal(enc, "ros2msg");
+      rdstr(&p, mf->schema_text[id], sizeof mf->schema_text[id]);
+    } else if (op == 0x04) {
+      uint16_t id = rd16(b);
+      assert_true(id > 0 && id < 64);
+      uint16_t schema = rd16(b + 2);
+      const unsigned char *p = b + 4;
+      rdstr(&p, mf->chan[id].topic, sizeof mf->chan[id].topic);
+      char enc[32];
+      rdstr(&p, enc, sizeof enc);
+      assert_string_equal(enc, "cdr");
+      assert_true(schema > 0 && schema < 16 && mf->schema_names[schema][0]); /* schema first */
+      strcpy(mf->chan[id].schema_name, mf->schema_names[schema]);
+    } else if (op == 0x05) {
+      rmsg m;
+      m.channel = rd16(b);
+      assert_true(m.channel < 64 && mf->chan[m.channel].topic[0]); /* channel first */
+      m.sequence = rd32(b + 2);
+      m.log_time = rd64(b + 6);
+      m.publish_time = rd64(b + 14);
+      m.len = len - 22;
+      m.data = malloc(m.len + 1);
+      memcpy(m.data, b + 22, m.len);
+      mf->msgs = realloc(mf->msgs, (mf->nmsgs + 1) * sizeof *mf->msgs);
+      mf->msgs[mf->nmsgs++] = m;
+      mf->chan[m.channel].count++;
+    } else {
+      fail_msg("record 0x%02x inside a chunk", op);
+    }
+    at += 9 + len;
+  }
+}
+
+/* Read and check a whole file; every property the spec states about the
+ * bytes is asserted here. */
+static void read_mcap(const char *path, mcap_file *mf) {
+  memset(mf, 0, sizeof *mf);
+  size_t n;
+  unsigned char *f = (unsigned char *)test_slurp(path, &n);
+  assert_true(n >= 8 + 9 + 8 + 20 + 8);
+  assert_memory_equal(f, MAGIC, 8);
+  assert_memory_equal(f + n - 8, MAGIC, 8);
+
+  /* Footer: the last record before the magic. */
+  const unsigned char *ft = f + n - 8 - 29;
+  assert_int_equal(ft[0], 0x02);
+  assert_int_equal(rd64(ft + 1), 20);
+  uint64_t summary_start = rd64(ft + 9), summary_offset_start = rd64(ft + 17);
+  uint32_t summary_crc = rd32(ft + 25);
+  assert_true(summary_start > 0 && summary_start < n);
+  assert_true(summary_offset_start > summary_start && summary_offset_start < n);
+  assert_int_equal(summary_crc, sensim__crc32(0, f + summary_start, (size_t)(ft + 25 - (f + summary_start))));
+
+  /* The records chain from the header to the footer. */
+  size_t at = 8, data_end = 0;
+  int first = 1;
+  unsigned char *chunk = NULL; /* the last chunk, decompressed */
+  size_t chunk_len = 0, chunk_msg0 = 0;
+  uint64_t chunk_offsets[256];
+  uint64_t index_offsets[1024];
+  size_t nindex = 0;
+  for (;;) {
+    assert_true(at + 9 <= n - 8);
+    uint8_t op = f[at];
+    uint64_t len = rd64(f + at + 1);
+    assert_true(at + 9 + len <= n - 8);
+    const unsigned char *b = f + at + 9;
+    if (first) {
+      assert_int_equal(op, 0x01);
+      const unsigned char *p = b;
+      char profile[32], library[64];
+      rdstr(&p, profile, sizeof profile);
+      rdstr(&p, library, sizeof library);
+      assert_string_equal(profile, "ros2");
+      first = 0;
+    } else if (op == 0x06) {
+      assert_true(mf->nchunks < 256);
+      chunk_offsets[mf->nchunks++] = at;
+      uint64_t start = rd64(b), end = rd64(b + 8), usize = rd64(b + 16);
+      uint32_t ucrc = rd32(b + 24);
+      const unsigned char *p = b + 28;
+      char comp[16];
+      rdstr(&p, comp, sizeof comp);
+      uint64_t rlen = rd64(p);
+      p += 8;
+      assert_true(p + rlen == b + len);
+      free(chunk);
+      chunk = malloc(usize + 1);
+      if (!strcmp(comp, "zstd")) {
+        size_t got = ZSTD_decompress(chunk, usize, p, rlen);
+        assert_false(ZSTD_isError(got));
+        assert_int_equal(got, usize);
+      } else {
+        assert_string_equal(comp, "");
+        assert_int_equal(rlen, usize);
+        memcpy(chunk, p, usize);
+      }
+      assert_int_equal(ucrc, sensim__crc32(0, chunk, usize));
+      chunk_len = usize;
+      chunk_msg0 = mf->nmsgs;
+      read_chunk_records(mf, chunk, usize);
+      for (size_t i = chunk_msg0; i < mf->nmsgs; i++)
+        assert_true(mf->msgs[i].log_time >= start && mf->msgs[i].log_time <= end);
+    } else if (op == 0x07) {
+      /* Each entry points at a message of this channel with that log time. */
+      assert_true(nindex < 1024);
+      index_offsets[nindex++] = at;
+      uint16_t ch = rd16(b);
+      uint32_t bytes = rd32(b + 2);
+      assert_int_equal(bytes % 16, 0);
+      assert_int_equal(6 + bytes, len);
+      assert_non_null(chunk);
+      for (uint32_t k = 0; k < bytes / 16; k++) {
+        uint64_t t = rd64(b + 6 + 16 * k), off = rd64(b + 14 + 16 * k);
+        assert_true(off + 9 + 22 <= chunk_len);
+        assert_int_equal(chunk[off], 0x05);
+        assert_int_equal(rd16(chunk + off + 9), ch);
+        assert_int_equal(rd64(chunk + off + 9 + 6), t);
+      }
+    } else if (op == 0x0F) {
+      assert_int_equal(len, 4);
+      assert_int_equal(rd32(b), sensim__crc32(0, f, at));
+      data_end = at;
+      at += 9 + len;
+      break;
+    } else {
+      fail_msg("record 0x%02x in the data section", op);
+    }
+    at += 9 + len;
+  }
+  assert_int_equal(summary_start, at); /* the summary follows the data end */
+  (void)data_end;
+
+  /* Summary: schemas, channels, statistics, chunk indexes, then offsets. */
+  int saw_stats = 0;
+  size_t nci = 0;
+  while (at < (size_t)(ft - f)) {
+    uint8_t op = f[at];
+    uint64_t len = rd64(f + at + 1);
+    const unsigned char *b = f + at + 9;
+    assert_true(at + 9 + len <= (size_t)(ft - f));
+    if (at < summary_offset_start) {
+      assert_true(op == 0x03 || op == 0x04 || op == 0x0B || op == 0x08);
+    } else {
+      assert_int_equal(op, 0x0E);
+      uint64_t gs = rd64(b + 1), gl = rd64(b + 9);
+      assert_true(gs >= summary_start && gs + gl <= summary_offset_start);
+      assert_int_equal(f[gs], b[0]);
+    }
+    if (op == 0x0B) {
+      saw_stats = 1;
+      mf->stat_messages = rd64(b);
+      mf->stat_channels = rd32(b + 10);
+      mf->stat_chunks = rd32(b + 22);
+      assert_int_equal(rd64(b + 26), mf->nmsgs ? mf->msgs[0].log_time : 0);
+      uint32_t mb = rd32(b + 42);
+      for (uint32_t k = 0; k < mb / 10; k++) {
+        uint16_t ch = rd16(b + 46 + 10 * k);
+        assert_true(ch < 64);
+        mf->stat_counts[ch] = rd64(b + 48 + 10 * k);
+      }
+    } else if (op == 0x08) {
+      assert_true(nci < mf->nchunks);
+      uint64_t off = rd64(b + 16), clen = rd64(b + 24);
+      assert_int_equal(off, chunk_offsets[nci]);
+      assert_int_equal(f[off], 0x06);
+      assert_int_equal(clen, 9 + rd64(f + off + 1));
+      uint32_t mb = rd32(b + 32);
+      for (uint32_t k = 0; k < mb / 10; k++) {
+        uint64_t io = rd64(b + 36 + 10 * k + 2);
+        assert_int_equal(f[io], 0x07);
+        assert_int_equal(rd16(f + io + 9), rd16(b + 36 + 10 * k));
+        int known = 0;
+        for (size_t q = 0; q < nindex; q++) known |= index_offsets[q] == io;
+        assert_true(known);
+      }
+      nci++;
+    }
+    at += 9 + len;
+  }
+  assert_int_equal(at, (size_t)(ft - f));
+  assert_true(saw_stats);
+  assert_int_equal(nci, mf->nchunks);
+  assert_int_equal(mf->stat_messages, mf->nmsgs);
+  assert_int_equal(mf->stat_chunks, mf->nchunks);
+  uint32_t nch = 0;
+  for (int c = 0; c < 64; c++) {
+    nch += mf->chan[c].topic[0] != 0;
+    assert_int_equal(mf->stat_counts[c], mf->chan[c].count);
+  }
+  assert_int_equal(mf->stat_channels, nch);
+  /* Messages in log-time order; sequences count per channel. */
+  uint64_t seq[64] = {0};
+  for (size_t i = 0; i < mf->nmsgs; i++) {
+    if (i) assert_true(mf->msgs[i].log_time >= mf->msgs[i - 1].log_time);
+    assert_int_equal(mf->msgs[i].sequence, seq[mf->msgs[i].channel]++);
+    assert_int_equal(mf->msgs[i].publish_time, mf->msgs[i].log_time);
+  }
+  free(chunk);
+  free(f);
+}
+
+static void free_mcap(mcap_file *mf) {
+  for (size_t i = 0; i < mf->nmsgs; i++) free(mf->msgs[i].data);
+  free(mf->msgs);
+}
+
+static const char *topic_of(const mcap_file *mf, const rmsg *m) { return mf->chan[m->channel].topic; }
+
+/* The k-th message on `topic`, or NULL. */
+static const rmsg *nth(const mcap_file *mf, const char *topic, size_t k) {
+  for (size_t i = 0; i < mf->nmsgs; i++)
+    if (!strcmp(topic_of(mf, &mf->msgs[i]), topic) && k-- == 0) return &mf->msgs[i];
+  return NULL;
+}
+
+static size_t count_topic(const mcap_file *mf, const char *topic) {
+  size_t c = 0;
+  while (nth(mf, topic, c)) c++;
+  return c;
+}
+
+/* ---- a CDR reader: offsets from the end of the encapsulation header -- */
+
+typedef struct cdr_in {
+  const unsigned char *p;
+  size_t len, at; /* at: offset from the start of the message (header included) */
+} cdr_in;
+
+static cdr_in cdr_open(const rmsg *m) {
+  assert_true(m->len >= 4);
+  assert_int_equal(m->data[0], 0x00);
+  assert_int_equal(m->data[1], 0x01); /* CDR_LE */
+  return (cdr_in){m->data, m->len, 4};
+}
+static const unsigned char *cdr_take(cdr_in *c, size_t n, size_t align) {
+  size_t rel = c->at - 4;
+  c->at += (align - rel % align) % align;
+  assert_true(c->at + n <= c->len);
+  const unsigned char *p = c->p + c->at;
+  c->at += n;
+  return p;
+}
+static uint32_t cdr_u32(cdr_in *c) { return rd32(cdr_take(c, 4, 4)); }
+static int32_t cdr_i32(cdr_in *c) { return (int32_t)rd32(cdr_take(c, 4, 4)); }
+static uint8_t cdr_u8(cdr_in *c) { return *cdr_take(c, 1, 1); }
+static double cdr_f64(cdr_in *c) {
+  double v;
+  memcpy(&v, cdr_take(c, 8, 8), 8);
+  return v;
+}
+static const char *cdr_str(cdr_in *c) {
+  uint32_t n = cdr_u32(c);
+  const char *s = (const char *)cdr_take(c, n, 1);
+  assert_true(n >= 1 && s[n - 1] == '\0');
+  return s;
+}
+/* header: stamp in ns, frame id */
+static uint64_t cdr_header(cdr_in *c, const char **frame_id) {
+  int32_t sec = cdr_i32(c);
+  uint32_t nsec = cdr_u32(c);
+  assert_true(nsec < 1000000000u);
+  const char *fr = cdr_str(c);
+  if (frame_id) *frame_id = fr;
+  return (uint64_t)sec * 1000000000u + nsec;
+}
+
+static uint64_t ns(double t) { return (uint64_t)llround(t * 1e9); }
+
+/* ---- fixtures ----------------------------------------------------------- */
+
+static sensim_sensor *make_sensor(sensim_world *w, const char *kind, const char *name,
+                                  sensim_body *body, double rate, double lag) {
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.name = name;
+  sp.body = body;
+  sp.rate = rate;
+  sp.lag = lag;
+  sp.mount.pos = (sensim_vec3){0.5, 0, 1.5};
+  sensim_sensor *s = NULL;
+  if (!strcmp(kind, "gnss")) {
+    SENSIM_OK_OR_FAIL(sensim_gnss_create(w, &sp, test_gnss_defaults(), &s));
+  } else if (!strcmp(kind, "imu")) {
+    SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &s));
+  } else if (!strcmp(kind, "mag")) {
+    sensim_magnetometer_params mp;
+    sensim_magnetometer_params_init(&mp);
+    SENSIM_OK_OR_FAIL(sensim_magnetometer_create(w, &sp, &mp, &s));
+  } else if (!strcmp(kind, "camera")) {
+    sensim_camera_params cp;
+    sensim_camera_params_init(&cp);
+    cp.width = 64;
+    cp.height = 48;
+    cp.samples = 1;
+    SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &s));
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "srgb8", NULL));
+  } else {
+    sensim_lidar_params lp;
+    sensim_lidar_params_init(&lp);
+    lp.channels = 4;
+    lp.columns = 90;
+    SENSIM_OK_OR_FAIL(sensim_lidar_create(w, &sp, &lp, &s));
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "points", NULL));
+  }
+  return s;
+}
+
+/* A frame of sensor s made by hand (the recorder reads only the header
+ * fields and the payload). */
+static sensim_frame hand_frame(const sensim_sensor *s, sensim_payload type, void *data, size_t count,
+                               double t_capture, double t_deliver) {
+  sensim_frame f;
+  memset(&f, 0, sizeof f);
+  f.sensor_id = sensim_sensor_id(s);
+  f.t_capture = t_capture;
+  f.t_deliver = t_deliver;
+  f.pose = sensim_pose_identity();
+  f.type = type;
+  f.width = (uint32_t)count;
+  f.height = 1;
+  f.count = count;
+  f.data = data;
+  return f;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+/* The library's CRC-32 is zlib's: the check value of "123456789" (the
+ * catalogue's CRC-32/ISO-HDLC, 0xCBF43926) and of bytes split across calls. */
+static void test_crc32_matches_the_standard_check_value(void **state) {
+  (void)state;
+  assert_int_equal(sensim__crc32(0, "123456789", 9), 0xCBF43926u);
+  uint32_t c = sensim__crc32(0, "1234", 4);
+  assert_int_equal(sensim__crc32(c, "56789", 5), 0xCBF43926u);
+  unsigned char big[1000];
+  for (int i = 0; i < 1000; i++) big[i] = (unsigned char)(i * 7);
+  assert_int_equal(sensim__crc32(sensim__crc32(0, big, 333), big + 333, 667), sensim__crc32(0, big, 1000));
+}
+
+/* A moving car with a camera, lidar, GNSS, IMU and magnetometer, recorded
+ * with small chunks so there are many: the file verifies from end to end,
+ * each sensor's stamps are its frames' capture times and log times their
+ * delivery times, /tf carries the car at tf_rate, and the summary's
+ * counts are what was written. */
+static void test_recording_verifies_and_stamps_are_capture_times(void **state) {
+  (void)state;
+  sensim_world *w = test_world(2, 7);
+  test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1, 20, 4}, (sensim_vec3){8, 0, 1});
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  sensim_body *car = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &car));
+  sensim_sensor *s[5] = {
+      make_sensor(w, "camera", "front cam", car, 10, 0.02), make_sensor(w, "lidar", "lidar", car, 10, 0.05),
+      make_sensor(w, "gnss", "gps", car, 5, 0.1), make_sensor(w, "imu", "imu", car, 100, 0),
+      make_sensor(w, "mag", "mag", NULL, 20, 0.01)};
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  rp.chunk_size = 20000;
+  rp.tf_rate = 20;
+  const char *path = TMP "/drive.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, &rp, &r));
+  SENSIM_OK_OR_FAIL(sensim_recorder_add_body(r, car, "base_link"));
+  double cap[5][64], del[5][64];
+  size_t nf[5] = {0};
+  for (int k = 0; k <= 600; k++) {
+    double t = k * 1e-3;
+    sensim_body_state st = test_state_xyzyaw(2 * t, 0, 0, 0.1 * t);
+    st.flags = SENSIM_STATE_VELOCITY;
+    st.lin_vel = (sensim_vec3){2, 0, 0};
+    st.ang_vel = (sensim_vec3){0, 0, 0.1};
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(car, t, &st));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, t));
+    for (int i = 0; i < 5; i++) {
+      const sensim_frame *f;
+      while (sensim_sensor_poll(s[i], &f) == SENSIM_OK && f) {
+        SENSIM_OK_OR_FAIL(sensim_recorder_write(r, s[i], f));
+        if (nf[i] < 64) {
+          cap[i][nf[i]] = f->t_capture;
+          del[i][nf[i]++] = f->t_deliver;
+        }
+      }
+    }
+    SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, t));
+  }
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  test_assert_no_temp_files(TMP);
+
+  mcap_file mf;
+  read_mcap(path, &mf);
+  assert_true(mf.nchunks > 3);
+  const char *topics[5] = {"/front_cam/image_raw", "/lidar/points", "/gps/fix", "/imu/imu", "/mag/mag"};
+  const char *frames[5] = {"front_cam_optical", "lidar", "gps", "imu", "mag"};
+  for (int i = 0; i < 5; i++) {
+    assert_int_equal(count_topic(&mf, topics[i]), nf[i]);
+    assert_true(nf[i] >= 3);
+    for (size_t k = 0; k < nf[i]; k++) {
+      const rmsg *m = nth(&mf, topics[i], k);
+      cdr_in c = cdr_open(m);
+      const char *fid;
+      assert_int_equal(cdr_header(&c, &fid), ns(cap[i][k]));
+      assert_string_equal(fid, frames[i]);
+      assert_int_equal(m->log_time, ns(del[i][k]));
+    }
+  }
+  assert_int_equal(count_topic(&mf, "/front_cam/camera_info"), nf[0]);
+  assert_int_equal(count_topic(&mf, "/front_cam/depth"), nf[0]);
+  /* /tf at 20 Hz over [0, 0.6]: ticks 0 .. 12, and odometry with each. */
+  assert_int_equal(count_topic(&mf, "/tf"), 13);
+  assert_int_equal(count_topic(&mf, "/base_link/odom"), 13);
+  const rmsg *tf = nth(&mf, "/tf", 10);
+  cdr_in c = cdr_open(tf);
+  assert_int_equal(cdr_u32(&c), 1);
+  const char *parent;
+  assert_int_equal(cdr_header(&c, &parent), ns(0.5));
+  assert_string_equal(parent, "map");
+  assert_string_equal(cdr_str(&c), "base_link");
+  assert_near(cdr_f64(&c), 1.0, 1e-9); /* x = 2 t */
+  /* Odometry's twist is in the body frame: 2 m/s along a car yawed 0.05 rad. */
+  const rmsg *od = nth(&mf, "/base_link/odom", 10);
+  c = cdr_open(od);
+  cdr_header(&c, NULL);
+  assert_string_equal(cdr_str(&c), "base_link");
+  for (int k = 0; k < 7 + 36; k++) cdr_f64(&c);
+  double vx = cdr_f64(&c), vy = cdr_f64(&c);
+  assert_near(vx, 2 * cos(0.05), 1e-3);
+  assert_near(vy, -2 * sin(0.05), 1e-3);
+  /* /tf_static: one message per new sensor, each with every mount so far
+   * (a late subscriber of a replay sees only the last); the mag rides on
+   * the world, so "map". */
+  assert_int_equal(count_topic(&mf, "/tf_static"), 5);
+  int saw_map_mag = 0, saw_optical = 0;
+  c = cdr_open(nth(&mf, "/tf_static", 4));
+  assert_int_equal(cdr_u32(&c), 6);
+  for (size_t k = 0; k < 6; k++) {
+    const char *p;
+    cdr_header(&c, &p);
+    const char *child = cdr_str(&c);
+    for (int i = 0; i < 7; i++) cdr_f64(&c);
+    if (!strcmp(child, "mag")) saw_map_mag = !strcmp(p, "map");
+    else if (!strcmp(child, "front_cam_optical")) saw_optical = !strcmp(p, "front_cam");
+    else assert_string_equal(p, "base_link");
+  }
+  assert_true(saw_optical);
+  assert_true(saw_map_mag);
+  /* Schemas are ros2msg texts with their dependencies appended. */
+  int saw_fix_schema = 0;
+  for (int i = 1; i < 16; i++)
+    if (!strcmp(mf.schema_names[i], "sensor_msgs/msg/NavSatFix")) {
+      saw_fix_schema = 1;
+      assert_non_null(strstr(mf.schema_text[i], "\n================================================================================\n"
+                                                  "MSG: sensor_msgs/NavSatStatus\n"));
+      assert_non_null(strstr(mf.schema_text[i], "MSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n"));
+    }
+  assert_true(saw_fix_schema);
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* NavSatFix and Imu byte for byte, laid out by hand from the ROS 2
+ * definitions: offsets count from the end of the 4-byte encapsulation
+ * header, and each primitive starts at a multiple of its size. */
+static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 1);
+  sensim_sensor *gps = make_sensor(w, "gnss", "gps", NULL, 10, 0);
+  sensim_sensor *imu = make_sensor(w, "imu", "imu0", NULL, 10, 0);
+  const char *path = TMP "/bytes.mcap";
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  rp.compress = 0; /* the other branch of the writer */
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, &rp, &r));
+  sensim_gnss_fix fix;
+  memset(&fix, 0, sizeof fix);
+  fix.lat = 48.1;
+  fix.lon = 11.5;
+  fix.height = 520.25;
+  const double cov[9] = {0.04, 0.01, 0.002, 0.01, 0.05, 0.003, 0.002, 0.003, 0.09};
+  memcpy(fix.cov_enu, cov, sizeof cov);
+  fix.fix_type = 1;
+  sensim_frame f = hand_frame(gps, SENSIM_PAYLOAD_GNSS, &fix, 1, 1.25, 1.5);
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, gps, &f));
+  sensim_imu_sample smp = {{0.1, -0.2, 9.81}, {0.01, 0.02, -0.03}};
+  f = hand_frame(imu, SENSIM_PAYLOAD_IMU, &smp, 1, 2.5, 2.5);
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, imu, &f));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+
+  /* NavSatFix, frame "gps", stamp 1.25 s. */
+  unsigned char want[4 + 121];
+  memset(want, 0, sizeof want);
+  unsigned char *p = want + 4;
+  want[1] = 0x01;
+  p[0] = 1;                                      /* 0: sec */
+  p[4] = 0x80, p[5] = 0xB2, p[6] = 0xE6, p[7] = 0x0E; /* 4: nanosec 250000000 */
+  p[8] = 4;                                      /* 8: frame_id length incl. NUL */
+  memcpy(p + 12, "gps", 4);                      /* 12..15 */
+  p[16] = 0;                                     /* 16: status.status STATUS_FIX */
+  p[18] = 1;                                     /* 18: status.service (uint16, aligned 2) */
+  memcpy(p + 24, &fix.lat, 8);                   /* 24: latitude (aligned 8) */
+  memcpy(p + 32, &fix.lon, 8);
+  memcpy(p + 40, &fix.height, 8);
+  memcpy(p + 48, fix.cov_enu, 72);               /* 48..119 */
+  p[120] = 3;                                    /* COVARIANCE_TYPE_KNOWN */
+  const rmsg *m = nth(&mf, "/gps/fix", 0);
+  assert_non_null(m);
+  assert_int_equal(m->len, sizeof want);
+  assert_memory_equal(m->data, want, sizeof want);
+
+  /* Imu, frame "imu0" (5 bytes with NUL: 12..16, padding to 24). */
+  unsigned char iw[4 + 320];
+  memset(iw, 0, sizeof iw);
+  p = iw + 4;
+  iw[1] = 0x01;
+  p[0] = 2;
+  p[4] = 0x00, p[5] = 0x65, p[6] = 0xCD, p[7] = 0x1D; /* 500000000 */
+  p[8] = 5;
+  memcpy(p + 12, "imu0", 5);
+  const double qw = 1, m1 = -1;
+  memcpy(p + 48, &qw, 8);                /* 24: orientation x y z, 48: w */
+  memcpy(p + 56, &m1, 8);                /* 56: orientation_covariance[0] = -1 */
+  memcpy(p + 128, smp.gyro, 24);         /* 128: angular_velocity */
+  memcpy(p + 224, smp.accel, 24);        /* 224: linear_acceleration */
+  m = nth(&mf, "/imu0/imu", 0);
+  assert_non_null(m);
+  assert_int_equal(m->len, sizeof iw);
+  assert_memory_equal(m->data, iw, sizeof iw);
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* A real lidar's points frame: PointCloud2 with the Velodyne fields
+ * (x y z intensity float32, ring uint16, time float32, return uint8),
+ * point_step 24, row_step = width * 24, data decoding to the frame's
+ * points, and times from the scan's start inside [0, window]; with
+ * FROM_END the frame's own offsets. */
+static void test_pointcloud2_is_velodyne_layout_and_decodes_to_points(void **state) {
+  (void)state;
+  for (int mode = 0; mode < 2; mode++) {
+    sensim_world *w = test_world(1, 3);
+    test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){20, 20, 0.2}, (sensim_vec3){0, 0, -1});
+    test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1, 20, 4}, (sensim_vec3){6, 0, 1});
+    sensim_sensor *lid = make_sensor(w, "lidar", "velo", NULL, 10, 0);
+    sensim_recorder_params rp;
+    sensim_recorder_params_init(&rp);
+    rp.lidar_time = mode ? SENSIM_LIDAR_TIME_FROM_END : SENSIM_LIDAR_TIME_FROM_START;
+    const char *path = TMP "/cloud.mcap";
+    sensim_recorder *r = NULL;
+    SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, &rp, &r));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.1));
+    const sensim_frame *pf;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(lid, &pf));
+    assert_non_null(pf);
+    sensim_frame copy;
+    SENSIM_OK_OR_FAIL(sensim_frame_copy(pf, &copy));
+    assert_true(copy.count > 50);
+    SENSIM_OK_OR_FAIL(sensim_recorder_write(r, lid, pf));
+    SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+    mcap_file mf;
+    read_mcap(path, &mf);
+    const rmsg *m = nth(&mf, "/velo/points", 0);
+    assert_non_null(m);
+    cdr_in c = cdr_open(m);
+    const char *fid;
+    cdr_header(&c, &fid);
+    assert_string_equal(fid, "velo");
+    assert_int_equal(cdr_u32(&c), 1);                       /* height */
+    assert_int_equal(cdr_u32(&c), copy.count);              /* width */
+    static const struct { const char *name; uint32_t off; uint8_t type; } want[] = {
+        {"x", 0, 7}, {"y", 4, 7}, {"z", 8, 7}, {"intensity", 12, 7},
+        {"ring", 16, 4}, {"time", 18, 7}, {"return", 22, 2}};
+    assert_int_equal(cdr_u32(&c), 7);
+    for (int i = 0; i < 7; i++) {
+      assert_string_equal(cdr_str(&c), want[i].name);
+      assert_int_equal(cdr_u32(&c), want[i].off);
+      assert_int_equal(cdr_u8(&c), want[i].type);
+      assert_int_equal(cdr_u32(&c), 1);
+    }
+    assert_int_equal(cdr_u8(&c), 0);                        /* is_bigendian */
+    assert_int_equal(cdr_u32(&c), 24);                      /* point_step */
+    assert_int_equal(cdr_u32(&c), 24 * copy.count);         /* row_step */
+    uint32_t nbytes = cdr_u32(&c);
+    assert_int_equal(nbytes, 24 * copy.count);
+    const unsigned char *d = cdr_take(&c, nbytes, 1);
+    const sensim_point *pts = copy.data;
+    for (size_t i = 0; i < copy.count; i++, d += 24) {
+      float x, y, z, in, t;
+      uint16_t ring;
+      memcpy(&x, d, 4), memcpy(&y, d + 4, 4), memcpy(&z, d + 8, 4), memcpy(&in, d + 12, 4);
+      memcpy(&ring, d + 16, 2), memcpy(&t, d + 18, 4);
+      assert_true(x == pts[i].x && y == pts[i].y && z == pts[i].z && in == pts[i].intensity);
+      assert_int_equal(ring, pts[i].ring);
+      assert_int_equal(d[22], pts[i].return_index);
+      if (mode == 0) {
+        if (!(t >= 0 && t <= copy.window * (1 + 1e-6)))
+          fail_msg("point %zu: time %.9g outside [0, %.9g] (offset %.9g)", i, t, copy.window, pts[i].time_offset);
+        assert_near(t, fmax(0, pts[i].time_offset + copy.window), 1e-6);
+      } else {
+        assert_true(t == pts[i].time_offset);
+      }
+    }
+    assert_int_equal(cdr_u8(&c), 1); /* is_dense */
+    assert_int_equal(c.at, m->len);
+    free_mcap(&mf);
+    sensim_frame_release(&copy);
+    sensim_world_destroy(w);
+  }
+}
+
+/* Raw beams are converted: no-returns skipped, x y z from range,
+ * azimuth and elevation. */
+static void test_beams_become_points_without_no_returns(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *lid = make_sensor(w, "lidar", "velo", NULL, 10, 0);
+  sensim_beam b[3] = {{10, 0.5f, 0.5f, 0.1f, -0.05f, 2, 0, 0},
+                      {0, 0, 0, 0, -0.04f, 1, 0, 0},
+                      {4, 0.25f, -1.0f, -0.2f, -0.01f, 0, 1, 0}};
+  const char *path = TMP "/beams.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  sensim_frame f = hand_frame(lid, SENSIM_PAYLOAD_BEAMS, b, 3, 0.1, 0.1);
+  f.window = 0.1;
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, lid, &f));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  cdr_in c = cdr_open(nth(&mf, "/velo/points", 0));
+  cdr_header(&c, NULL);
+  assert_int_equal(cdr_u32(&c), 1);
+  assert_int_equal(cdr_u32(&c), 2);
+  uint32_t nf = cdr_u32(&c);
+  for (uint32_t i = 0; i < nf; i++) cdr_str(&c), cdr_u32(&c), cdr_u8(&c), cdr_u32(&c);
+  cdr_u8(&c), cdr_u32(&c), cdr_u32(&c);
+  assert_int_equal(cdr_u32(&c), 48);
+  const unsigned char *d = cdr_take(&c, 48, 1);
+  const int src[2] = {0, 2};
+  for (int i = 0; i < 2; i++, d += 24) {
+    const sensim_beam *e = &b[src[i]];
+    float x, y, z, t;
+    memcpy(&x, d, 4), memcpy(&y, d + 4, 4), memcpy(&z, d + 8, 4), memcpy(&t, d + 18, 4);
+    assert_near(x, e->range * cos(e->elevation) * cos(e->azimuth), 1e-5);
+    assert_near(y, e->range * cos(e->elevation) * sin(e->azimuth), 1e-5);
+    assert_near(z, e->range * sin(e->elevation), 1e-5);
+    assert_near(t, e->time_offset + 0.1, 1e-7);
+    assert_int_equal(d[22], e->return_index);
+  }
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* camera_info of a 64 x 48 pinhole camera with hfov 90 deg and fx = 0:
+ * K from the field of view (fx = fy = 32, centre (31.5, 23.5)), plumb_bob
+ * with zero D, R identity, P = [K | 0]; images in the optical frame, whose
+ * /tf_static rotation takes the optical axes to the camera's (x_opt =
+ * -Y, y_opt = -Z, z_opt = X). */
+static void test_camera_info_from_fov_and_optical_frame(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *cam = make_sensor(w, "camera", "cam", NULL, 10, 0);
+  const char *path = TMP "/cam.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+  const sensim_frame *pf;
+  SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &pf));
+  assert_non_null(pf);
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, pf));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  cdr_in c = cdr_open(nth(&mf, "/cam/camera_info", 0));
+  const char *fid;
+  cdr_header(&c, &fid);
+  assert_string_equal(fid, "cam_optical");
+  assert_int_equal(cdr_u32(&c), 48);
+  assert_int_equal(cdr_u32(&c), 64);
+  assert_string_equal(cdr_str(&c), "plumb_bob");
+  assert_int_equal(cdr_u32(&c), 5);
+  for (int i = 0; i < 5; i++) assert_true(cdr_f64(&c) == 0);
+  const double k[9] = {32, 0, 31.5, 0, 32, 23.5, 0, 0, 1};
+  for (int i = 0; i < 9; i++) assert_near(cdr_f64(&c), k[i], 1e-9);
+  for (int i = 0; i < 9; i++) assert_true(cdr_f64(&c) == (i % 4 == 0));
+  const double p[12] = {32, 0, 31.5, 0, 0, 32, 23.5, 0, 0, 0, 1, 0};
+  for (int i = 0; i < 12; i++) assert_near(cdr_f64(&c), p[i], 1e-9);
+
+  c = cdr_open(nth(&mf, "/cam/image_raw", 0));
+  cdr_header(&c, &fid);
+  assert_string_equal(fid, "cam_optical");
+  assert_int_equal(cdr_u32(&c), 48);
+  assert_int_equal(cdr_u32(&c), 64);
+  assert_string_equal(cdr_str(&c), "rgba8");
+  assert_int_equal(cdr_u8(&c), 0);
+  assert_int_equal(cdr_u32(&c), 64 * 4);
+  assert_int_equal(cdr_u32(&c), 64 * 48 * 4);
+  assert_memory_equal(cdr_take(&c, 64 * 48 * 4, 1), pf->data, 64 * 48 * 4);
+
+  c = cdr_open(nth(&mf, "/tf_static", 0));
+  assert_int_equal(cdr_u32(&c), 2);
+  for (int t = 0; t < 2; t++) {
+    const char *parent;
+    cdr_header(&c, &parent);
+    const char *child = cdr_str(&c);
+    double v[7];
+    for (int i = 0; i < 7; i++) v[i] = cdr_f64(&c);
+    if (t == 1) {
+      assert_string_equal(parent, "cam");
+      assert_string_equal(child, "cam_optical");
+      sensim_quat q = {v[6], v[3], v[4], v[5]};
+      sensim_vec3 xo = sensim_quat_rotate(q, (sensim_vec3){1, 0, 0});
+      sensim_vec3 yo = sensim_quat_rotate(q, (sensim_vec3){0, 1, 0});
+      sensim_vec3 zo = sensim_quat_rotate(q, (sensim_vec3){0, 0, 1});
+      assert_near(xo.y, -1, 1e-12);
+      assert_near(yo.z, -1, 1e-12);
+      assert_near(zo.x, 1, 1e-12);
+    } else {
+      assert_string_equal(parent, "map");
+      assert_string_equal(child, "cam");
+      assert_near(v[0], 0.5, 1e-12);
+      assert_near(v[2], 1.5, 1e-12);
+    }
+  }
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* Frames handed over out of log-time order across sensors come out
+ * sorted; a frame older than what was already written is refused. */
+static void test_messages_from_several_sensors_come_out_sorted(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *a = make_sensor(w, "imu", "a", NULL, 10, 0);
+  sensim_sensor *b = make_sensor(w, "imu", "b", NULL, 10, 0);
+  sensim_sensor *g = make_sensor(w, "gnss", "g", NULL, 10, 0);
+  const char *path = TMP "/sorted.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  sensim_imu_sample smp = {{0, 0, 9.8}, {0, 0, 0}};
+  sensim_gnss_fix fix;
+  memset(&fix, 0, sizeof fix);
+  const double td[6] = {0.30, 0.10, 0.20, 0.25, 0.05, 0.15};
+  sensim_sensor *who[6] = {b, a, g, a, g, b};
+  for (int i = 0; i < 6; i++) {
+    sensim_frame f = hand_frame(who[i], who[i] == g ? SENSIM_PAYLOAD_GNSS : SENSIM_PAYLOAD_IMU,
+                                who[i] == g ? (void *)&fix : (void *)&smp, 1, td[i] - 0.01, td[i]);
+    SENSIM_OK_OR_FAIL(sensim_recorder_write(r, who[i], &f));
+  }
+  SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, 0.22));
+  sensim_frame late = hand_frame(a, SENSIM_PAYLOAD_IMU, &smp, 1, 0.1, 0.12);
+  assert_int_equal(sensim_recorder_write(r, a, &late), SENSIM_ESTATE);
+  sensim_frame det = hand_frame(a, SENSIM_PAYLOAD_DETECTION, &smp, 1, 0.5, 0.5);
+  assert_int_equal(sensim_recorder_write(r, a, &det), SENSIM_ETYPE);
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf); /* asserts the order */
+  size_t data = 0;
+  double last = 0;
+  for (size_t i = 0; i < mf.nmsgs; i++) {
+    if (!strcmp(topic_of(&mf, &mf.msgs[i]), "/tf_static")) continue;
+    assert_true(mf.msgs[i].log_time >= ns(last));
+    last = mf.msgs[i].log_time * 1e-9;
+    data++;
+  }
+  assert_int_equal(data, 6);
+  /* The last /tf_static (by log time) names every sensor, whatever the
+   * order their first frames came in. */
+  size_t nst = count_topic(&mf, "/tf_static");
+  assert_int_equal(nst, 3);
+  cdr_in c = cdr_open(nth(&mf, "/tf_static", nst - 1));
+  assert_int_equal(cdr_u32(&c), 3);
+  c = cdr_open(nth(&mf, "/tf_static", 0));
+  assert_int_equal(cdr_u32(&c), 1);
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* A recording that does not finish leaves nothing at its path: aborted,
+ * or closed after a write failed; a folder that does not exist is EIO. */
+static void test_interrupted_recording_leaves_no_file(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *a = make_sensor(w, "imu", "a", NULL, 10, 0);
+  const char *path = TMP "/aborted.mcap";
+  remove(path);
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  sensim_imu_sample smp = {{0, 0, 9.8}, {0, 0, 0}};
+  sensim_frame f = hand_frame(a, SENSIM_PAYLOAD_IMU, &smp, 1, 0.1, 0.1);
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, a, &f));
+  SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, 1));
+  sensim_recorder_abort(r);
+  assert_false(test_file_exists(path));
+  test_assert_no_temp_files(TMP);
+
+  r = NULL;
+  assert_int_equal(sensim_recorder_open(TMP "/no/such/folder/x.mcap", w, NULL, &r), SENSIM_EIO);
+  assert_null(r);
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  rp.tf_rate = 0;
+  assert_int_equal(sensim_recorder_open(path, w, &rp, &r), SENSIM_EINVAL);
+  sensim_recorder_params_init(&rp);
+  rp.zstd_level = 40;
+  assert_int_equal(sensim_recorder_open(path, w, &rp, &r), SENSIM_EINVAL);
+  assert_int_equal(sensim_recorder_close(NULL), SENSIM_OK);
+  sensim_recorder_abort(NULL);
+  assert_false(test_file_exists(path));
+
+  /* A write that fails at the end (the folder vanished under the
+   * temporary file, so the rename fails): EIO, and nothing remains. */
+  const char *gone = TMP "/gone";
+  SENSIM_OK_OR_FAIL(sensim_mkdirs(gone));
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(TMP "/gone/x.mcap", w, NULL, &r));
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, a, &f));
+  test_remove_tree(gone);
+  assert_int_equal(sensim_recorder_close(r), SENSIM_EIO);
+  assert_false(test_file_exists(TMP "/gone/x.mcap"));
+  test_assert_no_temp_files(TMP);
+  sensim_world_destroy(w);
+}
+
+int sensim_test_record(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_crc32_matches_the_standard_check_value),
+      cmocka_unit_test(test_recording_verifies_and_stamps_are_capture_times),
+      cmocka_unit_test(test_navsatfix_and_imu_cdr_bytes_match_hand_layout),
+      cmocka_unit_test(test_pointcloud2_is_velodyne_layout_and_decodes_to_points),
+      cmocka_unit_test(test_beams_become_points_without_no_returns),
+      cmocka_unit_test(test_camera_info_from_fov_and_optical_frame),
+      cmocka_unit_test(test_messages_from_several_sensors_come_out_sorted),
+      cmocka_unit_test(test_interrupted_recording_leaves_no_file),
+  };
+  return cmocka_run_group_tests_name("record", tests, setup, NULL);
+}
