@@ -11,6 +11,9 @@
 #   layers    each layer of the library can include only the layers it uses;
 #             the tools and the program can include none of the library's
 #             internal headers, nor each other's.
+#   record_files  the files `sensim run` writes beside frames (camera_info.yaml,
+#             poses.txt) read by PyYAML and, when found, yaml-cpp and OpenCV
+#             (tests/record_files/).
 #   consumer  an installed sensim is usable from outside: `cmake --install`
 #             into a scratch prefix, then find_package(sensim) and pkg-config
 #             builds of tests/consumer/main.c and tools.c, run
@@ -162,4 +165,43 @@ if(SENSIM_MCAP_READER_TEST)
   else()
     message(STATUS "node or npm not found: the mcap_reader test is skipped")
   endif()
+endif()
+
+# ---- record_files -------------------------------------------------------------------
+
+# camera_info.yaml and poses.txt read the way their users read them
+# (tests/record_files/check_readers.py): PyYAML (python3-yaml), as ROS 2's
+# Python calibration tools; yaml-cpp as ROS's camera_calibration_parsers and
+# OpenCV's cv::FileStorage (libyaml-cpp-dev, libopencv-core-dev), through
+# read_camera_info, when both are found. A test-only dependency each: without
+# PyYAML the test is skipped (exit 77), without the C++ readers it checks
+# PyYAML alone and says so.
+find_path(SENSIM_OPENCV_INCLUDE opencv2/core/persistence.hpp PATH_SUFFIXES opencv4)
+find_library(SENSIM_OPENCV_CORE opencv_core)
+find_path(SENSIM_YAML_CPP_INCLUDE yaml-cpp/yaml.h)
+find_library(SENSIM_YAML_CPP yaml-cpp)
+set(_reader_arg "")
+if(SENSIM_OPENCV_INCLUDE AND SENSIM_OPENCV_CORE AND SENSIM_YAML_CPP_INCLUDE AND SENSIM_YAML_CPP)
+  add_executable(read_camera_info ${CMAKE_CURRENT_SOURCE_DIR}/record_files/read_camera_info.cpp)
+  set_target_properties(read_camera_info PROPERTIES CXX_STANDARD 14 CXX_STANDARD_REQUIRED ON)
+  target_include_directories(read_camera_info SYSTEM PRIVATE ${SENSIM_OPENCV_INCLUDE}
+                             ${SENSIM_YAML_CPP_INCLUDE})
+  target_link_libraries(read_camera_info PRIVATE ${SENSIM_OPENCV_CORE} ${SENSIM_YAML_CPP})
+  set(_reader_arg $<TARGET_FILE:read_camera_info>)
+else()
+  message(STATUS "sensim: yaml-cpp or OpenCV's core not found; the record_files test reads "
+                 "camera_info.yaml with PyYAML only (apt-get install libyaml-cpp-dev libopencv-core-dev)")
+endif()
+set(_record_python ${SENSIM_PYTHON_EXECUTABLE})
+if(NOT _record_python)
+  find_package(Python3 COMPONENTS Interpreter)
+  set(_record_python ${Python3_EXECUTABLE})
+endif()
+if(_record_python)
+  add_test(NAME record_files COMMAND ${_record_python} ${CMAKE_CURRENT_SOURCE_DIR}/record_files/check_readers.py
+           $<TARGET_FILE:sensim_cli> ${CMAKE_CURRENT_BINARY_DIR}/tmp_record_files ${_reader_arg})
+  # The C++ readers' libraries keep process-lifetime allocations that are
+  # not sensim's to answer for; sensim's own leaks are the other tests'.
+  set_tests_properties(record_files PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                       ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()

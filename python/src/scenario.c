@@ -361,18 +361,39 @@ static PyObject *summary_dict(sensim_scenario *scn, const sensim_run_summary *su
 }
 
 static PyObject *scenario_run(PyObject *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"out_dir", "progress", NULL};
+  static char *kwlist[] = {"out_dir", "progress", "mcap", "lidar_time", NULL};
   sp_scenario *s = (sp_scenario *)self;
-  PyObject *out = NULL, *progress = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O:run", kwlist, fs_path_or_none, &out, &progress))
+  PyObject *out = NULL, *progress = Py_None, *mcap = NULL;
+  const char *lidar_time = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&O$O&z:run", kwlist, fs_path_or_none, &out, &progress,
+                                   fs_path_or_none, &mcap, &lidar_time))
     return NULL;
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  const char *bad = NULL;
   if (progress != Py_None && !PyCallable_Check(progress)) {
-    Py_XDECREF(out);
-    return PyErr_Format(PyExc_TypeError, "run: progress must be callable(t, duration) or None, not %.100s",
-                        Py_TYPE(progress)->tp_name);
+    PyErr_Format(PyExc_TypeError, "run: progress must be callable(t, duration) or None, not %.100s",
+                 Py_TYPE(progress)->tp_name);
+    bad = "";
+  } else if (lidar_time && !mcap) {
+    bad = "run: lidar_time sets the recording's point times: give mcap= too";
+  } else if (lidar_time && strcmp(lidar_time, "start") != 0 && strcmp(lidar_time, "end") != 0) {
+    PyErr_Format(PyExc_ValueError, "run: lidar_time '%s': expected 'start' (s from the scan's start) or "
+                                   "'end' (s relative to the capture time)", lidar_time);
+    bad = "";
+  } else if (mcap && !PyBytes_GET_SIZE(mcap)) {
+    bad = "run: mcap must name a file";
   }
+  if (bad) {
+    if (*bad) PyErr_SetString(PyExc_ValueError, bad);
+    Py_XDECREF(out);
+    Py_XDECREF(mcap);
+    return NULL;
+  }
+  if (lidar_time && strcmp(lidar_time, "end") == 0) rp.lidar_time = SENSIM_LIDAR_TIME_FROM_END;
   if (check_open(s) != 0) {
     Py_XDECREF(out);
+    Py_XDECREF(mcap);
     return NULL;
   }
   progress_ctx ctx;
@@ -382,16 +403,25 @@ static PyObject *scenario_run(PyObject *self, PyObject *args, PyObject *kw) {
   PyObject *w = begin_call(s, "Scenario.run");
   if (!w) {
     Py_XDECREF(out);
+    Py_XDECREF(mcap);
     return NULL;
   }
+  sensim_scenario_run_options ro;
+  sensim_scenario_run_options_init(&ro);
+  ro.out_dir = dir;
+  ro.progress = progress != Py_None ? progress_cb : NULL;
+  ro.user = &ctx;
+  ro.mcap = mcap ? PyBytes_AS_STRING(mcap) : NULL;
+  ro.mcap_params = &rp;
   sensim_run_summary sum;
   memset(&sum, 0, sizeof sum);
   sensim_status st;
   sensim_scenario *scn = s->scn;
   Py_BEGIN_ALLOW_THREADS
-  st = sensim_scenario_run(scn, dir, progress != Py_None ? progress_cb : NULL, &ctx, &sum);
+  st = sensim_scenario_run_ex(scn, &ro, &sum);
   Py_END_ALLOW_THREADS
   Py_XDECREF(out);
+  Py_XDECREF(mcap);
   int pending = end_call(s, w);
   if (st != SENSIM_OK) {
     /* The run's error is the one raised; a progress or frame callback's
@@ -520,11 +550,13 @@ static PyMethodDef scenario_methods[] = {
      "Load a scenario from JSON text (str or bytes, comments allowed) or a dict. Relative paths\n"
      "resolve against base_dir (None: the current folder); `source` names the text in messages."},
     {"run", (PyCFunction)(void (*)(void))scenario_run, METH_VARARGS | METH_KEYWORDS,
-     "run(out_dir=None, progress=None) -> dict\n"
-     "Run from t = 0 to the duration, writing every sensor's frames under out_dir/<sensor>/\n"
-     "(None: write nothing), as `sensim run` does. progress(t, duration) is called about once\n"
-     "per simulated second. Returns {sim_time, wall_time, sensors, frames: {name: count}}\n"
-     "(frames of the first 64 sensors). A scenario runs once."},
+     "run(out_dir=None, progress=None, *, mcap=None, lidar_time=None) -> dict\n"
+     "Run from t = 0 to the duration, writing every sensor's frames (with poses.txt and a\n"
+     "camera's camera_info.yaml) under out_dir/<sensor>/ (None: write nothing), as `sensim run`\n"
+     "does. progress(t, duration) is called about once per simulated second. mcap: also record\n"
+     "the run to this file as ROS 2 messages (docs/recording.md), lidar_time 'start' (default)\n"
+     "or 'end' setting what a point's time counts from. Returns {sim_time, wall_time, sensors,\n"
+     "frames: {name: count}} (frames of the first 64 sensors). A scenario runs once."},
     {"step_to", scenario_step_to, METH_O,
      "step_to(t)\nPush every scripted body's state at t (s) and advance the world to t; nothing\n"
      "is polled or written (poll scenario.world's sensors yourself). t must not go back."},

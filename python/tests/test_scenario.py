@@ -56,6 +56,32 @@ def test_run_writes_files_byte_identical_to_the_cli(tmp_path):
     assert summary["sensors"] == 3 and summary["sim_time"] == pytest.approx(3.0)
 
 
+def test_run_records_the_mcap_the_cli_records(tmp_path):
+    cli_mcap, py_mcap = tmp_path / "cli.mcap", tmp_path / "py.mcap"
+    subprocess.run([sensim_cli(), "run", str(CART), "--out", str(tmp_path / "cli"), "--mcap", str(cli_mcap),
+                    "--lidar-time", "end"], check=True, capture_output=True)
+    with ext.Scenario(CART) as s:
+        s.run(tmp_path / "py", mcap=py_mcap, lidar_time="end")
+    data = py_mcap.read_bytes()
+    assert data[:8] == data[-8:] == b"\x89MCAP0\r\n"
+    assert data == cli_mcap.read_bytes()
+    assert (tmp_path / "py" / "lidar" / "poses.txt").is_file()
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"lidar_time": "end"}, "give mcap= too"),
+    ({"mcap": "x.mcap", "lidar_time": "middle"}, "lidar_time 'middle'"),
+    ({"mcap": ""}, "mcap must name a file"),
+])
+def test_run_refuses_bad_recording_arguments(tmp_path, kw, match):
+    kw = {k: (str(tmp_path / v) if k == "mcap" and v else v) for k, v in kw.items()}
+    with ext.Scenario(CART) as s:
+        with pytest.raises(ValueError, match=match):
+            s.run(tmp_path / "out", **kw)
+        s.run(None)  # the refusal ran nothing: the scenario still runs
+    assert not (tmp_path / "out").exists()
+
+
 def test_from_string_with_base_dir_runs_like_the_file(tmp_path):
     text = CART.read_text()
     with ext.Scenario.from_string(text, base_dir=CART.parent, source="cart.json") as s:

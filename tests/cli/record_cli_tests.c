@@ -17,7 +17,8 @@
 #define ERR TMP "/err.txt"
 
 /* A moving cart with a pinhole camera, a FOV-lens camera (no ROS model),
- * a lidar and an IMU, and a static box to see. */
+ * a lidar, an IMU and a cone sensor (no ROS 2 message: left out of the
+ * recording, not failing it), and a static box to see. */
 static const char scenario[] =
     "{\"world\": {\"threads\": 0}, \"duration\": 0.3, \"step\": 0.01,\n"
     " \"meshes\": [{\"name\": \"box\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}}],\n"
@@ -33,7 +34,8 @@ static const char scenario[] =
     "   \"filters\": [{\"name\": \"quantize\"}]},\n"
     "  {\"name\": \"scanner\", \"type\": \"lidar\", \"body\": \"cart\", \"rate\": 10, \"channels\": 4,\n"
     "   \"columns\": 90, \"filters\": [{\"name\": \"points\"}], \"output\": {\"format\": \"pcd\"}},\n"
-    "  {\"name\": \"imu\", \"type\": \"imu\", \"body\": \"cart\", \"rate\": 20}]}\n";
+    "  {\"name\": \"imu\", \"type\": \"imu\", \"body\": \"cart\", \"rate\": 20},\n"
+    "  {\"name\": \"cones\", \"type\": \"cone\", \"body\": \"cart\", \"rate\": 10}]}\n";
 
 static int setup(void **state) {
   (void)state;
@@ -78,6 +80,7 @@ static void test_run_writes_poses_and_camera_info_beside_frames(void **state) {
   assert_int_equal(tum_poses(TMP "/side/cam/poses.txt"), 4);
   assert_int_equal(tum_poses(TMP "/side/scanner/poses.txt"), 4);
   assert_int_equal(tum_poses(TMP "/side/imu/poses.txt"), 7);
+  assert_int_equal(tum_poses(TMP "/side/cones/poses.txt"), 4);
   char *yaml = test_slurp(TMP "/side/cam/camera_info.yaml", NULL);
   assert_true(strncmp(yaml, "%YAML 1.0\n---\nimage_width: 16\n", 30) == 0);
   assert_non_null(strstr(yaml, "camera_name: \"cam\"\n"));
