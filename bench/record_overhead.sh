@@ -7,8 +7,8 @@
 # Runs `SENSIM demo --out DIR --force` (plain) and the same with `--mcap FILE`
 # (recorded) RUNS times each (default 5), alternating plain and recorded so
 # that a drift of the machine's speed (other load, frequency scaling) falls
-# on both alike, and prints each run's wall time, the medians, and the
-# ratio recorded / plain. Outputs go to a scratch folder that is removed at
+# on both alike, and prints each run's wall and CPU time, their medians,
+# the ratios recorded / plain of the medians and the median of each run's. Outputs go to a scratch folder that is removed at
 # the end. The demo writes its frames (PNG, PCD, CSV) in both variants; the
 # difference is the recorder alone. Exit status 1 when the overhead is above
 # 10 %.
@@ -61,7 +61,7 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 wall "${plain_cmd[@]}" >/dev/null
 wall "${rec_cmd[@]}" >/dev/null
 
-plain=(); rec=(); plain_cpu=(); rec_cpu=()
+plain=(); rec=(); plain_cpu=(); rec_cpu=(); pairs=()
 for ((i = 1; i <= runs; i++)); do
   # Alternate which goes first, so neither always follows the other.
   if ((i % 2)); then
@@ -70,7 +70,9 @@ for ((i = 1; i <= runs; i++)); do
     read -r r rc < <(wall "${rec_cmd[@]}"); read -r p pc < <(wall "${plain_cmd[@]}")
   fi
   plain+=("$p"); rec+=("$r"); plain_cpu+=("$pc"); rec_cpu+=("$rc")
-  printf 'run %2d: plain %7.3f s (cpu %7.3f s)   recorded %7.3f s (cpu %7.3f s)\n' "$i" "$p" "$pc" "$r" "$rc"
+  pairs+=("$(awk -v a="$r" -v b="$p" 'BEGIN {printf "%.3f", a / b}')")
+  printf 'run %2d: plain %7.3f s (cpu %7.3f s)   recorded %7.3f s (cpu %7.3f s)   ratio %s\n' \
+         "$i" "$p" "$pc" "$r" "$rc" "${pairs[-1]}"
 done
 
 pct() { awk -v r="$1" 'BEGIN {printf "%+.1f", (r - 1) * 100}'; }
@@ -83,5 +85,6 @@ ratio=$(awk -v a="$mr" -v b="$mp" 'BEGIN {printf "%.3f", a / b}')
 cratio=$(awk -v a="$mrc" -v b="$mpc" 'BEGIN {printf "%.3f", a / b}')
 echo "median wall time: plain $mp s, recorded $mr s; recorded / plain = $ratio ($(pct "$ratio") %)"
 echo "median cpu time:  plain $mpc s, recorded $mrc s; recorded / plain = $cratio ($(pct "$cratio") %)"
+echo "median of the runs' wall ratios: $(printf '%s\n' "${pairs[@]}" | median)"
 echo "recording: $((size / 1024 / 1024)) MiB; load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v r="$ratio" 'BEGIN {exit !(r <= 1.10)}' || { echo "record_overhead: above 10 %" >&2; exit 1; }
