@@ -906,6 +906,101 @@ static void test_interrupted_recording_leaves_no_file(void **state) {
   sensim_world_destroy(w);
 }
 
+/* An organised cloud keeps its rows (height x width, row_step = width x
+ * 24) and its NaN points, and says it is not dense. */
+static void test_organised_cloud_keeps_rows_and_is_not_dense(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *lid = make_sensor(w, "lidar", "ouster", NULL, 10, 0);
+  sensim_point p[6];
+  memset(p, 0, sizeof p);
+  for (int i = 0; i < 6; i++) {
+    p[i].x = (float)i;
+    p[i].ring = (uint16_t)(i / 3);
+    p[i].time_offset = -0.01f * (float)i;
+  }
+  p[4].x = p[4].y = p[4].z = NAN;
+  const char *path = TMP "/organised.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  sensim_frame f = hand_frame(lid, SENSIM_PAYLOAD_POINTS, p, 6, 0.1, 0.1);
+  f.width = 3;
+  f.height = 2;
+  f.window = 0.1;
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, lid, &f));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  const rmsg *m = nth(&mf, "/ouster/points", 0);
+  cdr_in c = cdr_open(m);
+  cdr_header(&c, NULL);
+  assert_int_equal(cdr_u32(&c), 2);
+  assert_int_equal(cdr_u32(&c), 3);
+  uint32_t nf = cdr_u32(&c);
+  for (uint32_t i = 0; i < nf; i++) cdr_str(&c), cdr_u32(&c), cdr_u8(&c), cdr_u32(&c);
+  cdr_u8(&c);
+  assert_int_equal(cdr_u32(&c), 24);
+  assert_int_equal(cdr_u32(&c), 72);
+  assert_int_equal(cdr_u32(&c), 144);
+  const unsigned char *d = cdr_take(&c, 144, 1);
+  for (int i = 0; i < 6; i++) {
+    float x;
+    memcpy(&x, d + 24 * i, 4);
+    if (i == 4) assert_true(isnan(x));
+    else assert_true(x == (float)i);
+    assert_int_equal(rd16(d + 24 * i + 16), i / 3);
+  }
+  assert_int_equal(cdr_u8(&c), 0); /* is_dense */
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
+/* A label image becomes two: class ids as 16UC1 and instance ids as
+ * 32SC1, pixel for pixel, in the camera's optical frame. */
+static void test_labels_become_class_and_instance_images(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  sensim_sensor *cam = make_sensor(w, "camera", "seg", NULL, 10, 0);
+  sensim_label lab[6];
+  for (int i = 0; i < 6; i++) lab[i] = (sensim_label){(uint16_t)(10 + i), (uint32_t)(70000 + 3 * i)};
+  const char *path = TMP "/labels.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  sensim_frame f = hand_frame(cam, SENSIM_PAYLOAD_LABELS, lab, 6, 0.1, 0.1);
+  f.width = 3;
+  f.height = 2;
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, &f));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  assert_int_equal(count_topic(&mf, "/seg/image_raw"), 0);
+  const char *topics[2] = {"/seg/class_ids", "/seg/instance_ids"};
+  const char *enc[2] = {"16UC1", "32SC1"};
+  for (int k = 0; k < 2; k++) {
+    cdr_in c = cdr_open(nth(&mf, topics[k], 0));
+    const char *fid;
+    cdr_header(&c, &fid);
+    assert_string_equal(fid, "seg_optical");
+    assert_int_equal(cdr_u32(&c), 2);
+    assert_int_equal(cdr_u32(&c), 3);
+    assert_string_equal(cdr_str(&c), enc[k]);
+    cdr_u8(&c);
+    const uint32_t bpp = k ? 4 : 2;
+    assert_int_equal(cdr_u32(&c), 3 * bpp);
+    assert_int_equal(cdr_u32(&c), 6 * bpp);
+    const unsigned char *d = cdr_take(&c, 6 * bpp, 1);
+    for (int i = 0; i < 6; i++)
+      assert_int_equal(k ? rd32(d + 4 * i) : rd16(d + 2 * i), k ? lab[i].instance_id : lab[i].class_id);
+  }
+  /* camera_info follows the frame's size (3 x 2), scaled from 64 x 48. */
+  cdr_in c = cdr_open(nth(&mf, "/seg/camera_info", 0));
+  cdr_header(&c, NULL);
+  assert_int_equal(cdr_u32(&c), 2);
+  assert_int_equal(cdr_u32(&c), 3);
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_record(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc32_matches_the_standard_check_value),
@@ -913,6 +1008,8 @@ int sensim_test_record(void) {
       cmocka_unit_test(test_navsatfix_and_imu_cdr_bytes_match_hand_layout),
       cmocka_unit_test(test_pointcloud2_is_velodyne_layout_and_decodes_to_points),
       cmocka_unit_test(test_beams_become_points_without_no_returns),
+      cmocka_unit_test(test_organised_cloud_keeps_rows_and_is_not_dense),
+      cmocka_unit_test(test_labels_become_class_and_instance_images),
       cmocka_unit_test(test_camera_info_from_fov_and_optical_frame),
       cmocka_unit_test(test_messages_from_several_sensors_come_out_sorted),
       cmocka_unit_test(test_interrupted_recording_leaves_no_file),
