@@ -29,4 +29,13 @@ typedef struct sensim__camera_info {
  * vignetting have no CameraInfo field and are left out. */
 sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, sensim__camera_info *ci);
 
+/* *cp for images of w x h pixels that a filter (the "downsample" one)
+ * made from the camera's own: the intrinsics follow the image, pixel
+ * centres at integers on both sides (fx' = fx w / width, cx' = (cx + 0.5)
+ * w / width - 0.5, likewise in y); distortion acts on normalised
+ * coordinates and stays. The same size gives *cp unchanged. SENSIM_EINVAL
+ * as sensim__camera_info_from_params, or for a zero size. */
+sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, uint32_t w, uint32_t h,
+                                              sensim_camera_params *out);
+
 #endif

@@ -109,6 +109,24 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
   return SENSIM_OK;
 }
 
+sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, uint32_t w, uint32_t h,
+                                              sensim_camera_params *out) {
+  sensim__camera_info ci;
+  sensim_status st = sensim__camera_info_from_params(cp, &ci);
+  if (st != SENSIM_OK) return st;
+  if (w < 1 || h < 1) return sensim__fail(SENSIM_EINVAL, "camera info: image size %ux%u", w, h);
+  *out = *cp;
+  if (w == cp->width && h == cp->height) return SENSIM_OK;
+  const double sx = (double)w / cp->width, sy = (double)h / cp->height;
+  out->width = w;
+  out->height = h;
+  out->fx = ci.K[0] * sx;
+  out->fy = ci.K[4] * sy;
+  out->cx = (ci.K[2] + 0.5) * sx - 0.5;
+  out->cy = (ci.K[5] + 0.5) * sy - 0.5;
+  return SENSIM_OK;
+}
+
 /* v as a YAML real every reader above takes as a float: the shortest
  * round-trip digits, with ".0" added where printf gives none ("1" ->
  * "1.0", "1e-05" -> "1.0e-05"). v is finite. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "core/internal.h"
+#include "io/camera_info.h"
 #include "io/scenario_internal.h"
 #include "sensim/nmea.h"
 #include "sensim/record.h"
@@ -17,6 +18,7 @@ typedef struct run_out {
   sensim_csv *csv;    /* open for csv outputs */
   sensim__afile nmea; /* open for nmea outputs (fp NULL otherwise) */
   sensim__afile poses; /* dir/poses.txt, open with dir */
+  int camera_info;    /* dir/camera_info.yaml is due with the first frame */
   int unrecorded;     /* the recorder refused its payload (SENSIM_ETYPE) */
 } run_out;
 
@@ -35,12 +37,13 @@ static char *join(const char *a, const char *b, const char *c) {
 
 /* The files that make a sensor's folder self-describing: poses.txt, the
  * ground truth of every frame (TUM, for trajectory tools), and for a
- * camera camera_info.yaml, its calibration for ROS and OpenCV. They are
- * always written: a few bytes per frame beside frames of kilobytes, and a
- * folder copied away from its scenario still says where each frame was
- * taken and through which lens. */
+ * camera camera_info.yaml, its calibration for ROS and OpenCV, written at
+ * its first frame so that it describes the images as the chain delivers
+ * them (a "downsample" filter scales the intrinsics). They are always
+ * written: a few bytes per frame beside frames of kilobytes, and a folder
+ * copied away from its scenario still says where each frame was taken
+ * and through which lens. */
 static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
-  const char *name = sensim_sensor_name(s);
   char *file = join(o->dir, "poses.txt", NULL);
   if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
   sensim_status st = sensim__afile_open(file, &o->poses);
@@ -54,11 +57,20 @@ static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
   if ((st = sensim_camera_params_get(s, &cp)) != SENSIM_OK) return st;
   /* ROS has no distortion model for the FOV lens: no file rather than a
    * wrong one. */
-  if (cp.lens == SENSIM_LENS_FOV) return SENSIM_OK;
-  if (!(file = join(o->dir, "camera_info.yaml", NULL)))
-    return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
-  st = sensim_write_camera_info_yaml(file, name, &cp);
+  o->camera_info = cp.lens != SENSIM_LENS_FOV;
+  return SENSIM_OK;
+}
+
+static sensim_status write_camera_info(const sensim_sensor *s, run_out *o, const sensim_frame *f) {
+  sensim_camera_params cp, scaled;
+  sensim_status st = sensim_camera_params_get(s, &cp);
+  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, &scaled);
+  if (st != SENSIM_OK) return st;
+  char *file = join(o->dir, "camera_info.yaml", NULL);
+  if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  st = sensim_write_camera_info_yaml(file, sensim_sensor_name(s), &scaled);
   free(file);
+  o->camera_info = 0;
   return st;
 }
 
@@ -185,7 +197,8 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_recorder 
       }
       if (!f) break;
       if (i < 64) sum->frames[i]++;
-      if (outs[i].dir && (st = write_frame(ss, &outs[i], f)) == SENSIM_OK) {
+      if (outs[i].dir && outs[i].camera_info) st = write_camera_info(ss->sensor, &outs[i], f);
+      if (outs[i].dir && st == SENSIM_OK && (st = write_frame(ss, &outs[i], f)) == SENSIM_OK) {
         char line[SENSIM__TUM_LINE_MAX];
         int n = sensim__tum_line(line, sizeof line, f);
         if (n < 0 || fwrite(line, 1, (size_t)n, outs[i].poses.fp) != (size_t)n)

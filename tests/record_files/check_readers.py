@@ -43,17 +43,24 @@ SCENARIO = """{"world": {"threads": 0}, "duration": 0.2, "step": 0.01,
    "dist": [0.01, -0.002, 0.0003, -4e-5], "filters": [{"name": "quantize"}]},
   {"name": "wide", "type": "camera", "body": "cart", "rate": 10, "width": 40, "height": 30,
    "samples": 1, "lens": "fov", "hfov_deg": 90, "filters": [{"name": "quantize"}]},
+  {"name": "ds", "type": "camera", "body": "cart", "rate": 10, "width": 40, "height": 30,
+   "hfov_deg": 70, "samples": 1,
+   "filters": [{"name": "downsample", "params": {"factor": 2}}, {"name": "quantize"}]},
   {"name": "imu", "type": "imu", "body": "cart", "rate": 50}]}
 """
 
-# (model, K, D) each camera must have, from camera.h.
+# (size, model, K, D) each camera must have, from camera.h; "ds" delivers
+# images halved by its chain, which the intrinsics follow (pixel centres
+# at integers: cx' = (cx + 0.5) / 2 - 0.5).
 F_PIN = 20 / math.tan(math.radians(70) / 2)
 EXPECTED = {
-    "pin": ("plumb_bob", [F_PIN, 0, 19.5, 0, F_PIN, 14.5, 0, 0, 1], [0.0] * 5),
-    "bc": ("plumb_bob", [30.5, 0, 19.75, 0, 31.25, 14.5, 0, 0, 1], [-0.2, 0.05, 0.001, -0.0005, 1e-6]),
-    "kb": ("equidistant", [12, 0, 19.5, 0, 12, 14.5, 0, 0, 1], [0.01, -0.002, 0.0003, -4e-5]),
+    "pin": ((40, 30), "plumb_bob", [F_PIN, 0, 19.5, 0, F_PIN, 14.5, 0, 0, 1], [0.0] * 5),
+    "bc": ((40, 30), "plumb_bob", [30.5, 0, 19.75, 0, 31.25, 14.5, 0, 0, 1],
+           [-0.2, 0.05, 0.001, -0.0005, 1e-6]),
+    "kb": ((40, 30), "equidistant", [12, 0, 19.5, 0, 12, 14.5, 0, 0, 1], [0.01, -0.002, 0.0003, -4e-5]),
+    "ds": ((20, 15), "plumb_bob", [F_PIN / 2, 0, 9.5, 0, F_PIN / 2, 7.0, 0, 0, 1], [0.0] * 5),
 }
-FRAMES = {"pin": 3, "bc": 3, "kb": 3, "wide": 3, "imu": 11}
+FRAMES = {"pin": 3, "bc": 3, "kb": 3, "wide": 3, "ds": 3, "imu": 11}
 
 passed = failed = 0
 
@@ -83,14 +90,14 @@ def main():
         print("FAIL: sensim run:", run.stderr)
         return 1
 
-    for name, (model, K, D) in EXPECTED.items():
+    for name, ((width, height), model, K, D) in EXPECTED.items():
         path = os.path.join(out, name, "camera_info.yaml")
         with open(path) as fp:
             c = yaml.safe_load(fp)
         check(set(c) == {"image_width", "image_height", "camera_name", "camera_matrix", "distortion_model",
                          "distortion_coefficients", "rectification_matrix", "projection_matrix"},
               f"{name}: keys {sorted(c)}")
-        check(c["image_width"] == 40 and c["image_height"] == 30, f"{name}: size")
+        check(c["image_width"] == width and c["image_height"] == height, f"{name}: size")
         check(c["camera_name"] == name, f"{name}: camera_name {c['camera_name']!r}")
         check(c["distortion_model"] == model, f"{name}: model {c['distortion_model']}")
         mats = {"camera_matrix": (3, 3, K), "distortion_coefficients": (1, len(D), D),
@@ -106,7 +113,7 @@ def main():
             check(r.returncode == 0, f"{name}: read_camera_info: {r.stderr.strip()}")
             for row in r.stdout.splitlines():
                 f = row.split(" ")
-                check(f[1:5] == ["40", "30", name, model], f"{name}: {f[0]} read {f[1:5]}")
+                check(f[1:5] == [str(width), str(height), name, model], f"{name}: {f[0]} read {f[1:5]}")
                 i = f.index("K")
                 check([float(v) for v in f[i + 1:i + 10]] == c["camera_matrix"]["data"],
                       f"{name}: {f[0]} K {f[i + 1:i + 10]}")
