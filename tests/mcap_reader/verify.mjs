@@ -568,8 +568,11 @@ for (const [topic, t] of byTopic) {
     for (const e of msgs) {
       const m = e.msg;
       const dm = m.distortion_model;
-      check(["plumb_bob", "equidistant", "rational_polynomial"].includes(dm), topic, "distortion_model", "plumb_bob|equidistant|rational_polynomial", dm);
+      check(["plumb_bob", "equidistant", "rational_polynomial", "fov"].includes(dm), topic, "distortion_model", "plumb_bob|equidistant|rational_polynomial|fov", dm);
       if (dm === "plumb_bob") check(m.d.length === 5, topic, "d: 5 coefficients for plumb_bob", 5, m.d.length);
+      // sensim's FOV lens (docs/recording.md): D = [hfov / 2], a model ROS's tools do not know.
+      if (dm === "fov" && check(m.d.length === 1, topic, "d: [hfov / 2] for fov", 1, m.d.length) && e === msgs[0])
+        warn(topic, "distortion_model fov: image_geometry and camera_calibration_parsers do not know it");
       if (dm === "equidistant") check(m.d.length === 4, topic, "d: 4 coefficients for equidistant", 4, m.d.length);
       check(m.k[0] > 0 && m.k[4] > 0 && m.k[8] === 1 && m.k[1] === 0 && m.k[3] === 0 && m.k[6] === 0 && m.k[7] === 0, topic, "k = [fx 0 cx; 0 fy cy; 0 0 1]", "camera matrix", Array.from(m.k));
       check(m.p[0] === m.k[0] && m.p[5] === m.k[4] && m.p[2] === m.k[2] && m.p[6] === m.k[5] && m.p[10] === 1 && m.p[3] === 0 && m.p[7] === 0 && m.p[11] === 0, topic, "p = [K | 0] of a monocular camera", "[fx 0 cx 0; 0 fy cy 0; 0 0 1 0]", Array.from(m.p));
