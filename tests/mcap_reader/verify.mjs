@@ -801,6 +801,36 @@ for (const body of bodyNames) {
     check(dt < 1e-9 && da < 1e-9, `/${body}/odom`, "pose vs /tf at the same stamp", "equal", `${dt} m, ${da} rad apart`);
   }
   check(compared > 0, `/${body}/odom`, "odometry stamps shared with /tf", ">= 1", 0);
+  // Twist in the body frame (record.h, REP 105: odometry's twist is in the
+  // child frame): against central differences of /tf, rotated into the
+  // body. Motion kinks make single samples differ, so the median error is
+  // bounded; a twist given in the map frame misses by |v| x the yaw.
+  const list = tfDynamic.get(body);
+  const errV = [], errW = [], speeds = [];
+  const tfIndex = new Map(list.map((e, i) => [e.ns, i]));
+  for (const e of odom.msgs) {
+    const i = tfIndex.get(stampNs(e.msg.header.stamp));
+    if (i === undefined || i === 0 || i === list.length - 1) continue;
+    const a = list[i - 1], b = list[i + 1], c = list[i];
+    const dt = Number(b.ns - a.ns) / 1e9;
+    const vWorld = [0, 1, 2].map((k) => (b.pose.t[k] - a.pose.t[k]) / dt);
+    const vBody = qrot(qconj(c.pose.q), vWorld);
+    const dq = qmul(qconj(a.pose.q), b.pose.q); // rotation over 2 dt in the body frame
+    const ang = 2 * Math.atan2(Math.hypot(dq[0], dq[1], dq[2]), dq[3]);
+    const n = Math.hypot(dq[0], dq[1], dq[2]);
+    const wBody = n > 0 ? [dq[0], dq[1], dq[2]].map((x) => (x / n) * ang / dt) : [0, 0, 0];
+    const tw = e.msg.twist.twist;
+    errV.push(Math.hypot(tw.linear.x - vBody[0], tw.linear.y - vBody[1], tw.linear.z - vBody[2]));
+    errW.push(Math.hypot(tw.angular.x - wBody[0], tw.angular.y - wBody[1], tw.angular.z - wBody[2]));
+    speeds.push(Math.hypot(...vBody));
+  }
+  if (errV.length) {
+    const med = (x) => [...x].sort((p, q) => p - q)[x.length >> 1];
+    const mv = med(errV), mw = med(errW), sp = med(speeds);
+    check(mv <= 0.02 + 0.02 * sp, `/${body}/odom`, "twist.linear (body frame) vs /tf's central differences, median error", `<= ${(0.02 + 0.02 * sp).toFixed(3)} m/s`, `${mv.toFixed(4)} m/s`);
+    check(mw <= 0.02, `/${body}/odom`, "twist.angular (body frame) vs /tf's central differences, median error", "<= 0.02 rad/s", `${mw.toFixed(4)} rad/s`);
+    summary.tf[body].twist_median_error = [mv, mw];
+  }
 }
 
 // A frame's pose in map at time ns through /tf (interpolated) and /tf_static.
