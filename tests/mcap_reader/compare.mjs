@@ -10,7 +10,7 @@
 // The PNG, PCD, CSV, YAML and TUM readers here are small and written from
 // the formats' specifications, not from sensim's code.
 
-import { readFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 

@@ -392,13 +392,11 @@ const byTopic = new Map(); // topic -> {schema, msgs: [{log, pub, seq, msg}]}
 for (const c of channels.values()) byTopic.set(c.topic, { channel: c, schema: schemas.get(c.schemaId)?.name, msgs: [] });
 
 let prevLog = -1n;
-let orderBroken = 0;
 for (const m of stream.messages) {
   const c = channels.get(m.channelId);
   if (!c) { fail("file", `message on undeclared channel ${m.channelId}`); continue; }
   const t = byTopic.get(c.topic);
   if (m.logTime < prevLog) {
-    orderBroken++;
     fail(c.topic, "log times non-decreasing in file order", `>= ${prevLog}`, m.logTime);
   }
   prevLog = m.logTime;
