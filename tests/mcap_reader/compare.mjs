@@ -160,6 +160,14 @@ export function readTum(path) {
 
 // ---- the comparison ------------------------------------------------------------------------
 
+// A sensor's name as its topics and frames spell it (docs/recording.md):
+// characters other than letters, digits and _ become _, and a leading digit
+// gets a _ in front.
+export function rosName(name) {
+  const n = name.replace(/[^A-Za-z0-9_]/g, "_");
+  return /^[0-9]/.test(n) ? `_${n}` : n;
+}
+
 const numSort = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function compareOutputs(ctx) {
@@ -175,7 +183,7 @@ export function compareOutputs(ctx) {
     sensorTopics.get(p.name).push(topic);
   }
   for (const name of sensorTopics.keys())
-    if (!folders.includes(name)) warn(`/${name}`, `no folder ${name} in ${dir} to compare with (output "none"?)`);
+    if (!folders.map(rosName).includes(name)) warn(`/${name}`, `no folder ${name} in ${dir} to compare with (output "none"?)`);
 
   const stampCheck = (topic, what, e, t) => {
     const err = stampErrNs(stampNs(e.msg.header.stamp), t);
@@ -197,16 +205,19 @@ export function compareOutputs(ctx) {
     return true;
   };
 
-  for (const name of folders) {
-    const fdir = join(dir, name);
+  for (const folder of folders) {
+    // Topics and frames use the sensor's name made a ROS name
+    // (docs/recording.md); its folder and CSV keep the name as given.
+    const name = rosName(folder);
+    const fdir = join(dir, folder);
     const files = readdirSync(fdir).sort();
     const c = {};
-    compared[name] = c;
+    compared[folder] = c;
     const has = (topic) => byTopic.has(topic) && byTopic.get(topic).msgs.length >= 0;
     let mainTopic = null;
 
     // -- CSV: gnss, imu, mag
-    const csvName = `${name}.csv`;
+    const csvName = `${folder}.csv`;
     if (files.includes(csvName)) {
       const { cols, rows } = readCsv(join(fdir, csvName));
       c.csv_rows = rows.length;
@@ -322,7 +333,9 @@ export function compareOutputs(ctx) {
     // -- PNG frames
     const pngs = files.filter((f) => /^frame_\d+\.png$/.test(f));
     if (pngs.length) {
-      mainTopic = `/${name}/image_raw`;
+      // A camera whose chain ends in labels has no image_raw: its frames are
+      // /<name>/class_ids (and instance_ids); the PNG holds the class ids.
+      mainTopic = !byTopic.has(`/${name}/image_raw`) && byTopic.has(`/${name}/class_ids`) ? `/${name}/class_ids` : `/${name}/image_raw`;
       c.png = pngs.length;
       if (check(has(mainTopic), mainTopic, `topic for ${name}/frame_*.png`, "present", "absent")) {
         const msgs = byTopic.get(mainTopic).msgs;
@@ -339,7 +352,7 @@ export function compareOutputs(ctx) {
           if ((enc === "rgba8" && png.channels === 4 && png.depth === 8) || (enc === "rgb8" && png.channels === 3 && png.depth === 8) || (enc === "mono8" && png.channels === 1 && png.depth === 8)) {
             for (let k = 0; k < n * png.channels; k++) if (png.bytes[k] !== m.data[k]) { bad = k; want = png.bytes[k]; got = m.data[k]; break; }
             check(bad < 0, mainTopic, `byte ${bad} (pixel ${Math.floor(bad / png.channels)}) vs ${where}`, want, got);
-          } else if ((enc === "mono16" && png.channels === 1) || (enc === "rgb16" && png.channels === 3)) {
+          } else if (((enc === "mono16" || enc === "16UC1") && png.channels === 1) || (enc === "rgb16" && png.channels === 3)) {
             for (let k = 0; k < n * png.channels; k++) if (png.sample(k) !== dv.getUint16(2 * k, true)) { bad = k; want = png.sample(k); got = dv.getUint16(2 * k, true); break; }
             check(bad < 0, mainTopic, `sample ${bad} vs ${where}`, want, got);
           } else if (enc === "32FC1" && png.channels === 1 && png.depth === 16) {
@@ -367,7 +380,7 @@ export function compareOutputs(ctx) {
         const m = byTopic.get(topic).msgs[0].msg;
         const where = `${name}/camera_info.yaml`;
         check(y.image_width === m.width && y.image_height === m.height, topic, `size vs ${where}`, `${y.image_width}x${y.image_height}`, `${m.width}x${m.height}`);
-        check(y.camera_name === name, topic, `camera_name in ${where}`, name, y.camera_name);
+        check(y.camera_name === name || y.camera_name === folder, topic, `camera_name in ${where}`, name, y.camera_name);
         check(y.distortion_model === m.distortion_model, topic, `distortion_model vs ${where}`, y.distortion_model, m.distortion_model);
         for (const [key, field, rows, cols] of [["camera_matrix", "k", 3, 3], ["distortion_coefficients", "d", 1, m.d.length], ["rectification_matrix", "r", 3, 3], ["projection_matrix", "p", 3, 4]]) {
           const mat = y[key];
@@ -416,7 +429,7 @@ export function compareOutputs(ctx) {
 
     // -- files the recording has no counterpart of
     for (const f of files) {
-      if (f === csvName || /^scan_\d+\.(pcd|ply)$/.test(f) || /^frame_\d+\.png$/.test(f) || f === "camera_info.yaml" || f === "poses.txt" || f === `${name}.nmea`) continue;
+      if (f === csvName || /^scan_\d+\.(pcd|ply)$/.test(f) || /^frame_\d+\.png$/.test(f) || f === "camera_info.yaml" || f === "poses.txt" || f === `${folder}.nmea`) continue;
       warn(`/${name}`, `file ${name}/${f} not compared`);
     }
     if (files.some((f) => /^scan_\d+\.ply$/.test(f))) warn(`/${name}`, "PLY scans not compared");

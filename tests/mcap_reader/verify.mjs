@@ -577,8 +577,9 @@ for (const [topic, t] of byTopic) {
       check([1, 0, 0, 0, 1, 0, 0, 0, 1].every((v, i) => m.r[i] === v), topic, "r identity (monocular)", [1, 0, 0, 0, 1, 0, 0, 0, 1], Array.from(m.r));
     }
     // One camera_info per image, with the image's stamp and size.
-    const img = parts && byTopic.get(`/${parts.name}/image_raw`);
-    if (check(img !== undefined, topic, "an image_raw topic beside camera_info", `/${parts?.name}/image_raw`, "none")) {
+    // The camera's images: image_raw, or class_ids for a chain ending in labels.
+    const img = parts && (byTopic.get(`/${parts.name}/image_raw`) ?? byTopic.get(`/${parts.name}/class_ids`));
+    if (check(img !== undefined, topic, "an image_raw (or class_ids) topic beside camera_info", `/${parts?.name}/image_raw`, "none")) {
       check(img.msgs.length === msgs.length, topic, "one camera_info per image", img.msgs.length, msgs.length);
       const n = Math.min(img.msgs.length, msgs.length);
       for (let i = 0; i < n; i++) {
