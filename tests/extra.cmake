@@ -18,6 +18,10 @@
 #             into a scratch prefix, then find_package(sensim) and pkg-config
 #             builds of tests/consumer/main.c and tools.c, run
 #             (tests/consumer/run.cmake).
+#   mcap_reader  `sensim run --mcap` recordings read back by an independent
+#             MCAP reader and ROS 2 CDR decoder from npm and compared with
+#             the run's own files (tests/mcap_reader/README.md); only where
+#             node and npm are installed.
 
 # ---- headers ------------------------------------------------------------------
 
@@ -133,6 +137,35 @@ add_test(NAME layers COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER}
   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/layers_work "-DLAYERS=${_layers_arg}" ${_uses_args}
   -P ${CMAKE_CURRENT_SOURCE_DIR}/surface/check_layers.cmake)
 set_tests_properties(layers PROPERTIES TIMEOUT 120)
+
+# ---- mcap_reader ------------------------------------------------------------------
+
+# Issue 16 asks for recordings read back with code that shares nothing with
+# sensim's writer: @mcap/core's indexed and stream readers, fzstd and
+# Foxglove's ROS 2 message parser and CDR decoder, run by node. The test
+# installs them itself (`npm ci` into its work folder, from the committed
+# package-lock.json) so that README.md's test command works from a clean
+# checkout; it needs the npm registry or a warm npm cache. It only reads
+# files, so it also runs in sanitizer builds (the sensim it runs is then
+# the instrumented one). Skipped where node or npm is missing.
+option(SENSIM_MCAP_READER_TEST "Test recordings with the npm MCAP reader (needs node, npm)" ON)
+if(SENSIM_MCAP_READER_TEST)
+  find_program(SENSIM_NODE node)
+  find_program(SENSIM_NPM npm)
+  if(SENSIM_NODE AND SENSIM_NPM)
+    add_test(NAME mcap_reader COMMAND ${CMAKE_COMMAND}
+      -DSENSIM=$<TARGET_FILE:sensim_cli> -DNODE=${SENSIM_NODE} -DNPM=${SENSIM_NPM}
+      -DREADER=${CMAKE_CURRENT_SOURCE_DIR}/mcap_reader
+      -DSCENARIO=${CMAKE_CURRENT_SOURCE_DIR}/data/record/rig.json
+      -DEXPECT=${CMAKE_CURRENT_SOURCE_DIR}/data/record/rig.expect.json
+      -DWORK=${CMAKE_CURRENT_BINARY_DIR}/mcap_reader_work
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/mcap_reader/run.cmake)
+    # npm ci takes a few seconds from the cache, longer from the registry.
+    set_tests_properties(mcap_reader PROPERTIES TIMEOUT 300)
+  else()
+    message(STATUS "node or npm not found: the mcap_reader test is skipped")
+  endif()
+endif()
 
 # ---- record_files -------------------------------------------------------------------
 
