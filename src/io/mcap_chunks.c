@@ -48,7 +48,7 @@ static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
     records = m->packed.p;
     records_len = n;
   }
-  qsort(k->idx, k->nidx, sizeof *k->idx, by_channel);
+  if (k->nidx > 1) qsort(k->idx, k->nidx, sizeof *k->idx, by_channel);
   size_t nchan = 0;
   for (size_t i = 0; i < k->nidx; i++) nchan += !i || k->idx[i].channel != k->idx[i - 1].channel;
   if (sensim__grow((void **)&m->chunks, &m->chunks_cap, m->nchunks + 1, sizeof *m->chunks))

@@ -231,7 +231,7 @@ static sensim_status encode_statics(sensim_recorder *r, uint64_t log) {
 /* Write the queued messages with log time <= limit in order; keep the
  * rest, moved to the front of the queue. */
 static sensim_status flush(sensim_recorder *r, uint64_t limit) {
-  qsort(r->msgs, r->nmsgs, sizeof *r->msgs, by_key);
+  if (r->nmsgs > 1) qsort(r->msgs, r->nmsgs, sizeof *r->msgs, by_key); /* msgs may be NULL */
   size_t i = 0;
   for (; i < r->nmsgs && r->msgs[i].log_time <= limit; i++) {
     const rec_msg *m = &r->msgs[i];

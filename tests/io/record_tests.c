@@ -906,6 +906,27 @@ static void test_interrupted_recording_leaves_no_file(void **state) {
   sensim_world_destroy(w);
 }
 
+/* A recording with nothing recorded (advanced before any frame, then
+ * closed) is still a complete, valid file: the empty queue and summary
+ * paths are walked too (the sanitizer run once caught a qsort of a NULL
+ * array there). */
+static void test_empty_recording_is_a_valid_file(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 3);
+  const char *path = TMP "/empty.mcap";
+  remove(path);
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, 0.5));
+  SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, 1.0));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  assert_int_equal(mf.nmsgs, 0);
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
 /* An organised cloud keeps its rows (height x width, row_step = width x
  * 24) and its NaN points, and says it is not dense. */
 static void test_organised_cloud_keeps_rows_and_is_not_dense(void **state) {
@@ -1013,6 +1034,7 @@ int sensim_test_record(void) {
       cmocka_unit_test(test_camera_info_from_fov_and_optical_frame),
       cmocka_unit_test(test_messages_from_several_sensors_come_out_sorted),
       cmocka_unit_test(test_interrupted_recording_leaves_no_file),
+      cmocka_unit_test(test_empty_recording_is_a_valid_file),
   };
   return cmocka_run_group_tests_name("record", tests, setup, NULL);
 }
