@@ -12,13 +12,18 @@
  * frame <sensor name>, and a camera also has <sensor name>_optical (z
  * forward, x right, y down), the frame of its images.
  *   camera  /<name>/image_raw   sensor_msgs/msg/Image (encoding from the
- *                               payload: rgb8, rgba8, mono8, mono16, rgb16,
- *                               32FC1 for depth_f32, 32FC3 for rgb_f32)
+ *                               payload: rgba8, mono8, mono16, rgb16,
+ *                               32FC1 for depth_f32 and gray_f32, 32FC3
+ *                               for rgb_f32, bayer_*16 for raw16); none
+ *                               when the chain ends in labels
  *           /<name>/camera_info sensor_msgs/msg/CameraInfo, one per image
  *           /<name>/depth       32FC1 Image of the depth plane, when present
  *           /<name>/class_ids   16UC1 Image of the label plane's class ids
  *           /<name>/instance_ids 32SC1 Image of its instance ids
- *   lidar   /<name>/points      sensor_msgs/msg/PointCloud2, Velodyne
+ *   lidar   /<name>/image_raw   when its chain ends in an image
+ *                               ("birdseye", "range_image"), in the
+ *                               lidar's own frame, without camera_info
+ *           /<name>/points      sensor_msgs/msg/PointCloud2, Velodyne
  *                               driver layout: x y z intensity (float32),
  *                               ring (uint16), time (float32, s, per
  *                               lidar_time), return (uint8); organised
