@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "io/camera_info.h"
 #include "io/recorder_internal.h"
 
 /* The camera frame turned into the optical one: x_opt = -Y, y_opt = -Z,
@@ -120,37 +121,32 @@ sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, re
 static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_frame *f,
                         uint64_t stamp, uint16_t ch, sensim_status *st) {
   const sensim_camera_params *cp = &rs->cp;
-  double fx = cp->fx, fy = cp->fy, cx = cp->cx, cy = cp->cy;
-  if (fx == 0) { /* camera.h: intrinsics from the field of view */
-    fx = fy = (cp->width / 2.0) / tan(cp->hfov / 2);
-    cx = (cp->width - 1) / 2.0;
-    cy = (cp->height - 1) / 2.0;
+  /* K, D, R, P as the camera_info YAML beside the recording has them
+   * (io/camera_info.h), for the image's own size (a "downsample" filter
+   * scales the intrinsics). ROS's distortion models
+   * (sensor_msgs/distortion_models.hpp) have no FOV law: for that lens K
+   * comes from the pinhole twin and the model is written "fov" with its
+   * one parameter w (rad). */
+  sensim_camera_params lens = *cp, scaled;
+  const int fov = cp->lens == SENSIM_LENS_FOV;
+  if (fov) lens.lens = SENSIM_LENS_PINHOLE;
+  sensim__camera_info ci;
+  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, &scaled);
+  if (!s) s = sensim__camera_info_from_params(&scaled, &ci);
+  if (s) {
+    *st = s;
+    return;
   }
-  const double sx = (double)f->width / cp->width, sy = (double)f->height / cp->height;
-  fx *= sx;
-  fy *= sy;
-  cx = (cx + 0.5) * sx - 0.5;
-  cy = (cy + 0.5) * sy - 0.5;
-  const double k[9] = {fx, 0, cx, 0, fy, cy, 0, 0, 1};
-  const double rr[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  const double p[12] = {fx, 0, cx, 0, 0, fy, cy, 0, 0, 0, 1, 0};
-  /* ROS's distortion models (sensor_msgs/distortion_models.hpp): plumb_bob
-   * is OpenCV's k1 k2 p1 p2 k3, equidistant OpenCV's fisheye k1..k4. The
-   * FOV model has none: "fov" with its one parameter w (rad). */
   double d[5] = {0};
-  size_t nd = 5;
-  const char *model = "plumb_bob";
-  if (cp->lens == SENSIM_LENS_BROWN_CONRADY) {
-    memcpy(d, cp->dist, sizeof d);
-  } else if (cp->lens == SENSIM_LENS_KANNALA_BRANDT) {
-    model = "equidistant";
-    memcpy(d, cp->dist, 4 * sizeof *d);
-    nd = 4;
-  } else if (cp->lens == SENSIM_LENS_FOV) {
+  size_t nd = (size_t)ci.nd;
+  const char *model = ci.model;
+  memcpy(d, ci.D, sizeof d);
+  if (fov) {
     model = "fov";
     d[0] = cp->hfov / 2;
     nd = 1;
   }
+  const double *k = ci.K, *rr = ci.R, *p = ci.P;
   size_t at = sensim__rec_begin(r);
   sensim__ros_camera_info(&r->queue, stamp, rs->optical, f->height, f->width, model, d, nd, k, rr, p);
   *st = sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
