@@ -12,7 +12,9 @@
  * frame <sensor name>, and a camera also has <sensor name>_optical (z
  * forward, x right, y down), the frame of its images.
  *   camera  /<name>/image_raw   sensor_msgs/msg/Image (encoding from the
- *                               payload: rgba8, mono8, mono16, rgb16,
+ *                               payload: rgb8 for rgba8 (the alpha, always
+ *                               255, dropped, as drivers publish), mono8,
+ *                               mono16, rgb16,
  *                               32FC1 for depth_f32 and gray_f32, 32FC3
  *                               for rgb_f32, bayer_*16 for raw16); none
  *                               when the chain ends in labels

@@ -163,6 +163,20 @@ static sensim_status image(sensim_recorder *r, const sensim_frame *f, uint16_t c
   return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
 }
 
+/* A camera's rgba8 as rgb8, what camera drivers publish: its alpha is
+ * always opaque (the "srgb8" and "quantize" filters write 255). */
+static sensim_status image_rgb8(sensim_recorder *r, const sensim_frame *f, uint16_t ch,
+                                const char *frame_id) {
+  size_t at = sensim__rec_begin(r);
+  unsigned char *dst = sensim__ros_image(&r->queue, sensim__rec_ns(f->t_capture), frame_id, f->height,
+                                         f->width, "rgb8", f->width * 3);
+  const unsigned char *src = f->data;
+  const size_t n = (size_t)f->width * f->height;
+  if (dst)
+    for (size_t i = 0; i < n; i++) memcpy(dst + 3 * i, src + 4 * i, 3);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
 /* The label plane as two images: 16UC1 class ids, 32SC1 instance ids. */
 static sensim_status labels(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f,
                             const sensim_label *lab, const char *frame_id) {
@@ -191,7 +205,9 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
   sensim_status st = SENSIM_OK;
   if (enc) {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMAGE, "image_raw", &ch))) return st;
-    if ((st = image(r, f, ch, frame_id, enc, f->data, sensim_payload_elem_size(f->type)))) return st;
+    if (rs->is_camera && f->type == SENSIM_PAYLOAD_RGBA8) st = image_rgb8(r, f, ch, frame_id);
+    else st = image(r, f, ch, frame_id, enc, f->data, sensim_payload_elem_size(f->type));
+    if (st) return st;
   } else if ((st = labels(r, rs, f, f->data, frame_id))) {
     return st;
   }

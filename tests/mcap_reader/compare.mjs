@@ -349,7 +349,15 @@ export function compareOutputs(ctx) {
           const dv = new DataView(m.data.buffer, m.data.byteOffset, m.data.byteLength);
           const enc = m.encoding;
           let bad = -1, want, got;
-          if ((enc === "rgba8" && png.channels === 4 && png.depth === 8) || (enc === "rgb8" && png.channels === 3 && png.depth === 8) || (enc === "mono8" && png.channels === 1 && png.depth === 8)) {
+          if (enc === "rgb8" && png.channels === 4 && png.depth === 8) {
+            // A camera's rgba8 frames are published as rgb8 (their alpha is
+            // always 255): the PNG's RGB, and an opaque alpha.
+            for (let k = 0; k < n * 4 && bad < 0; k++) {
+              const w = png.bytes[k], g = k % 4 === 3 ? 255 : m.data[3 * (k >> 2) + (k % 4)];
+              if (w !== g) { bad = k; want = w; got = g; }
+            }
+            check(bad < 0, mainTopic, `byte ${bad} (pixel ${Math.floor(bad / 4)}) vs ${where}`, want, got);
+          } else if ((enc === "rgba8" && png.channels === 4 && png.depth === 8) || (enc === "rgb8" && png.channels === 3 && png.depth === 8) || (enc === "mono8" && png.channels === 1 && png.depth === 8)) {
             for (let k = 0; k < n * png.channels; k++) if (png.bytes[k] !== m.data[k]) { bad = k; want = png.bytes[k]; got = m.data[k]; break; }
             check(bad < 0, mainTopic, `byte ${bad} (pixel ${Math.floor(bad / png.channels)}) vs ${where}`, want, got);
           } else if (((enc === "mono16" || enc === "16UC1") && png.channels === 1) || (enc === "rgb16" && png.channels === 3)) {
