@@ -19,10 +19,7 @@ static int setup(void **state) {
 
 /* Run the program; its stdout and stderr in *out and *err (free() them). */
 static int run_split(const char *const *args, char **out, char **err) {
-  int rc = test_run_cli_split(OUT, ERR, args);
-  *out = test_slurp(OUT, NULL);
-  *err = test_slurp(ERR, NULL);
-  return rc;
+  return test_run_cli_read(OUT, ERR, args, out, err);
 }
 
 /* The command names `sensim --help` lists under "commands:", one per line

@@ -34,10 +34,7 @@ static int setup(void **state) {
 }
 
 static int run_split(const char *const *args, char **out, char **err) {
-  int rc = test_run_cli_split(OUT, ERR, args);
-  *out = test_slurp(OUT, NULL);
-  *err = test_slurp(ERR, NULL);
-  return rc;
+  return test_run_cli_read(OUT, ERR, args, out, err);
 }
 
 static void write_file(const char *path) {

@@ -44,3 +44,11 @@ int test_run_cli_split(const char *out_path, const char *err_path, const char *c
 int test_run_cli(const char *log_path, const char *const *args) {
   return test_run_cli_split(log_path, log_path, args);
 }
+
+int test_run_cli_read(const char *out_path, const char *err_path, const char *const *args,
+                      char **out, char **err) {
+  int rc = test_run_cli_split(out_path, err_path, args);
+  *out = test_slurp(out_path, NULL);
+  *err = test_slurp(err_path, NULL);
+  return rc;
+}

@@ -10,5 +10,9 @@ int test_run_cli(const char *log_path, const char *const *args);
 /* The same with stdout to out_path and stderr to err_path, for checks of
  * which stream a message goes to. */
 int test_run_cli_split(const char *out_path, const char *err_path, const char *const *args);
+/* test_run_cli_split, then both files read into *out and *err (malloc'd,
+ * the caller frees them). */
+int test_run_cli_read(const char *out_path, const char *err_path, const char *const *args,
+                      char **out, char **err);
 
 #endif
