@@ -39,12 +39,7 @@ static const char scenario[] =
 
 static int setup(void **state) {
   (void)state;
-  test_remove_tree(TMP);
-  if (sensim_mkdirs(TMP) != SENSIM_OK) return -1;
-  FILE *fp = fopen(TMP "/cart.json", "w");
-  if (!fp) return -1;
-  fputs(scenario, fp);
-  return fclose(fp);
+  return test_fresh_dir_with_file(TMP, "cart.json", scenario);
 }
 
 static int run_split(const char *const *args, char **out, char **err) {

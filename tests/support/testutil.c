@@ -118,3 +118,14 @@ void test_remove_tree(const char *path) {
   closedir(d);
   rmdir(path);
 }
+
+int test_fresh_dir_with_file(const char *dir, const char *name, const char *text) {
+  test_remove_tree(dir);
+  if (sensim_mkdirs(dir) != SENSIM_OK) return -1;
+  char path[512];
+  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return -1;
+  FILE *fp = fopen(path, "w");
+  if (!fp) return -1;
+  int bad = fputs(text, fp) < 0;
+  return (fclose(fp) != 0 || bad) ? -1 : 0;
+}

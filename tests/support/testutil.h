@@ -56,6 +56,9 @@ char *test_slurp_if(const char *path, size_t *len);
 /* Remove a file, or a folder and everything under it (links not
  * followed); quiet when it does not exist. */
 void test_remove_tree(const char *path);
+/* Remove dir, make it anew and write `text` into dir/name: a test group's
+ * setup around one input file. 0, or -1 on any failure. */
+int test_fresh_dir_with_file(const char *dir, const char *name, const char *text);
 /* Fail if a writer left a temporary file (".tmp-") in folder dir. */
 void test_assert_no_temp_files(const char *dir);
 
