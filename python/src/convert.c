@@ -174,6 +174,12 @@ int sp_json_dumps(PyObject *o, PyObject **holder, const char **text) {
   return 0;
 }
 
+const char *sp_hint(char *buf, size_t size, const char *word, const char *const *names) {
+  const char *best = sensim_suggest(word, names);
+  snprintf(buf, size, "%s%s%s", best ? ", did you mean '" : "", best ? best : "", best ? "'?" : "");
+  return buf;
+}
+
 /* ---- materials ----------------------------------------------------------------- */
 
 int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
@@ -200,10 +206,9 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
     int known = 0;
     for (int i = 0; keys[i]; i++) known |= strcmp(k, keys[i]) == 0;
     if (!known) {
-      const char *best = sensim_suggest(k, (const char *const *)keys);
-      sensim_error_set(SENSIM_EINVAL, "material: unknown key '%s'%s%s%s (base_color, roughness, "
-                       "metallic, reflectance, texture)", k, best ? ", did you mean '" : "",
-                       best ? best : "", best ? "'?" : "");
+      char hint[96];
+      sensim_error_set(SENSIM_EINVAL, "material: unknown key '%s'%s (base_color, roughness, "
+                       "metallic, reflectance, texture)", k, sp_hint(hint, sizeof hint, k, keys));
       return sp_raise_int(SENSIM_EINVAL);
     }
   }

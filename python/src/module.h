@@ -53,6 +53,9 @@ PyObject *sp_vec3_to(sensim_vec3 v);
  * returns a new bytes object (the caller DECREFs) or NULL with an error;
  * *text points into it. */
 int sp_json_dumps(PyObject *o, PyObject **holder, const char **text);
+/* ", did you mean 'x'?" for the name of `names` nearest `word`
+ * (sensim_suggest), or "" when none is near; written into buf. */
+const char *sp_hint(char *buf, size_t size, const char *word, const char *const *names);
 /* A material from None (defaults), a dict of its fields or a Material. */
 struct sp_world;
 int sp_material_from(struct sp_world *w, PyObject *o, sensim_material *out);

@@ -236,9 +236,9 @@ static PyObject *world_sensor(sp_world *self, PyObject *arg) {
     size_t k = 0;
     for (size_t i = 0; i < n && k < 64; i++) names[k++] = sensim_sensor_name(sensim_world_sensor(self->world, i));
     names[k] = NULL;
-    const char *best = sensim_suggest(name, names);
-    sensim_error_set(SENSIM_ENOTFOUND, "no sensor named '%s'%s%s%s", name,
-                     best ? ", did you mean '" : "", best ? best : "", best ? "'?" : "");
+    char hint[96];
+    sensim_error_set(SENSIM_ENOTFOUND, "no sensor named '%s'%s", name,
+                     sp_hint(hint, sizeof hint, name, names));
     return sp_raise(SENSIM_ENOTFOUND);
   }
   return Py_NewRef(PyList_GET_ITEM(self->sensors, sensim_sensor_id(s)));
@@ -364,14 +364,13 @@ static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
 static int name_index(const char *what, const char *v, const char *const *names) {
   for (int i = 0; names[i]; i++)
     if (strcmp(v, names[i]) == 0) return i;
-  const char *best = sensim_suggest(v, names);
-  char list[160] = "";
+  char list[160] = "", hint[96];
   for (int i = 0; names[i]; i++) {
     strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
     strncat(list, names[i], sizeof list - strlen(list) - 1);
   }
-  sensim_error_set(SENSIM_EINVAL, "%s: unknown value '%s'%s%s%s (%s)", what, v,
-                   best ? ", did you mean '" : "", best ? best : "", best ? "'?" : "", list);
+  sensim_error_set(SENSIM_EINVAL, "%s: unknown value '%s'%s (%s)", what, v,
+                   sp_hint(hint, sizeof hint, v, names), list);
   sp_raise(SENSIM_EINVAL);
   return -1;
 }
