@@ -208,7 +208,7 @@ static PyObject *ekf_imu(PyObject *self, PyObject *args) {
 
 static PyObject *ekf_gnss(PyObject *self, PyObject *arg) {
   sensim_gnss_fix fix;
-  double t;
+  double t = 0.0;
   sensim_ekf *k = ekf_ptr(self);
   if (!k || fix_from(arg, &fix, &t) != 0) return NULL;
   sensim_status st = sensim_ekf_gnss(k, t, &fix);

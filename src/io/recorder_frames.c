@@ -180,7 +180,7 @@ static sensim_status image_rgb8(sensim_recorder *r, const sensim_frame *f, uint1
 /* The label plane as two images: 16UC1 class ids, 32SC1 instance ids. */
 static sensim_status labels(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f,
                             const sensim_label *lab, const char *frame_id) {
-  uint16_t ch;
+  uint16_t ch = 0;
   sensim_status st = topic(r, rs, TOPIC_CLASS_IDS, SENSIM__ROS_IMAGE, "class_ids", &ch);
   if (st) return st;
   const size_t n = (size_t)f->width * f->height;
@@ -201,7 +201,7 @@ static sensim_status labels(sensim_recorder *r, rec_sensor *rs, const sensim_fra
 static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
   const char *frame_id = rs->optical ? rs->optical : rs->frame;
   const char *enc = image_encoding(f);
-  uint16_t ch;
+  uint16_t ch = 0;
   sensim_status st = SENSIM_OK;
   if (enc) {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMAGE, "image_raw", &ch))) return st;
@@ -252,7 +252,7 @@ static void put_point(unsigned char *d, float x, float y, float z, float intensi
  * field counts from the scan's start (t_capture - window) or is the
  * frame's own offset from the capture time, as the recorder was set. */
 static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
-  uint16_t ch;
+  uint16_t ch = 0;
   sensim_status st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_POINT_CLOUD2, "points", &ch);
   if (st) return st;
   const double t0 = r->p.lidar_time == SENSIM_LIDAR_TIME_FROM_START ? f->window : 0;
@@ -298,7 +298,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
 /* ---- navigation sensors --------------------------------------------------- */
 
 static sensim_status nav_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
-  uint16_t ch;
+  uint16_t ch = 0;
   sensim_status st;
   const uint64_t stamp = sensim__rec_ns(f->t_capture);
   size_t at;

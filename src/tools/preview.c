@@ -225,7 +225,7 @@ sensim_status sensim_label_preview_write_png(const sensim_label *labels, uint32_
 sensim_status sensim_label_preview_png(const char *in_path, const char *out_path) {
   if (!in_path || !out_path) return sensim_error_set(SENSIM_EINVAL, "label preview: NULL argument");
   sensim_image im;
-  double full;
+  double full = 0.0;
   sensim_status st = read_codes(in_path, 0, "class ids", &im, &full);
   if (st != SENSIM_OK) return st;
   size_t n = (size_t)im.width * im.height;
