@@ -263,11 +263,17 @@ static void test_camera_texture_maps_through_plane_uvs(void **state) {
     sensim_sensor *cam = pencil_camera(w, vv(0, 0, 1), dir, 0, 0);
     const float *rgb = render1(w, cam);
     vec v = unit(vv(-dir.x, -dir.y, -dir.z));
+    /* The pencil's pixel spans +-5e-5 rad about the axis, so its corner
+     * rays are sqrt(2) 5e-5 rad off it; at distance d = |dir| and
+     * incidence cos = 1 / d that moves the hit by up to sqrt(2) 5e-5 d^2 m
+     * from the texel centre, mixing in at most that fraction of the
+     * neighbouring texels (1 m wide; a texel of 1 gives `white`). */
+    const double d2 = tx[i] * tx[i] + ty[i] * ty[i] + 1.0;
+    const double white = brdf_cos(1.0, 1.0, 0.0, vv(0, 0, 1), v, vv(0, 0, 1));
+    const double mix = sqrt(2.0) * 5e-5 * d2 * white;
     for (int c = 0; c < 3; c++) {
       double expect = brdf_cos(tex[3 * i + c], 1.0, 0.0, vv(0, 0, 1), v, vv(0, 0, 1));
-      /* The pencil's 5e-5 rad spread moves the hit by up to 6e-5 m, which
-       * mixes in that fraction of the neighbouring texel (values <= 0.35). */
-      assert_near(rgb[c], expect, 1e-3 * expect + 3e-5);
+      assert_near(rgb[c], expect, 1e-3 * expect + mix);
     }
     sensim_world_destroy(w);
   }
