@@ -13,16 +13,16 @@
  * pixel order), so the image does not depend on how strips are banded over
  * threads. Scratch buffers live in the camera and are reused from frame to
  * frame (sensors/camera_scratch.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensim/rng.h"
 #include "sensors/camera_internal.h"
 #include "sensors/camera_shade.h"
 #include "sensors/shading.h"
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define TILE 4 /* a tile is TILE x TILE pixels: one packet of 16 */
 #define LANES 16
@@ -33,7 +33,7 @@ typedef struct lanes {
   float w[3][LANES];    /* path throughput per channel */
   size_t sample[LANES]; /* sample index in the strip */
   unsigned valid;       /* lanes holding a ray */
-  unsigned plane; /* lanes whose hit feeds the depth/label/normal planes */
+  unsigned plane;       /* lanes whose hit feeds the depth/label/normal planes */
 } lanes;
 
 /* What a band renders with: the capture's read-only state and its scratch. */
@@ -44,10 +44,9 @@ typedef struct render {
   sensim_rt_view *view;
   sensim_pose_table poses;
   sensim_camera_scratch *s;
-  int fixed; /* one pose for every ray */
-  float org[3],
-      rot[9];  /* that pose: origin, sensor-to-world rotation (row-major) */
-  int pinhole; /* plain pinhole on a fixed pose: rays by the packet kernel */
+  int fixed;            /* one pose for every ray */
+  float org[3], rot[9]; /* that pose: origin, sensor-to-world rotation (row-major) */
+  int pinhole;          /* plain pinhole on a fixed pose: rays by the packet kernel */
   sensim_camera_pinhole pin;
   int static_view; /* ray times do not matter */
   float bg[3];     /* background radiance */
@@ -56,18 +55,14 @@ typedef struct render {
 } render;
 
 static void add3(float dst[3], const float w[3], const float v[3], float k) {
-  for (int c = 0; c < 3; c++)
-    dst[c] += w[c] * v[c] * k;
+  for (int c = 0; c < 3; c++) dst[c] += w[c] * v[c] * k;
 }
 
 static void quat_matrix(sensim_quat q, float m[9]) {
   const double w = q.w, x = q.x, y = q.y, z = q.z;
-  m[0] = (float)(1 - 2 * (y * y + z * z)), m[1] = (float)(2 * (x * y - w * z)),
-  m[2] = (float)(2 * (x * z + w * y));
-  m[3] = (float)(2 * (x * y + w * z)), m[4] = (float)(1 - 2 * (x * x + z * z)),
-  m[5] = (float)(2 * (y * z - w * x));
-  m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)),
-  m[8] = (float)(1 - 2 * (x * x + y * y));
+  m[0] = (float)(1 - 2 * (y * y + z * z)), m[1] = (float)(2 * (x * y - w * z)), m[2] = (float)(2 * (x * z + w * y));
+  m[3] = (float)(2 * (x * y + w * z)), m[4] = (float)(1 - 2 * (x * x + z * z)), m[5] = (float)(2 * (y * z - w * x));
+  m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)), m[8] = (float)(1 - 2 * (x * x + y * y));
 }
 
 /* The strip's samples: jittered-stratified positions in each pixel and
@@ -82,30 +77,31 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const int per = exposure > 0 ? 3 : 2;
   const int g = cam->grid ? cam->grid : 1;
   const double ig = 1.0 / g, is = 1.0 / S;
+  const int timed = !r->fixed || !r->static_view;
   for (uint32_t ry = 0; ry < nrows; ry++) {
     const uint32_t y = y0 + ry;
     sensim_rng rng;
     sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
     sensim_rng_fill_u32(&rng, s->words, (size_t)per * W * S);
     const uint32_t *wd = s->words;
-    const double t_end =
-        r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
+    const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
     for (uint32_t x = 0; x < W; x++)
       for (int k = 0; k < S; k++, wd += per) {
         const size_t si = ((size_t)ry * W + x) * S + k;
         /* Uniforms in (0, 1): the centres of 2^24 (position) or 2^32
          * (time) equal bins. Without a square number of samples the grid
          * is one cell: plain jitter over the pixel. */
-        const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24,
-                     jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
+        const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24, jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
         const double jt = per == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
         const int cu = cam->grid ? k % g : 0, cv = cam->grid ? k / g : 0;
         s->uvoff[si][0] = (float)((cu + ju) * ig);
         s->uvoff[si][1] = (float)((cv + jv) * ig);
-        /* Stratified in time too, so blur is smooth at few samples. */
-        s->t[si] = t_end - exposure * (1.0 - (k + jt) * is);
-        if (!r->fixed)
-          s->pose[si] = sensim__pose_table_at(&r->poses, s->t[si]);
+        /* Stratified in time too, so blur is smooth at few samples. A
+         * sample's time matters only if the camera or the scene moves. */
+        if (timed) {
+          s->t[si] = t_end - exposure * (1.0 - (k + jt) * is);
+          if (!r->fixed) s->pose[si] = sensim__pose_table_at(&r->poses, s->t[si]);
+        }
         s->col[si][0] = s->col[si][1] = s->col[si][2] = 0.0f;
         s->hit_t[si] = INFINITY;
         s->hit_body[si] = -1;
@@ -116,8 +112,7 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
 
 /* Primary rays of tile tx for sample k, channel c. OpenCV pixel
  * coordinates: pixel x spans [x - 0.5, x + 0.5]. */
-static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx,
-                      int k, int c, lanes *L) {
+static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k, int c, lanes *L) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const uint32_t W = cam->p.width;
@@ -137,74 +132,57 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx,
       L->sample[l] = si;
       uo[l] = s->uvoff[si][0], vo[l] = s->uvoff[si][1];
     }
-    sensim__camera_pinhole_rays16(&r->pin, uo, vo, (double)tx * TILE, y0, pk,
-                                  axial);
+    sensim__camera_pinhole_rays16(&r->pin, uo, vo, (double)tx * TILE, y0, pk, axial);
     for (int l = 0; l < LANES; l++) {
-      if (!((L->valid >> l) & 1))
-        continue;
+      if (!((L->valid >> l) & 1)) continue;
       const size_t si = L->sample[l];
       s->axial[si] = axial[l];
-      if (!r->static_view)
-        pk->time[l] = sensim__rt_ray_time(r->view, s->t[si]);
+      if (!r->static_view) pk->time[l] = sensim__rt_ray_time(r->view, s->t[si]);
       L->w[0][l] = L->w[1][l] = L->w[2][l] = 1.0f;
     }
     L->plane = L->valid;
     return;
   }
   for (int l = 0; l < LANES; l++) {
-    const uint32_t x = tx * TILE + (uint32_t)(l % TILE),
-                   ry = (uint32_t)(l / TILE);
-    if (x >= W || ry >= nrows)
-      continue;
+    const uint32_t x = tx * TILE + (uint32_t)(l % TILE), ry = (uint32_t)(l / TILE);
+    if (x >= W || ry >= nrows) continue;
     const size_t si = ((size_t)ry * W + x) * S + k;
-    const double u = x - 0.5 + s->uvoff[si][0],
-                 v = y0 + ry - 0.5 + s->uvoff[si][1];
+    const double u = x - 0.5 + s->uvoff[si][0], v = y0 + ry - 0.5 + s->uvoff[si][1];
     sensim_vec3 ds;
-    if (!sensim__optics_ray(cam->optics, u, v, c, &ds))
-      continue; /* outside the lens's field */
+    if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
     double d[3] = {ds.x, ds.y, ds.z};
     const float vig = sensim__optics_vignetting(cam->optics, u, v);
     const double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     d[0] *= inv, d[1] *= inv, d[2] *= inv;
-    if (c == 0)
-      s->axial[si] = (float)d[0];
+    if (c == 0) s->axial[si] = (float)d[0];
     if (r->fixed) {
       const float *m = r->rot;
-      pk->org_x[l] = r->org[0], pk->org_y[l] = r->org[1],
-      pk->org_z[l] = r->org[2];
+      pk->org_x[l] = r->org[0], pk->org_y[l] = r->org[1], pk->org_z[l] = r->org[2];
       pk->dir_x[l] = (float)(m[0] * d[0] + m[1] * d[1] + m[2] * d[2]);
       pk->dir_y[l] = (float)(m[3] * d[0] + m[4] * d[1] + m[5] * d[2]);
       pk->dir_z[l] = (float)(m[6] * d[0] + m[7] * d[1] + m[8] * d[2]);
     } else {
       const sensim_pose *p = &s->pose[si];
       sensim_vec3 dw = q_rotate(p->rot, v3(d[0], d[1], d[2]));
-      pk->org_x[l] = (float)p->pos.x, pk->org_y[l] = (float)p->pos.y,
-      pk->org_z[l] = (float)p->pos.z;
-      pk->dir_x[l] = (float)dw.x, pk->dir_y[l] = (float)dw.y,
-      pk->dir_z[l] = (float)dw.z;
+      pk->org_x[l] = (float)p->pos.x, pk->org_y[l] = (float)p->pos.y, pk->org_z[l] = (float)p->pos.z;
+      pk->dir_x[l] = (float)dw.x, pk->dir_y[l] = (float)dw.y, pk->dir_z[l] = (float)dw.z;
     }
     pk->tnear[l] = 0.0f;
     pk->tfar[l] = INFINITY;
-    pk->time[l] =
-        r->static_view ? 0.0f : sensim__rt_ray_time(r->view, s->t[si]);
-    for (int ch = 0; ch < 3; ch++)
-      L->w[ch][l] = cam->nch == 3 && ch != c ? 0.0f : vig;
+    pk->time[l] = r->static_view ? 0.0f : sensim__rt_ray_time(r->view, s->t[si]);
+    for (int ch = 0; ch < 3; ch++) L->w[ch][l] = cam->nch == 3 && ch != c ? 0.0f : vig;
     L->sample[l] = si;
     L->valid |= 1u << l;
-    if (c == 0)
-      L->plane |= 1u << l;
+    if (c == 0) L->plane |= 1u << l;
   }
 }
 
-static sensim_status wave_push(sensim_camera_wave *q, const float o[3],
-                               const float d[3], float time, const float w[3],
+static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time, const float w[3],
                                size_t sample) {
   if (q->n == q->cap) {
     size_t cap = q->cap ? 2 * q->cap : 1024;
     sensim_camera_wave_ray *a = realloc(q->ray, cap * sizeof *a);
-    if (!a)
-      return sensim__fail(SENSIM_ENOMEM,
-                          "out of memory for %zu camera reflection rays", cap);
+    if (!a) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera reflection rays", cap);
     q->ray = a;
     q->cap = cap;
   }
@@ -228,17 +206,14 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
   sensim_camera_shade16 sh;
   unsigned hit = 0;
   for (int l = 0; l < LANES; l++)
-    if (((L->valid >> l) & 1) && pk->geom[l] != ~0u)
-      hit |= 1u << l;
+    if (((L->valid >> l) & 1) && pk->geom[l] != ~0u) hit |= 1u << l;
   sensim__rt_packet16_normals(r->view, pk, hit, sh.nx, sh.ny, sh.nz);
   /* Koschmieder: the segment transmits exp(-beta d) of what lies behind it
    * and adds (1 - exp(-beta d)) of the horizon sky (the background). */
   for (int l = 0; l < LANES; l++) {
-    for (int c = 0; c < 3; c++)
-      sh.w[c][l] = L->w[c][l], sh.base[c][l] = 0.0f;
+    for (int c = 0; c < 3; c++) sh.w[c][l] = L->w[c][l], sh.base[c][l] = 0.0f;
     sh.rough[l] = 1.0f, sh.metal[l] = 0.0f, sh.T[l] = 0.0f;
-    if (!((L->valid >> l) & 1))
-      continue;
+    if (!((L->valid >> l) & 1)) continue;
     const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
     float *col = s->col[L->sample[l]];
     if (!((hit >> l) & 1)) {
@@ -246,45 +221,35 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       continue;
     }
     const float T = beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
-    if (beta > 0)
-      add3(col, w, r->bg, 1.0f - T);
+    if (beta > 0) add3(col, w, r->bg, 1.0f - T);
     sh.T[l] = T;
     const int body = (int)pk->body[l];
     if (bounce == 0 && ((L->plane >> l) & 1)) {
       const size_t si = L->sample[l];
       s->hit_t[si] = pk->tfar[l];
-      s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l],
-      s->hit_n[si][2] = sh.nz[l];
+      s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l], s->hit_n[si][2] = sh.nz[l];
       s->hit_body[si] = body;
     }
     const sensim_material *mat = &snap->bodies[body].mesh->material;
     if (mat->texture) {
       sensim_surface sf;
-      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l],
-                               &sf);
-      for (int c = 0; c < 3; c++)
-        sh.base[c][l] = sf.base[c];
+      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
+      for (int c = 0; c < 3; c++) sh.base[c][l] = sf.base[c];
     } else {
-      for (int c = 0; c < 3; c++)
-        sh.base[c][l] = mat->base_color[c];
+      for (int c = 0; c < 3; c++) sh.base[c][l] = mat->base_color[c];
     }
     sh.rough[l] = mat->roughness, sh.metal[l] = mat->metallic;
   }
   unsigned shaded = 0; /* hits that light reaches through the fog */
   for (int l = 0; l < LANES; l++)
-    if (((hit >> l) & 1) && sh.T[l] > 0)
-      shaded |= 1u << l;
-  if (!shaded)
-    return SENSIM_OK;
+    if (((hit >> l) & 1) && sh.T[l] > 0) shaded |= 1u << l;
+  if (!shaded) return SENSIM_OK;
   sensim__camera_surfaces16(pk, &sh, r->ambient);
   for (int l = 0; l < LANES; l++) {
-    if (!((shaded >> l) & 1))
-      continue;
+    if (!((shaded >> l) & 1)) continue;
     float *col = s->col[L->sample[l]];
-    for (int c = 0; c < 3; c++)
-      col[c] += sh.amb[c][l];
-    if (bounce < r->cam->p.max_bounces &&
-        sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
+    for (int c = 0; c < 3; c++) col[c] += sh.amb[c][l];
+    if (bounce < r->cam->p.max_bounces && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
       sensim_surface sf = {{sh.nx[l], sh.ny[l], sh.nz[l]},
                            {sh.vx[l], sh.vy[l], sh.vz[l]},
                            {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
@@ -292,18 +257,13 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
                            sh.metal[l]};
       float F[3];
       sensim__fresnel_view(&sf, F);
-      const float wr[3] = {sh.wt[0][l] * F[0], sh.wt[1][l] * F[1],
-                           sh.wt[2][l] * F[2]};
-      if (wr[0] + wr[1] + wr[2] < 1e-5f)
-        continue;
+      const float wr[3] = {sh.wt[0][l] * F[0], sh.wt[1][l] * F[1], sh.wt[2][l] * F[2]};
+      if (wr[0] + wr[1] + wr[2] < 1e-5f) continue;
       const float dn = 2.0f * sensim__dot3f(sf.v, sf.n);
-      const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1],
-                             sf.n[2] * dn - sf.v[2]};
+      const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1], sf.n[2] * dn - sf.v[2]};
       const float po[3] = {sh.pox[l], sh.poy[l], sh.poz[l]};
-      sensim_status rc =
-          wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
-      if (rc)
-        return rc;
+      sensim_status rc = wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
+      if (rc) return rc;
     }
   }
   for (size_t li = 0; li < snap->nlights; li++) {
@@ -312,8 +272,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     if (light->kind == SENSIM_LIGHT_DIRECTIONAL) {
       float to[3], irr, d;
       const float o[3] = {0, 0, 0};
-      if (!sensim__light_at(light, o, to, &irr, &d))
-        continue;
+      if (!sensim__light_at(light, o, to, &irr, &d)) continue;
       for (int l = 0; l < LANES; l++) {
         sh.tox[l] = to[0], sh.toy[l] = to[1], sh.toz[l] = to[2];
         sh.irr[l] = (shaded >> l) & 1 ? irr : 0.0f;
@@ -323,8 +282,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       for (int l = 0; l < LANES; l++) {
         float to[3] = {0, 0, 1}, irr = 0, d = 0;
         const float po[3] = {sh.pox[l], sh.poy[l], sh.poz[l]};
-        if (!((shaded >> l) & 1) || !sensim__light_at(light, po, to, &irr, &d))
-          irr = 0.0f;
+        if (!((shaded >> l) & 1) || !sensim__light_at(light, po, to, &irr, &d)) irr = 0.0f;
         sh.tox[l] = to[0], sh.toy[l] = to[1], sh.toz[l] = to[2];
         sh.irr[l] = irr;
         dist[l] = d;
@@ -334,12 +292,10 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     sensim_rt_shadow16 sp;
     unsigned cast = 0;
     for (int l = 0; l < LANES; l++) {
-      if (!((shaded >> l) & 1) || !sh.lit[l])
-        continue;
+      if (!((shaded >> l) & 1) || !sh.lit[l]) continue;
       if (!light->cast_shadows) {
         float *col = s->col[L->sample[l]];
-        for (int c = 0; c < 3; c++)
-          col[c] += sh.contrib[c][l];
+        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
         continue;
       }
       sp.org_x[l] = sh.pox[l], sp.org_y[l] = sh.poy[l], sp.org_z[l] = sh.poz[l];
@@ -349,14 +305,12 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       sp.time[l] = pk->time[l];
       cast |= 1u << l;
     }
-    if (!cast)
-      continue;
+    if (!cast) continue;
     const unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
     for (int l = 0; l < LANES; l++)
       if ((lit >> l) & 1) {
         float *col = s->col[L->sample[l]];
-        for (int c = 0; c < 3; c++)
-          col[c] += sh.contrib[c][l];
+        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
       }
   }
   return SENSIM_OK;
@@ -376,22 +330,18 @@ static sensim_status reflections(render *r) {
       L.valid = L.plane = 0;
       for (int l = 0; l < LANES && i + l < cur.n; l++) {
         const sensim_camera_wave_ray *e = &cur.ray[i + l];
-        L.pk.org_x[l] = e->org[0], L.pk.org_y[l] = e->org[1],
-        L.pk.org_z[l] = e->org[2];
-        L.pk.dir_x[l] = e->dir[0], L.pk.dir_y[l] = e->dir[1],
-        L.pk.dir_z[l] = e->dir[2];
+        L.pk.org_x[l] = e->org[0], L.pk.org_y[l] = e->org[1], L.pk.org_z[l] = e->org[2];
+        L.pk.dir_x[l] = e->dir[0], L.pk.dir_y[l] = e->dir[1], L.pk.dir_z[l] = e->dir[2];
         L.pk.tnear[l] = 0.0f;
         L.pk.tfar[l] = INFINITY;
         L.pk.time[l] = e->time;
-        for (int c = 0; c < 3; c++)
-          L.w[c][l] = e->w[c];
+        for (int c = 0; c < 3; c++) L.w[c][l] = e->w[c];
         L.sample[l] = e->sample;
         L.valid |= 1u << l;
       }
       sensim__rt_intersect16(r->view, &L.pk, L.valid, 0);
       sensim_status rc = shade(r, &L, bounce);
-      if (rc)
-        return rc;
+      if (rc) return rc;
     }
   }
   return SENSIM_OK;
@@ -401,8 +351,7 @@ static sensim_status reflections(render *r) {
  * sample nearest the pixel centre, since they cannot be averaged. Every
  * value of the strip's pixels is written (misses: depth 0, label 0, normal
  * 0), so the frame's buffers need not start zeroed. */
-static void resolve(const render *r, uint32_t y0, uint32_t nrows,
-                    sensim_frame *f) {
+static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
   const sensim_camera *cam = r->cam;
   const sensim_camera_scratch *s = r->s;
   const uint32_t W = cam->p.width;
@@ -421,28 +370,24 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows,
         for (int k = 0; k < S; k++) {
           const float *c = s->col[i0 + k];
           acc[0] += c[0], acc[1] += c[1], acc[2] += c[2];
-          const float du = s->uvoff[i0 + k][0] - 0.5f,
-                      dv = s->uvoff[i0 + k][1] - 0.5f;
+          const float du = s->uvoff[i0 + k][0] - 0.5f, dv = s->uvoff[i0 + k][1] - 0.5f;
           if (du * du + dv * dv < best) {
             best = du * du + dv * dv;
             centre = k;
           }
         }
       const size_t px = (size_t)(y0 + ry) * W + x;
-      for (int c = 0; c < 3; c++)
-        rgb[3 * px + c] = acc[c] * inv_s;
+      for (int c = 0; c < 3; c++) rgb[3 * px + c] = acc[c] * inv_s;
       const size_t i = i0 + centre;
       const int b = s->hit_body[i];
       if (b < 0) {
         f->depth[px] = 0.0f;
         f->labels[px].class_id = 0;
         f->labels[px].instance_id = 0;
-        f->normals[3 * px] = f->normals[3 * px + 1] = f->normals[3 * px + 2] =
-            0.0f;
+        f->normals[3 * px] = f->normals[3 * px + 1] = f->normals[3 * px + 2] = 0.0f;
         continue;
       }
-      f->depth[px] =
-          cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
+      f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
       f->labels[px].class_id = r->snap->bodies[b].class_id;
       f->labels[px].instance_id = r->snap->bodies[b].instance_id;
       /* The normal in the sensor frame; the camera sees the face turned
@@ -451,14 +396,12 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows,
       sensim_vec3 ns;
       if (r->fixed) {
         const float *m = r->rot; /* inverse rotation: the transpose */
-        ns = v3(m[0] * n.x + m[3] * n.y + m[6] * n.z,
-                m[1] * n.x + m[4] * n.y + m[7] * n.z,
+        ns = v3(m[0] * n.x + m[3] * n.y + m[6] * n.z, m[1] * n.x + m[4] * n.y + m[7] * n.z,
                 m[2] * n.x + m[5] * n.y + m[8] * n.z);
       } else {
         ns = q_rotate_inv(s->pose[i].rot, n);
       }
-      if (ns.x > 0)
-        ns = v3_scale(ns, -1.0);
+      if (ns.x > 0) ns = v3_scale(ns, -1.0);
       f->normals[3 * px] = (float)ns.x;
       f->normals[3 * px + 1] = (float)ns.y;
       f->normals[3 * px + 2] = (float)ns.z;
@@ -476,16 +419,13 @@ static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
     for (int k = 0; k < cam->p.samples; k++)
       for (int c = 0; c < cam->nch; c++) {
         tile_rays(r, y0, nrows, tx, k, c, &L);
-        if (!L.valid)
-          continue;
+        if (!L.valid) continue;
         sensim__rt_intersect16(r->view, &L.pk, L.valid, 1);
         sensim_status rc = shade(r, &L, 0);
-        if (rc)
-          return rc;
+        if (rc) return rc;
       }
   sensim_status rc = reflections(r);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   resolve(r, y0, nrows, f);
   return SENSIM_OK;
 }
@@ -501,34 +441,25 @@ typedef struct band {
 static void band_run(void *arg) {
   band *b = arg;
   render *r = &b->r;
-  sensim_status rc =
-      sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
-  for (size_t st = b->b.lo; st < b->b.hi && !rc; st++)
-    rc = render_strip(r, (uint32_t)(st * TILE), b->f);
-  if (rc)
-    sensim__band_fail(&b->b, rc);
-  if (r->s)
-    sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
+  sensim_status rc = sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
+  for (size_t st = b->b.lo; st < b->b.hi && !rc; st++) rc = render_strip(r, (uint32_t)(st * TILE), b->f);
+  if (rc) sensim__band_fail(&b->b, rc);
+  if (r->s) sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
 }
 
-sensim_status sensim__camera_render(const sensim_capture_ctx *ctx,
-                                    sensim_frame *f) {
+sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame *f) {
   const sensim_camera *cam = ctx->impl;
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
   band bands[SENSIM_CAMERA_MAX_BANDS];
   sensim_status rc = sensim__traced_view(ctx, &view);
-  if (rc)
-    goto done;
+  if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
    * to the world or to a static body, or if the readout is instantaneous. */
   double span = cam->p.exposure_time + cam->readout;
   int fixed = span <= 0 || sensim__ctx_fixed(ctx);
-  int entries =
-      fixed ? 1 : 65 + (int)(cam->p.line_time > 0 ? cam->p.height / 4 : 0);
-  if ((rc = sensim__pose_table_init(&poses, ctx, ctx->t_capture - span,
-                                    ctx->t_capture, entries)))
-    goto done;
+  int entries = fixed ? 1 : 65 + (int)(cam->p.line_time > 0 ? cam->p.height / 4 : 0);
+  if ((rc = sensim__pose_table_init(&poses, ctx, ctx->t_capture - span, ctx->t_capture, entries))) goto done;
   render base;
   memset(&base, 0, sizeof base);
   base.key = ctx->key;
@@ -538,29 +469,24 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx,
   base.poses = poses;
   base.fixed = poses.n == 1;
   if (base.fixed) {
-    base.org[0] = (float)poses.pose[0].pos.x,
-    base.org[1] = (float)poses.pose[0].pos.y;
+    base.org[0] = (float)poses.pose[0].pos.x, base.org[1] = (float)poses.pose[0].pos.y;
     base.org[2] = (float)poses.pose[0].pos.z;
     quat_matrix(poses.pose[0].rot, base.rot);
   }
   double pin[4];
   base.pinhole = base.fixed && sensim__optics_pinhole(cam->optics, pin);
   if (base.pinhole) {
-    base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2],
-    base.pin.isy = pin[3];
+    base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2], base.pin.isy = pin[3];
     memcpy(base.pin.org, base.org, sizeof base.org);
     const sensim_quat q = poses.pose[0].rot;
     const double w = q.w, x = q.x, y = q.y, z = q.z;
-    const double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),
-                         2 * (x * z + w * y),     2 * (x * y + w * z),
-                         1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),
-                         1 - 2 * (x * x + y * y)};
+    const double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
     memcpy(base.pin.rot, m, sizeof m);
   }
   base.static_view = sensim__rt_view_is_static(view);
-  for (int c = 0; c < 3; c++)
-    base.bg[c] = ctx->snap->params.background[c];
+  for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];
   base.beta = (float)cam->beta;
   base.ambient = (float)(ctx->snap->params.ambient / M_PI);
   /* Bands of strips on the pool: rows draw from their own random streams
@@ -568,14 +494,12 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx,
    * is banded. */
   const size_t strips = (cam->p.height + TILE - 1) / TILE;
   size_t nb = sensim__fork_band_count(ctx->fork, strips, 1);
-  if (nb > SENSIM_CAMERA_MAX_BANDS)
-    nb = SENSIM_CAMERA_MAX_BANDS;
+  if (nb > SENSIM_CAMERA_MAX_BANDS) nb = SENSIM_CAMERA_MAX_BANDS;
   for (size_t i = 0; i < nb; i++) {
     bands[i].r = base;
     bands[i].f = f;
   }
-  rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands,
-                              band_run);
+  rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands, band_run);
 done:
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);

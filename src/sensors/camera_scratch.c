@@ -3,9 +3,9 @@
  * each take their own set; a set is sized for the camera (4 rows x width x
  * samples), which never changes, so a set once made serves every later
  * band. */
+#include <stdlib.h>
 #include "core/internal.h"
 #include "sensors/camera_internal.h"
-#include <stdlib.h>
 
 static void scratch_free(sensim_camera_scratch *s) {
   free(s->col);
@@ -22,12 +22,10 @@ static void scratch_free(sensim_camera_scratch *s) {
   free(s);
 }
 
-sensim_status sensim__camera_scratch_take(sensim_camera *c,
-                                          sensim_camera_scratch **out) {
+sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out) {
   pthread_mutex_lock(&c->scratch_mu);
   sensim_camera_scratch *s = c->scratch;
-  if (s)
-    c->scratch = s->link;
+  if (s) c->scratch = s->link;
   pthread_mutex_unlock(&c->scratch_mu);
   if (s) {
     *out = s;
@@ -36,8 +34,7 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c,
   *out = NULL;
   const size_t n = (size_t)4 * c->p.width * (size_t)c->p.samples;
   s = calloc(1, sizeof *s);
-  if (!s)
-    return sensim__fail(SENSIM_ENOMEM, "out of memory for camera scratch");
+  if (!s) return sensim__fail(SENSIM_ENOMEM, "out of memory for camera scratch");
   s->col = malloc(n * sizeof *s->col);
   s->uvoff = malloc(n * sizeof *s->uvoff);
   s->t = malloc(n * sizeof *s->t);
@@ -47,12 +44,9 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c,
   s->hit_n = malloc(n * sizeof *s->hit_n);
   s->hit_body = malloc(n * sizeof *s->hit_body);
   s->words = malloc(3 * (n / 4) * sizeof *s->words);
-  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t ||
-      !s->hit_n || !s->hit_body || !s->words) {
+  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
     scratch_free(s);
-    return sensim__fail(SENSIM_ENOMEM,
-                        "out of memory for the scratch of %zu camera samples",
-                        n);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for the scratch of %zu camera samples", n);
   }
   *out = s;
   return SENSIM_OK;

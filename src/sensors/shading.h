@@ -32,8 +32,7 @@ typedef struct sensim_surface {
 /* The material of the hit on snapshot body `body`, triangle `prim` at
  * barycentric (u, v): base colour (texture applied through the mesh's
  * UVs), roughness and metallic. */
-void sensim__surface_material(const sensim_snapshot *snap, int body,
-                              unsigned prim, float u, float v,
+void sensim__surface_material(const sensim_snapshot *snap, int body, unsigned prim, float u, float v,
                               sensim_surface *s);
 
 static inline float sensim__dot3f(const float a[3], const float b[3]) {
@@ -47,15 +46,13 @@ static inline float sensim__schlick(float f0, float cos_theta) {
 
 /* Smith G1 for GGX (Walter et al. 2007, eq. 34). */
 static inline float sensim__smith_g1(float cos_theta, float a2) {
-  return 2.0f * cos_theta /
-         (cos_theta + sqrtf(a2 + (1.0f - a2) * cos_theta * cos_theta));
+  return 2.0f * cos_theta / (cos_theta + sqrtf(a2 + (1.0f - a2) * cos_theta * cos_theta));
 }
 
 /* Reflected radiance per unit irradiance arriving from unit direction l:
  * BRDF x cos(theta_l), Lambert diffuse plus Cook-Torrance GGX specular.
  * Zero where l or the viewer is below the surface. */
-static inline void sensim__brdf_cos(const sensim_surface *s, const float l[3],
-                                    float out[3]) {
+static inline void sensim__brdf_cos(const sensim_surface *s, const float l[3], float out[3]) {
   float nl = sensim__dot3f(s->n, l), nv = sensim__dot3f(s->n, s->v);
   if (nl <= 0 || nv <= 0) {
     out[0] = out[1] = out[2] = 0;
@@ -67,8 +64,7 @@ static inline void sensim__brdf_cos(const sensim_surface *s, const float l[3],
   /* alpha below 1e-3 turns the GGX lobe into a numerical spike; the mirror
    * reflection carries such surfaces instead. */
   float a = s->roughness * s->roughness;
-  if (a < 1e-3f)
-    a = 1e-3f;
+  if (a < 1e-3f) a = 1e-3f;
   float a2 = a * a;
   float q = nh * nh * (a2 - 1.0f) + 1.0f;
   float D = a2 / ((float)M_PI * q * q);
@@ -77,36 +73,29 @@ static inline void sensim__brdf_cos(const sensim_surface *s, const float l[3],
   for (int c = 0; c < 3; c++) {
     float f0 = 0.04f * (1.0f - s->metallic) + s->base[c] * s->metallic;
     float F = sensim__schlick(f0, vh);
-    float diffuse =
-        (1.0f - F) * (1.0f - s->metallic) * s->base[c] * (float)(1.0 / M_PI);
+    float diffuse = (1.0f - F) * (1.0f - s->metallic) * s->base[c] * (float)(1.0 / M_PI);
     out[c] = (diffuse + F * spec_common) * nl;
   }
 }
 
 /* Diffuse albedo (what ambient light sees): (1 - metallic) x base. */
-static inline void sensim__diffuse_albedo(const sensim_surface *s,
-                                          float out[3]) {
-  for (int c = 0; c < 3; c++)
-    out[c] = (1.0f - s->metallic) * s->base[c];
+static inline void sensim__diffuse_albedo(const sensim_surface *s, float out[3]) {
+  for (int c = 0; c < 3; c++) out[c] = (1.0f - s->metallic) * s->base[c];
 }
 
 /* Schlick's Fresnel reflectance at the viewing angle: the weight of a
  * mirror reflection. */
 static inline void sensim__fresnel_view(const sensim_surface *s, float out[3]) {
   float nv = sensim__dot3f(s->n, s->v);
-  if (nv < 0)
-    nv = 0;
-  for (int c = 0; c < 3; c++)
-    out[c] = sensim__schlick(
-        0.04f * (1.0f - s->metallic) + s->base[c] * s->metallic, nv);
+  if (nv < 0) nv = 0;
+  for (int c = 0; c < 3; c++) out[c] = sensim__schlick(0.04f * (1.0f - s->metallic) + s->base[c] * s->metallic, nv);
 }
 
 /* Direction from point p to light l (unit), the irradiance it delivers
  * there on a surface facing it, and how far a shadow ray must go (INFINITY
  * for directional light). Returns 0 where the light sends nothing (behind a
  * spot's cone, zero distance). */
-int sensim__light_at(const sensim_light *l, const float p[3], float to[3],
-                     float *irradiance, float *dist);
+int sensim__light_at(const sensim_light *l, const float p[3], float to[3], float *irradiance, float *dist);
 
 /* Koschmieder's extinction coefficient for a meteorological visibility V:
  * beta = -ln(0.02) / V = 3.912 / V (2 % contrast threshold); 0 for V = 0. */
