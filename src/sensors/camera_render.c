@@ -230,15 +230,15 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l], s->hit_n[si][2] = sh.nz[l];
       s->hit_body[si] = body;
     }
-    const sensim_material *mat = &snap->bodies[body].mesh->material;
-    if (mat->texture) {
+    const sensim_camera_body *cb = &s->bodies[body];
+    if (cb->textured) {
       sensim_surface sf;
       sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
       for (int c = 0; c < 3; c++) sh.base[c][l] = sf.base[c];
     } else {
-      for (int c = 0; c < 3; c++) sh.base[c][l] = mat->base_color[c];
+      for (int c = 0; c < 3; c++) sh.base[c][l] = cb->base[c];
     }
-    sh.rough[l] = mat->roughness, sh.metal[l] = mat->metallic;
+    sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
   }
   unsigned shaded = 0; /* hits that light reaches through the fog */
   for (int l = 0; l < LANES; l++)
@@ -388,8 +388,8 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *
         continue;
       }
       f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      f->labels[px].class_id = r->snap->bodies[b].class_id;
-      f->labels[px].instance_id = r->snap->bodies[b].instance_id;
+      f->labels[px].class_id = s->bodies[b].class_id;
+      f->labels[px].instance_id = s->bodies[b].instance_id;
       /* The normal in the sensor frame; the camera sees the face turned
        * towards it. */
       const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);
@@ -442,6 +442,7 @@ static void band_run(void *arg) {
   band *b = arg;
   render *r = &b->r;
   sensim_status rc = sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
+  if (!rc) rc = sensim__camera_scratch_bodies(r->s, r->snap);
   for (size_t st = b->b.lo; st < b->b.hi && !rc; st++) rc = render_strip(r, (uint32_t)(st * TILE), b->f);
   if (rc) sensim__band_fail(&b->b, rc);
   if (r->s) sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
