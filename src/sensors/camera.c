@@ -34,9 +34,11 @@ static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   if (rc) return rc;
   f->unit = SENSIM_UNIT_RADIANCE;
   f->exposure_time = cam->p.exposure_time;
-  f->depth = calloc((size_t)W * H, sizeof *f->depth);
-  f->labels = calloc((size_t)W * H, sizeof *f->labels);
-  f->normals = calloc((size_t)W * H * 3, sizeof *f->normals);
+  /* Zeroed: the renderer writes only the pixels that hit something
+   * (camera_render.c, resolve_row); a pooled plane is cleared too. */
+  f->depth = sensim__frame_buffer((size_t)W * H * sizeof *f->depth, 1);
+  f->labels = sensim__frame_buffer((size_t)W * H * sizeof *f->labels, 1);
+  f->normals = sensim__frame_buffer((size_t)W * H * 3 * sizeof *f->normals, 1);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
   return sensim__camera_render(&ctx, f);
