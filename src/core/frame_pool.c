@@ -16,6 +16,7 @@ struct sensim_frame_pool {
   pooled *blocks; /* free blocks, unordered */
   size_t n, cap;  /* held, room */
   size_t per_frame; /* most buffers one released frame held */
+  size_t gets, misses; /* requests, and those a new block served */
   size_t frames;    /* frames' worth the bound keeps */
 };
 
@@ -92,6 +93,8 @@ void *sensim__frame_pool_get(sensim_frame_pool *pool, size_t bytes, int zero) {
       block = pool->blocks[best].p;
       pool->blocks[best] = pool->blocks[--pool->n];
     }
+    pool->gets++;
+    pool->misses += block == NULL;
     pthread_mutex_unlock(&pool->mu);
   }
   if (block) {
@@ -149,6 +152,15 @@ void sensim__frame_pool_release(sensim_frame_pool *pool, sensim_frame *frame) {
   frame->trajectory = NULL;
   frame->ntraj = 0;
   frame->count = 0;
+}
+
+void sensim__frame_pool_stats(sensim_frame_pool *pool, size_t *gets, size_t *misses) {
+  *gets = *misses = 0;
+  if (!pool) return;
+  pthread_mutex_lock(&pool->mu);
+  *gets = pool->gets;
+  *misses = pool->misses;
+  pthread_mutex_unlock(&pool->mu);
 }
 
 size_t sensim__frame_pool_blocks(sensim_frame_pool *pool, size_t *bytes) {

@@ -60,6 +60,10 @@ void sensim__frame_pool_release(sensim_frame_pool *pool, sensim_frame *frame);
 
 /* Blocks held, and their bytes (tests, benchmarks). */
 size_t sensim__frame_pool_blocks(sensim_frame_pool *pool, size_t *bytes);
+/* Requests the pool has served since it was made, and how many of them
+ * it served with a new block (an allocation): in steady state no more
+ * misses should come (tests, benchmarks). */
+void sensim__frame_pool_stats(sensim_frame_pool *pool, size_t *gets, size_t *misses);
 
 /* The calling thread's current pool (see above): enter returns the one it
  * replaces, which leave restores. */

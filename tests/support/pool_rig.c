@@ -40,7 +40,7 @@ void pool_rig_make(pool_rig *r, int threads, pool_rig_chain chain) {
   sensim_lidar_params_init(&lp);
   lp.columns = 180;
   SENSIM_OK_OR_FAIL(sensim_lidar_create(r->w, &sp, &lp, &r->lid));
-  SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(r->lid, "points", NULL));
+  if (chain == POOL_RIG_ISP) SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(r->lid, "points", NULL));
 }
 
 void pool_rig_step(pool_rig *r, int k) {

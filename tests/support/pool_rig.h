@@ -14,7 +14,8 @@ typedef enum pool_rig_chain {
   POOL_RIG_NONE,     /* rgb_f32 radiance as rendered */
   POOL_RIG_IN_PLACE, /* image_sensor .. tone: every filter works in place */
   POOL_RIG_ISP       /* the typical chain of docs/camera_pipeline.md, to rgba8:
-                        cfa, demosaic and quantize replace the payload */
+                        cfa, demosaic and quantize replace the payload; and
+                        the lidar's "points" */
 } pool_rig_chain;
 
 typedef struct pool_rig {
@@ -25,8 +26,8 @@ typedef struct pool_rig {
 
 enum { POOL_RIG_W = 64, POOL_RIG_H = 48 };
 
-/* A world with `threads` workers; the lidar gives points (its "points"
- * filter replaces the beams). Fails the test on error. */
+/* A world with `threads` workers; the lidar gives beams, or points with
+ * POOL_RIG_ISP. Fails the test on error. */
 void pool_rig_make(pool_rig *r, int threads, pool_rig_chain chain);
 /* Push the car's state and advance to frame k's time (k / 10 s): both
  * sensors deliver frame k (lag 0). */
