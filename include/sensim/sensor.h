@@ -76,7 +76,9 @@ SENSIM_API sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_
  * when no frame is waiting. Nothing is copied, and the frame stays valid
  * for as long as the caller keeps it (bindings whose arrays outlive the
  * next poll use this). Polling and taking may be mixed: a take also ends
- * the validity of the frame the last poll returned. */
+ * the validity of the frame the last poll returned. Give the buffers back
+ * with sensim_sensor_recycle rather than sensim_frame_release when done,
+ * so the sensor's next frames reuse them. */
 SENSIM_API sensim_status sensim_sensor_take(sensim_sensor *sensor, sensim_frame *out, int *got);
 
 /* Give a taken frame's buffers back to the sensor for its next frames,
