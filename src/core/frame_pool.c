@@ -23,6 +23,9 @@ struct sensim_frame_pool {
 /* Until a frame has been released the pool knows no per-frame count: the
  * bound then assumes the camera's four buffers (data and three planes). */
 enum { DEFAULT_PER_FRAME = 4, DEFAULT_FRAMES = 2 };
+/* A block serves requests down to a quarter of its size, plus this much
+ * (small frames: an IMU sample in any small block). */
+enum { WASTE_SLACK = 4096 };
 
 static _Thread_local sensim_frame_pool *tl_current;
 
@@ -65,13 +68,6 @@ static void trim_locked(sensim_frame_pool *p) {
   while (p->n > lim) drop(p, smallest(p));
 }
 
-void sensim__frame_pool_trim(sensim_frame_pool *pool) {
-  if (!pool) return;
-  pthread_mutex_lock(&pool->mu);
-  trim_locked(pool);
-  pthread_mutex_unlock(&pool->mu);
-}
-
 void sensim__frame_pool_set_frames(sensim_frame_pool *pool, size_t frames) {
   if (!pool) return;
   pthread_mutex_lock(&pool->mu);
@@ -85,10 +81,17 @@ void *sensim__frame_pool_get(sensim_frame_pool *pool, size_t bytes, int zero) {
   void *block = NULL;
   if (pool) {
     pthread_mutex_lock(&pool->mu);
+    /* The smallest block that holds the request, and none that would
+     * waste most of itself on it: a block a frame from another sensor
+     * brought (sensim_sensor_recycle) must not pin 33 MB under an IMU
+     * sample. A camera's buffers (planes of 4, 8 and 12 bytes a pixel)
+     * stay interchangeable. */
     size_t best = pool->n;
-    for (size_t i = 0; i < pool->n; i++)
-      if (pool->blocks[i].cap >= bytes && (best == pool->n || pool->blocks[i].cap < pool->blocks[best].cap))
+    for (size_t i = 0; i < pool->n; i++) {
+      size_t cap = pool->blocks[i].cap;
+      if (cap >= bytes && cap / 4 <= bytes + WASTE_SLACK && (best == pool->n || cap < pool->blocks[best].cap))
         best = i;
+    }
     if (best < pool->n) {
       block = pool->blocks[best].p;
       pool->blocks[best] = pool->blocks[--pool->n];

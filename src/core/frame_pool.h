@@ -8,7 +8,7 @@
  * free() by sensim_frame_release, wherever its buffers came from. A block's
  * capacity is what malloc_usable_size says of it, so any malloc block (one
  * another sensor or the host made) can join a pool and a smaller request
- * can reuse a bigger block, never the reverse.
+ * can reuse a bigger block (up to 4 times its size), never the reverse.
  *
  * Thread safety: a pool has its own lock. Captures of one sensor run on
  * several workers at once (generation), one worker runs its chain, and the
@@ -37,8 +37,6 @@ typedef struct sensim_frame_pool sensim_frame_pool;
 sensim_status sensim__frame_pool_create(sensim_frame_pool **out);
 /* Free every block the pool holds, then the pool. NULL is a no-op. */
 void sensim__frame_pool_destroy(sensim_frame_pool *pool);
-/* Free every block the pool holds beyond its bound. */
-void sensim__frame_pool_trim(sensim_frame_pool *pool);
 
 /* The bound: the pool keeps at most frames x (the most buffers one frame
  * has held + 2) blocks, evicting the smallest. A sensor in steady state
@@ -49,8 +47,8 @@ void sensim__frame_pool_trim(sensim_frame_pool *pool);
 void sensim__frame_pool_set_frames(sensim_frame_pool *pool, size_t frames);
 
 /* A block of at least `bytes` (0 counts as 1): the smallest pooled block
- * that fits, else a new one; zeroed when `zero`. NULL when out of memory.
- * A NULL pool is plain malloc/calloc. */
+ * that fits and is at most 4 x bytes + 4 kB, else a new one; zeroed when
+ * `zero`. NULL when out of memory. A NULL pool is plain malloc/calloc. */
 void *sensim__frame_pool_get(sensim_frame_pool *pool, size_t bytes, int zero);
 /* Give a malloc block to the pool (NULL is a no-op); a NULL pool frees it. */
 void sensim__frame_pool_put(sensim_frame_pool *pool, void *block);

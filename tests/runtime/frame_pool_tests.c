@@ -32,6 +32,15 @@ static void test_pool_reuses_a_bigger_block_for_a_smaller_request_never_the_reve
   assert_ptr_equal(sensim__frame_pool_get(p, 2000, 0), bigger);
   free(big);
   free(bigger); /* plain malloc blocks */
+  /* A block is not spent on a request of under a quarter of it (beyond
+   * 4 kB): an IMU sample does not pin a camera plane. */
+  unsigned char *plane = malloc(1 << 20);
+  sensim__frame_pool_put(p, plane);
+  unsigned char *sample = sensim__frame_pool_get(p, 100, 0);
+  assert_ptr_not_equal(sample, plane);
+  free(sample);
+  assert_ptr_equal(sensim__frame_pool_get(p, (1 << 20) / 4, 0), plane);
+  free(plane);
   sensim__frame_pool_destroy(p);
 }
 
