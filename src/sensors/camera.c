@@ -24,21 +24,29 @@ static void camera_destroy(void *impl) {
   sensim_camera *c = impl;
   if (!c) return;
   sensim__optics_destroy(c->optics);
+  sensim__camera_scratch_free_all(c);
+  pthread_mutex_destroy(&c->scratch_mu);
   free(c);
 }
 
 static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   const sensim_camera *cam = ctx.impl;
   const uint32_t W = cam->p.width, H = cam->p.height;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, W, H);
+  /* The renderer writes every value of the image and of its planes, so
+   * none needs zeroing; planes the frame already has (of this size) are
+   * reused. */
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGB_F32, W, H);
   if (rc) return rc;
   f->unit = SENSIM_UNIT_RADIANCE;
   f->exposure_time = cam->p.exposure_time;
-  /* Zeroed: the renderer writes only the pixels that hit something
-   * (camera_render.c, resolve_row); a pooled plane is cleared too. */
-  f->depth = sensim__frame_buffer((size_t)W * H * sizeof *f->depth, 1);
-  f->labels = sensim__frame_buffer((size_t)W * H * sizeof *f->labels, 1);
-  f->normals = sensim__frame_buffer((size_t)W * H * 3 * sizeof *f->normals, 1);
+  /* From the sensor's frame pool. The renderer writes every value of the
+   * planes (misses too), but not the 2 padding bytes of each sensim_label:
+   * a reused plane would carry the last frame's there, and frames must be
+   * bit-identical whatever buffers they got, so the label plane is zeroed
+   * (tests/runtime/frame_pool_tests.c compares whole planes). */
+  if (!f->depth) f->depth = sensim__frame_buffer((size_t)W * H * sizeof *f->depth, 0);
+  if (!f->labels) f->labels = sensim__frame_buffer((size_t)W * H * sizeof *f->labels, 1);
+  if (!f->normals) f->normals = sensim__frame_buffer((size_t)W * H * 3 * sizeof *f->normals, 0);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
   return sensim__camera_render(&ctx, f);
@@ -82,7 +90,8 @@ static sensim_status check(const sensim_camera_params *cp) {
     return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 8]", cp->max_bounces);
   if (!(cp->fog_visibility >= 0 && isfinite(cp->fog_visibility)))
     return sensim__fail(SENSIM_EINVAL, "camera fog_visibility %g m must be finite and >= 0", cp->fog_visibility);
-  /* The renderer indexes a row's samples with 32 bits (camera_render.c). */
+  /* A bound on a row's samples: the renderer keeps four rows of them in
+   * scratch (camera_render.c). */
   if ((uint64_t)cp->width * (uint64_t)cp->samples > UINT32_MAX)
     return sensim__fail(SENSIM_EINVAL, "camera width %u x samples %d = %llu rays per row exceed 2^32 - 1",
                         cp->width, cp->samples, (unsigned long long)cp->width * (unsigned long long)cp->samples);
@@ -102,7 +111,9 @@ sensim_status sensim_camera_create(sensim_world *w, const sensim_sensor_params *
   sensim_camera *c = calloc(1, sizeof *c);
   if (!c) return sensim__fail(SENSIM_ENOMEM, "out of memory for a camera");
   c->p = *cp;
+  pthread_mutex_init(&c->scratch_mu, NULL);
   if ((rc = sensim__optics_create(cp, &c->optics))) {
+    pthread_mutex_destroy(&c->scratch_mu);
     free(c);
     return rc;
   }
