@@ -34,6 +34,7 @@ typedef struct sensim_camera_scratch {
   float *hit_t;         /* primary hit distance (INFINITY: miss) */
   float (*hit_n)[3];    /* primary normal, world */
   int *hit_body;        /* primary hit body, -1: miss */
+  uint32_t *words;      /* one row's random words (3 per sample) */
   sensim_camera_wave cur, next;
   struct sensim_camera_scratch *link; /* the camera's free list */
 } sensim_camera_scratch;

@@ -16,6 +16,7 @@ static void scratch_free(sensim_camera_scratch *s) {
   free(s->hit_t);
   free(s->hit_n);
   free(s->hit_body);
+  free(s->words);
   free(s->cur.ray);
   free(s->next.ray);
   free(s);
@@ -42,7 +43,8 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratc
   s->hit_t = malloc(n * sizeof *s->hit_t);
   s->hit_n = malloc(n * sizeof *s->hit_n);
   s->hit_body = malloc(n * sizeof *s->hit_body);
-  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body) {
+  s->words = malloc(3 * (n / 4) * sizeof *s->words);
+  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
     scratch_free(s);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the scratch of %zu camera samples", n);
   }
