@@ -39,7 +39,7 @@ static sensim_status srgb_apply(void *user, sensim_frame *f, sensim_filter_ctx *
    * costs one pow per channel, which is small next to tracing the pixel. */
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGBA8, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGBA8, f->width, f->height);
   if (rc) {
     f->data = rgb;
     return rc;

@@ -235,7 +235,7 @@ static uint16_t quant(float v, double maxcode) {
 static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) {
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, type, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, type, f->width, f->height);
   if (rc) {
     f->data = in;
     return rc;
@@ -306,7 +306,7 @@ static sensim_status gray_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   (void)ctx;
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height);
   if (rc) {
     f->data = rgb;
     return rc;
@@ -355,7 +355,7 @@ static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   size_t nch = channels(f), W = f->width;
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, f->type, ow, oh);
+  sensim_status rc = sensim__frame_alloc_unset(f, f->type, ow, oh);
   if (rc) {
     f->data = in;
     return rc;
