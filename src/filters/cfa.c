@@ -85,7 +85,7 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
     return sensim__fail(SENSIM_ETYPE, "cfa takes rgb_f32, not %s", sensim_payload_name(f->type));
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RAW_F32, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RAW_F32, f->width, f->height);
   if (rc) {
     f->data = rgb;
     f->type = SENSIM_PAYLOAD_RGB_F32;
@@ -98,7 +98,7 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
       size_t i = (size_t)y * f->width + x;
       raw[i] = rgb[3 * i + (size_t)cell[(x & 1u) + 2u * (y & 1u)]];
     }
-  free(rgb);
+  sensim__frame_buffer_free(rgb);
   f->cfa = cfa;
   return SENSIM_OK;
 }
@@ -232,7 +232,7 @@ static sensim_status raw16_apply(void *user, sensim_frame *f, sensim_filter_ctx 
   }
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RAW16, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RAW16, f->width, f->height);
   if (rc) {
     f->data = in;
     f->type = SENSIM_PAYLOAD_RAW_F32;
@@ -251,7 +251,7 @@ static sensim_status raw16_apply(void *user, sensim_frame *f, sensim_filter_ctx 
     }
     out[i] = (uint16_t)dn;
   }
-  free(in);
+  sensim__frame_buffer_free(in);
   f->unit = SENSIM_UNIT_SIGNAL;
   return SENSIM_OK;
 }

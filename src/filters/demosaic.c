@@ -131,7 +131,7 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
     float *dst = pad + (size_t)(y + PAD) * pw + PAD;
     for (long x = -PAD; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
   }
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
   if (rc) {
     free(pad);
     return rc;
