@@ -11,6 +11,14 @@ static void release(void *p) {
   sensim_rt *rt = p;
   if (!rt) return;
   sensim__rt_cache_release(rt);
+  sensim__rt_spares_free(rt);
+  while (rt->spare_bindings) {
+    sensim_rt_binding *b = rt->spare_bindings;
+    rt->spare_bindings = b->link;
+    free(b->blas);
+    free(b->held);
+    free(b);
+  }
   pthread_mutex_destroy(&rt->lock);
   for (size_t i = 0; i < rt->nblas; i++)
     if (rt->blas[i]) rtcReleaseScene(rt->blas[i]);
@@ -90,20 +98,32 @@ sensim_status sensim__rt_sync(sensim_world *w) {
   return SENSIM_OK;
 }
 
+/* *p holds at least n elements of size es (growing it when it holds fewer). */
+static int reserve(void **p, size_t *cap, size_t n, size_t es) {
+  if (n <= *cap && *p) return 1;
+  void *q = realloc(*p, (n ? n : 1) * es);
+  if (!q) return 0;
+  *p = q;
+  *cap = n ? n : 1;
+  return 1;
+}
+
 sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sensim_rt_binding **out) {
   sensim_status rc = sensim__rt_sync(w);
   if (rc) return rc;
   sensim_rt *rt = w->rt;
-  sensim_rt_binding *b = calloc(1, sizeof *b);
-  if (b) {
-    b->blas = calloc(snap->nbodies ? snap->nbodies : 1, sizeof *b->blas);
-    b->held = malloc((rt->nblas ? rt->nblas : 1) * sizeof *b->held);
-  }
-  if (!b || !b->blas || !b->held) {
+  pthread_mutex_lock(&rt->lock);
+  sensim_rt_binding *b = rt->spare_bindings;
+  if (b) rt->spare_bindings = b->link, rt->nspare_bindings--;
+  pthread_mutex_unlock(&rt->lock);
+  if (!b) b = calloc(1, sizeof *b);
+  if (!b || !reserve((void **)&b->blas, &b->cap_blas, snap->nbodies, sizeof *b->blas) ||
+      !reserve((void **)&b->held, &b->cap_held, rt->nblas, sizeof *b->held)) {
     if (b) free(b->blas), free(b->held);
     free(b);
     return sensim__fail(SENSIM_ENOMEM, "out of memory binding a view");
   }
+  memset(b->blas, 0, (snap->nbodies ? snap->nbodies : 1) * sizeof *b->blas);
   b->device = rt->device;
   b->rt = rt;
   rtcRetainDevice(rt->device);
@@ -126,8 +146,17 @@ void sensim__rt_binding_free(void *p) {
   sensim_rt_binding *b = p;
   if (!b) return;
   for (size_t i = 0; i < b->nheld; i++) rtcReleaseScene(b->held[i]);
+  rtcReleaseDevice(b->device);
+  /* Kept for the next capture's binding (the kernel outlives every
+   * capture), unless enough are kept already. */
+  sensim_rt *rt = b->rt;
+  b->nheld = 0;
+  pthread_mutex_lock(&rt->lock);
+  int keep = rt->nspare_bindings < SENSIM_RT_SPARES;
+  if (keep) b->link = rt->spare_bindings, rt->spare_bindings = b, rt->nspare_bindings++;
+  pthread_mutex_unlock(&rt->lock);
+  if (keep) return;
   free(b->held);
   free(b->blas);
-  rtcReleaseDevice(b->device);
   free(b);
 }

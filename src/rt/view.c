@@ -82,6 +82,28 @@ static void scene_free(sensim_rt_scene *s) {
   free(s);
 }
 
+/* Keep instance list s (no Embree scene yet) for the next view, or free it. */
+static void list_spare(sensim_rt *rt, sensim_rt_scene *s) {
+  pthread_mutex_lock(&rt->lock);
+  int keep = rt->nspare_lists < SENSIM_RT_SPARES && !s->scene && !s->mat && !s->fixed;
+  if (keep) s->link = rt->spare_lists, rt->spare_lists = s, rt->nspare_lists++;
+  pthread_mutex_unlock(&rt->lock);
+  if (!keep) scene_free(s);
+}
+
+void sensim__rt_spares_free(sensim_rt *rt) {
+  while (rt->spare_lists) {
+    sensim_rt_scene *s = rt->spare_lists;
+    rt->spare_lists = s->link;
+    scene_free(s);
+  }
+  while (rt->spare_views) {
+    sensim_rt_view *v = rt->spare_views;
+    rt->spare_views = v->link;
+    free(v);
+  }
+}
+
 /* Drop a reference taken under rt->lock. */
 static void scene_unref(sensim_rt *rt, sensim_rt_scene *s) {
   if (!s) return;
@@ -105,20 +127,41 @@ static void quat_matrix(sensim_quat q, float m[9]) {
   m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)), m[8] = (float)(1 - 2 * (x * x + y * y));
 }
 
-/* The instance list of a snapshot, without its Embree scene. */
+/* *p holds at least n elements of size es (growing it when it holds fewer;
+ * what it held is not kept). */
+static int reserve(void **p, size_t *cap, size_t n, size_t es) {
+  if (n <= *cap && *p) return 1;
+  free(*p);
+  *p = malloc((n ? n : 1) * es);
+  *cap = *p ? (n ? n : 1) : 0;
+  return *p != NULL;
+}
+
+/* The instance list of a snapshot, without its Embree scene: a spare one
+ * refilled, or a new one. */
 static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_snapshot *snap) {
-  sensim_rt_scene *s = calloc(1, sizeof *s);
-  if (!s) return NULL;
+  sensim_rt *rt = b->rt;
+  pthread_mutex_lock(&rt->lock);
+  sensim_rt_scene *s = rt->spare_lists;
+  if (s) rt->spare_lists = s->link, rt->nspare_lists--;
+  pthread_mutex_unlock(&rt->lock);
+  size_t cap_nb = s ? s->cap_nb : 0, cap_total = s ? s->cap_total : 0;
+  if (!s && !(s = calloc(1, sizeof *s))) return NULL;
   size_t nb = snap->nbodies;
-  s->nbodies = nb;
-  s->refs = 1;
-  s->blas = calloc(nb ? nb : 1, sizeof *s->blas);
-  s->nsteps = calloc(nb ? nb : 1, sizeof *s->nsteps);
-  s->first = calloc(nb ? nb : 1, sizeof *s->first);
-  if (!s->blas || !s->nsteps || !s->first) {
+  size_t cb = cap_nb, cn = cap_nb, cf = cap_nb;
+  if (!reserve((void **)&s->blas, &cb, nb, sizeof *s->blas) || !reserve((void **)&s->nsteps, &cn, nb, sizeof *s->nsteps) ||
+      !reserve((void **)&s->first, &cf, nb, sizeof *s->first)) {
     scene_free(s);
     return NULL;
   }
+  s->cap_nb = cb;
+  s->cap_total = cap_total;
+  s->link = NULL;
+  s->nbodies = nb;
+  s->refs = 1;
+  memset(s->blas, 0, (nb ? nb : 1) * sizeof *s->blas);
+  memset(s->nsteps, 0, (nb ? nb : 1) * sizeof *s->nsteps);
+  memset(s->first, 0, (nb ? nb : 1) * sizeof *s->first);
   size_t total = 0;
   for (size_t i = 0; i < nb; i++)
     if (b->blas[i]) {
@@ -126,8 +169,7 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
       total += (size_t)s->nsteps[i];
     }
   s->total = total;
-  s->step = malloc((total ? total : 1) * sizeof *s->step);
-  if (!s->step) {
+  if (!reserve((void **)&s->step, &s->cap_total, total, sizeof *s->step)) {
     scene_free(s);
     return NULL;
   }
@@ -207,12 +249,17 @@ static sensim_status build(RTCDevice dev, sensim_rt_scene *s) {
 sensim_status sensim__rt_view_create(const sensim_rt_binding *b, const sensim_snapshot *snap,
                                      sensim_rt_view **out) {
   sensim_rt *rt = b->rt;
-  sensim_rt_view *v = calloc(1, sizeof *v);
+  pthread_mutex_lock(&rt->lock);
+  sensim_rt_view *v = rt->spare_views;
+  if (v) rt->spare_views = v->link, rt->nspare_views--;
+  pthread_mutex_unlock(&rt->lock);
+  if (!v) v = malloc(sizeof *v);
   sensim_rt_scene *s = v ? instance_list(b, snap) : NULL;
   if (!s) {
     free(v);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a view of %zu bodies", snap->nbodies);
   }
+  memset(v, 0, sizeof *v);
   v->rt = rt;
   v->t0 = snap->t0;
   v->t1 = snap->t1;
@@ -223,7 +270,7 @@ sensim_status sensim__rt_view_create(const sensim_rt_binding *b, const sensim_sn
   if (hit) c->refs++;
   pthread_mutex_unlock(&rt->lock);
   if (hit) {
-    scene_free(s);
+    list_spare(rt, s);
     s = c;
   } else {
     sensim_status rc = build(b->device, s);
@@ -249,8 +296,13 @@ sensim_status sensim__rt_view_create(const sensim_rt_binding *b, const sensim_sn
 
 void sensim__rt_view_destroy(sensim_rt_view *v) {
   if (!v) return;
-  scene_unref(v->rt, v->sh);
-  free(v);
+  sensim_rt *rt = v->rt;
+  scene_unref(rt, v->sh);
+  pthread_mutex_lock(&rt->lock);
+  int keep = rt->nspare_views < SENSIM_RT_SPARES;
+  if (keep) v->link = rt->spare_views, rt->spare_views = v, rt->nspare_views++;
+  pthread_mutex_unlock(&rt->lock);
+  if (!keep) free(v);
 }
 
 int sensim__rt_view_is_static(const sensim_rt_view *v) { return v->sh->is_static; }

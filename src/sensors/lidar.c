@@ -30,10 +30,34 @@ void sensim_lidar_params_init(sensim_lidar_params *p) {
   p->intensity_bits = 8;
 }
 
+void *sensim__lidar_scratch_take(sensim_lidar *l) {
+  void *b = NULL;
+  pthread_mutex_lock(&l->scratch_mu);
+  if (l->nscratch) b = l->scratch[--l->nscratch];
+  pthread_mutex_unlock(&l->scratch_mu);
+  return b ? b : malloc(sensim__lidar_band_scratch(l));
+}
+
+void sensim__lidar_scratch_give(sensim_lidar *l, void *block) {
+  pthread_mutex_lock(&l->scratch_mu);
+  if (l->nscratch == l->cap_scratch) {
+    size_t cap = l->cap_scratch ? 2 * l->cap_scratch : 16;
+    void **a = realloc(l->scratch, cap * sizeof *a);
+    if (a) l->scratch = a, l->cap_scratch = cap;
+  }
+  int kept = l->nscratch < l->cap_scratch;
+  if (kept) l->scratch[l->nscratch++] = block;
+  pthread_mutex_unlock(&l->scratch_mu);
+  if (!kept) free(block);
+}
+
 static void lidar_destroy(void *impl) {
   sensim_lidar *l = impl;
   if (!l) return;
   sensim__lidar_footprint_free(&l->fp);
+  for (size_t i = 0; i < l->nscratch; i++) free(l->scratch[i]);
+  free(l->scratch);
+  pthread_mutex_destroy(&l->scratch_mu);
   free(l->dir0);
   free(l->col_az);
   free(l->dsoa);
@@ -61,10 +85,12 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   if (rc) return rc;
   f->returns = (uint32_t)R;
   sc.out = f->data;
-  sensim_lidar_refl *refl = malloc((snap->nbodies ? snap->nbodies : 1) * sizeof *refl);
+  /* Scratch from the capture's frame pool (this thread's), given back below. */
+  sensim_lidar_refl *refl = sensim__frame_buffer((snap->nbodies ? snap->nbodies : 1) * sizeof *refl, 0);
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
   sensim_lidar_band *bands = NULL;
+  size_t nb = 0;
   if (!refl) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar scan");
     goto done;
@@ -97,19 +123,28 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
    * the others: bands would only add hand-offs and cache traffic (the
    * OS1-128 bench at lag 3 periods ran 20 % slower on 2 threads banded). */
   int urgent = ctx.lag * ctx.rate < 1.0;
-  size_t nb = sensim__fork_band_count(ctx.fork, (size_t)N, urgent);
-  bands = calloc(nb, sizeof *bands);
+  nb = sensim__fork_band_count(ctx.fork, (size_t)N, urgent);
+  bands = sensim__frame_buffer(nb * sizeof *bands, 1);
   if (!bands) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %zu lidar bands", nb);
     goto done;
   }
-  for (size_t i = 0; i < nb; i++) bands[i].sc = &sc;
+  for (size_t i = 0; i < nb; i++) {
+    bands[i].sc = &sc;
+    if (!(bands[i].scratch = sensim__lidar_scratch_take((sensim_lidar *)l))) {
+      rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column");
+      goto done;
+    }
+  }
   rc = sensim__fork_run_bands(ctx.fork, (size_t)N, bands, nb, sizeof *bands, sensim__lidar_columns_run);
 done:
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
-  free(bands);
-  free(refl);
+  if (bands)
+    for (size_t i = 0; i < nb; i++)
+      if (bands[i].scratch) sensim__lidar_scratch_give((sensim_lidar *)l, bands[i].scratch);
+  sensim__frame_buffer_free(bands);
+  sensim__frame_buffer_free(refl);
   return rc;
 }
 
@@ -202,7 +237,9 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
                           lp->columns);
   sensim_lidar *l = calloc(1, sizeof *l);
   if (!l) return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar");
+  pthread_mutex_init(&l->scratch_mu, NULL);
   if ((rc = sensim__lidar_footprint_init(lp, &l->fp))) {
+    pthread_mutex_destroy(&l->scratch_mu);
     free(l);
     return rc;
   }

@@ -64,6 +64,12 @@ typedef struct firing {
   double m[9];
 } firing;
 
+/* The firings follow the hits, at the next multiple of their alignment. */
+static size_t firings_at(size_t hits) {
+  const size_t a = _Alignof(firing), b = hits * sizeof(sensim_lidar_hit);
+  return (b + a - 1) / a * a;
+}
+
 
 
 /* With an AVX2 clone where the compiler can make one (chosen at load time):
@@ -88,15 +94,9 @@ static void columns_run(void *arg) {
   const sensim_pose_table *poses = sc->poses;
   sensim_beam *out = sc->out;
   const int still = sc->still;
-  /* One column's sub-ray measurements and firings. */
-  sensim_lidar_hit *bh = malloc(CS * sizeof *bh);
-  firing *fr = malloc((size_t)C * sizeof *fr);
-  if (!bh || !fr) {
-    sensim__band_fail(&band->b, sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar column"));
-    free(bh);
-    free(fr);
-    return;
-  }
+  /* One column's sub-ray measurements and firings, in the band's scratch. */
+  sensim_lidar_hit *bh = band->scratch;
+  firing *fr = (firing *)((char *)band->scratch + firings_at(CS));
   sensim_rt_packet8 pk;
   for (int i = 0; i < 8; i++) {
     pk.tnear[i] = 0.0f; /* traced from the sensor: a surface inside the blanking range still blocks the light
@@ -215,8 +215,10 @@ static void columns_run(void *arg) {
       }
     }
   }
-  free(bh);
-  free(fr);
 }
 
 void sensim__lidar_columns_run(void *arg) { columns_run(arg); }
+
+size_t sensim__lidar_band_scratch(const sensim_lidar *l) {
+  return firings_at((size_t)l->p.channels * l->fp.n) + (size_t)l->p.channels * sizeof(firing);
+}

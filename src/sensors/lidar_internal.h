@@ -3,6 +3,7 @@
 #ifndef SENSIM_SENSORS_LIDAR_INTERNAL_H
 #define SENSIM_SENSORS_LIDAR_INTERNAL_H
 
+#include <pthread.h>
 #include <math.h>
 #include "core/internal.h"
 #include "sensim/lidar.h"
@@ -51,6 +52,9 @@ typedef struct sensim_lidar {
   float *dsoa;       /* dir0 as three arrays (x of every sub-ray, then y, then z), padded by 8 */
   double *col_az;    /* per column: azimuth, rad (one allocation with col_cs) */
   double *col_cs;    /* per column: cos and sin of col_az */
+  pthread_mutex_t scratch_mu; /* guards the spare band scratch below */
+  void **scratch;             /* spare band scratch blocks (sensim__lidar_band_scratch bytes) */
+  size_t nscratch, cap_scratch;
 } sensim_lidar;
 
 /* Group one beam's sub-ray hits into returns: hits within
@@ -85,6 +89,7 @@ typedef struct sensim_lidar_scan {
 typedef struct sensim_lidar_band {
   sensim_band b;
   const sensim_lidar_scan *sc;
+  void *scratch; /* one column's sub-ray hits and firings (sensim__lidar_scratch_take) */
 } sensim_lidar_band;
 
 /* The beams of one traced packet of a one-sub-ray scan (lane e is channel
@@ -128,5 +133,13 @@ static inline float sensim__lidar_quantise(float i, double qmax, double inv_qmax
 /* Trace the columns of one band (a sensim_lidar_band *, sensors/lidar_columns.c);
  * a pool job. */
 void sensim__lidar_columns_run(void *arg);
+/* Bytes of a band's scratch for lidar l (sensors/lidar_columns.c). The
+ * lidar keeps the blocks between scans, so in steady state it allocates
+ * none. */
+size_t sensim__lidar_band_scratch(const sensim_lidar *l);
+/* A band's scratch block: a spare one the lidar kept, or a new one; and
+ * its return (kept for the next scan). sensors/lidar.c. */
+void *sensim__lidar_scratch_take(sensim_lidar *l);
+void sensim__lidar_scratch_give(sensim_lidar *l, void *block);
 
 #endif

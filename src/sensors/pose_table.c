@@ -1,4 +1,7 @@
-/* sensors/pose_table.c: a sensor's pose tabulated over a capture window. */
+/* sensors/pose_table.c: a sensor's pose tabulated over a capture window.
+ * The table's block comes from the capture's frame pool (core/frame_pool.h):
+ * tables are made on the capture's own thread, so a sensor in steady state
+ * reuses the block of an earlier capture. */
 #include <stdlib.h>
 #include "core/internal.h"
 #include "core/vecmath.h"
@@ -7,7 +10,7 @@
 sensim_status sensim__pose_table_init(sensim_pose_table *tab, const sensim_capture_ctx *ctx, double t0, double t1,
                                       int n) {
   if (!(t1 > t0) || n < 2) n = 1;
-  tab->pose = malloc((size_t)n * sizeof *tab->pose);
+  tab->pose = sensim__frame_buffer((size_t)n * sizeof *tab->pose, 0);
   if (!tab->pose) return sensim__fail(SENSIM_ENOMEM, "out of memory for a pose table");
   tab->n = n;
   tab->t0 = t0;
@@ -36,7 +39,7 @@ sensim_pose sensim__pose_table_at(const sensim_pose_table *tab, double t) {
 }
 
 void sensim__pose_table_free(sensim_pose_table *tab) {
-  free(tab->pose);
+  sensim__frame_buffer_free(tab->pose);
   tab->pose = NULL;
   tab->n = 0;
 }
