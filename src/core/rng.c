@@ -11,6 +11,7 @@
 #include "core/cpu.h"
 #include "core/simd_trig.h"
 #include "core/rng_gsl.h"
+#include "core/rng_counter.h"
 #include "sensim/rng.h"
 
 void sensim_rng_init(sensim_rng *r, uint64_t seed, uint32_t sensor, uint64_t frame,
@@ -205,6 +206,53 @@ __attribute__((target("avx2"))) static void philox16_avx2(const uint32_t key[2],
 #endif
 
 
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* Eight blocks whose counter words 0 are blocks[0 .. 7] (any values); word
+ * k of block i to out[k stride + i]. */
+__attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s, const uint32_t *blocks,
+                                                            uint32_t *out, size_t stride) {
+  const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm256_set1_epi32((int)PHILOX_M4x32_1);
+  __m256i x0 = _mm256_loadu_si256((const __m256i *)blocks), x1 = _mm256_set1_epi32((int)s->ctr[1]);
+  __m256i x2 = _mm256_set1_epi32((int)s->ctr[2]), x3 = _mm256_set1_epi32((int)s->ctr[3]);
+  uint32_t k0 = s->key[0], k1 = s->key[1];
+  for (int round = 0; round < 10; round++) {
+    const __m256i vk0 = _mm256_set1_epi32((int)k0), vk1 = _mm256_set1_epi32((int)k1);
+    __m256i h0, l0, h1, l1;
+    mulhilo8(x0, m0, &h0, &l0);
+    mulhilo8(x2, m1, &h1, &l1);
+    x0 = _mm256_xor_si256(_mm256_xor_si256(h1, x1), vk0);
+    x2 = _mm256_xor_si256(_mm256_xor_si256(h0, x3), vk1);
+    x1 = l1;
+    x3 = l0;
+    k0 += PHILOX_W32_0;
+    k1 += PHILOX_W32_1;
+  }
+  _mm256_storeu_si256((__m256i *)out, x0);
+  _mm256_storeu_si256((__m256i *)(out + stride), x1);
+  _mm256_storeu_si256((__m256i *)(out + 2 * stride), x2);
+  _mm256_storeu_si256((__m256i *)(out + 3 * stride), x3);
+}
+
+__attribute__((target("avx2"))) static size_t philox_at_avx2(const sensim_rng *s, const uint32_t *blocks, size_t n,
+                                                             uint32_t *out, size_t stride) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) philox8_at_avx2(s, blocks + i, out + i, stride);
+  return i;
+}
+#endif
+
+void sensim__philox_at(const sensim_rng *stream, const uint32_t *blocks, size_t n, uint32_t *out, size_t stride) {
+  size_t i = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (n >= 8 && sensim__cpu_has_avx2()) i = philox_at_avx2(stream, blocks, n, out, stride);
+#endif
+  for (; i < n; i++) {
+    uint32_t w[4];
+    philox_scalar(stream->key, stream->ctr, blocks[i], 1, w);
+    for (int k = 0; k < 4; k++) out[(size_t)k * stride + i] = w[k];
+  }
+}
+
 void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n) {
   size_t i = 0;
   while (i < n && r->used < 4) out[i++] = r->buf[r->used++];
@@ -244,33 +292,7 @@ void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n) {
  * below does exactly these float operations in the same order (no
  * contraction in ISO C mode), so both paths give the same bits. */
 static inline void normal_pair(uint32_t w0, uint32_t w1, float *a, float *b) {
-  float u1 = (float)(int32_t)((w0 >> 8) + 1u) * (1.0f / 16777216.0f);
-  float u2 = (float)(int32_t)(w1 >> 8) * (1.0f / 16777216.0f);
-  uint32_t bits;
-  memcpy(&bits, &u1, sizeof bits);
-  int32_t e = (int32_t)(bits >> 23) - 127;
-  uint32_t mb = (bits & 0x007FFFFFu) | 0x3F800000u;
-  float m;
-  memcpy(&m, &mb, sizeof m);
-  if (m > 1.41421356f) {
-    m = 0.5f * m;
-    e += 1;
-  }
-  float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
-  float p = 1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 + s2 * (1.0f / 9))));
-  float ln = (float)e * 0.69314718f + 2.0f * s * p;
-  float m2 = -2.0f * ln;
-  float r = sqrtf(m2 > 0.0f ? m2 : 0.0f);
-  float y = 4.0f * (u2 - (float)(int32_t)(u2 + 0.5f));
-  int32_t q = (int32_t)(y + (y >= 0.0f ? 0.5f : -0.5f));
-  float th = (y - (float)q) * 1.57079633f, t2 = th * th;
-  float sn = th * (1.0f + t2 * (-1.0f / 6 + t2 * (1.0f / 120 + t2 * (-1.0f / 5040 + t2 * (1.0f / 362880)))));
-  float cs = 1.0f + t2 * (-0.5f + t2 * (1.0f / 24 + t2 * (-1.0f / 720 + t2 * (1.0f / 40320))));
-  float x = (q & 1) ? cs : sn, z = (q & 1) ? sn : cs;
-  sn = (q & 2) ? -x : x;
-  cs = ((q + 1) & 2) ? -z : z;
-  *a = r * cs;
-  *b = r * sn;
+  sensim__normal_pair_fast(w0, w1, a, b);
 }
 
 #if defined(__SSE2__)
