@@ -42,6 +42,10 @@ typedef struct sensim_chain {
   sensim_chain_link *links;
   size_t n, cap;
   sensim_exposure_state exposure;
+  /* Nonzero: run the links in their order even where "cfa" could go
+   * before the per-value stages ahead of it (sensim__chain_run). The
+   * result is the same bits either way; tests compare the two. */
+  int keep_order;
 } sensim_chain;
 
 void sensim__chain_init(sensim_chain *c, sensim_payload raw);
