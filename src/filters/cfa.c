@@ -47,6 +47,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
 #include "filters/chain.h"
 
@@ -175,6 +176,28 @@ static double digitise(const adc_params *p, double gain, double e) {
   return dn < p->max_dn ? dn : p->max_dn;
 }
 
+/* SIGNAL of each of n charges in place. One body, compiled twice: the
+ * AVX2 copy has floor and min/max as instructions and runs eight values
+ * at a time; both do the same IEEE operations, so the bits agree. */
+__attribute__((always_inline)) static inline void adc_body(const adc_params *p, double g, float *v, size_t n) {
+  const double span = p->max_dn - p->black_level, scale = p->system_gain * g, fw = p->full_well;
+  const double bl = p->black_level, max_dn = p->max_dn;
+  for (size_t i = 0; i < n; i++) {
+    double e = v[i];
+    e = e > fw ? fw : e;
+    double dn = floor(scale * e + bl + 0.5);
+    dn = dn > 0 ? dn : 0.0; /* NaN reads as black */
+    dn = dn < max_dn ? dn : max_dn;
+    v[i] = (float)((dn - bl) / span);
+  }
+}
+static void adc_values(const adc_params *p, double g, float *v, size_t n) { adc_body(p, g, v, n); }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+__attribute__((target("avx2"))) static void adc_values_avx2(const adc_params *p, double g, float *v, size_t n) {
+  adc_body(p, g, v, n);
+}
+#endif
+
 static int channels_of(sensim_payload t) {
   switch (t) {
     case SENSIM_PAYLOAD_RGB_F32: return 3;
@@ -196,9 +219,14 @@ static sensim_status adc_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
   double g = 1.0;
   sensim_status rc = frame_gain(f, "adc", &g);
   if (rc) return rc;
-  double span = p->max_dn - p->black_level;
   float *v = f->data;
-  for (size_t i = 0; i < (size_t)ch * f->count; i++) v[i] = (float)((digitise(p, g, v[i]) - p->black_level) / span);
+  size_t n = (size_t)ch * f->count;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2())
+    adc_values_avx2(p, g, v, n);
+  else
+#endif
+    adc_values(p, g, v, n);
   f->unit = SENSIM_UNIT_SIGNAL;
   return SENSIM_OK;
 }

@@ -54,6 +54,12 @@ static const double kMhcDiag[5][5] = {/* R at B sites and B at R sites */
 
 #define PAD 2 /* half the 5 x 5 kernel */
 
+typedef struct demosaic_state {
+  demosaic_method method;
+  float *pad;      /* the padded mosaic of the last frame: scratch kept between frames */
+  size_t pad_cap;  /* floats allocated at pad */
+} demosaic_state;
+
 static sensim_status demosaic_create(const cJSON *params, void **user) {
   static const char *const known[] = {"method", NULL};
   sensim_status rc = sensim__param_only(params, "demosaic", known);
@@ -73,11 +79,18 @@ static sensim_status demosaic_create(const cJSON *params, void **user) {
                           sensim__did_you_mean(hint, sizeof hint, it->valuestring, methods));
     }
   }
-  demosaic_method *u = malloc(sizeof *u);
+  demosaic_state *u = calloc(1, sizeof *u);
   if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
-  *u = m;
+  u->method = m;
   *user = u;
   return SENSIM_OK;
+}
+
+static void demosaic_destroy(void *user) {
+  demosaic_state *u = user;
+  if (!u) return;
+  free(u->pad);
+  free(u);
 }
 
 /* Index of i in [0, n) after mirroring without repeating the edge sample
@@ -89,7 +102,7 @@ static long reflect101(long i, long n) {
   return i < n ? i : p - i;
 }
 
-static double kernel5(const float *c, size_t stride, const double k[5][5]) {
+__attribute__((always_inline)) static inline double kernel5(const float *c, size_t stride, const double k[5][5]) {
   double s = 0.0;
   for (int dy = 0; dy < 5; dy++) {
     const float *row = c + (ptrdiff_t)(dy - PAD) * (ptrdiff_t)stride - PAD;
@@ -112,9 +125,45 @@ static double bilinear_at(const float *c, size_t stride, const int col[4], long 
   return s / n;
 }
 
+/* One MHC pixel: `own` is its colour, `horiz` (for green) the colour of
+ * its left and right neighbours. Inlined with constant kernels, so the
+ * zero taps vanish and the sums keep kernel5's order (the same bits). */
+__attribute__((always_inline)) static inline void mhc_pixel(const float *c, size_t pw, int own, int horiz,
+                                                           float *o) {
+  double v[3];
+  v[own] = *c;
+  if (own == 1) {
+    v[horiz] = kernel5(c, pw, kMhcRow);
+    v[2 - horiz] = kernel5(c, pw, kMhcCol);
+  } else {
+    v[1] = kernel5(c, pw, kMhcG);
+    v[2 - own] = kernel5(c, pw, kMhcDiag);
+  }
+  for (int ch = 0; ch < 3; ch++) o[ch] = (float)v[ch];
+}
+
+/* Row y of the MHC result: pixels alternate between two colours, so the
+ * loop takes them in pairs with each one's kernels fixed. */
+static void mhc_row(const float *prow, size_t pw, const int *col, long y, long W, float *out) {
+  int c0 = col[2 * (y & 1)], c1 = col[1 + 2 * (y & 1)];
+  long x = 0;
+  for (; x + 1 < W; x += 2) {
+    const float *c = prow + x;
+    if (c0 == 1) {
+      mhc_pixel(c, pw, 1, c1, out + 3 * x);
+      mhc_pixel(c + 1, pw, c1, 0, out + 3 * x + 3);
+    } else {
+      mhc_pixel(c, pw, c0, 0, out + 3 * x);
+      mhc_pixel(c + 1, pw, 1, c0, out + 3 * x + 3);
+    }
+  }
+  if (x < W) mhc_pixel(prow + x, pw, c0, c1, out + 3 * x);
+}
+
 static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
-  demosaic_method method = *(const demosaic_method *)user;
+  demosaic_state *u = user;
+  demosaic_method method = u->method;
   if (f->cfa < SENSIM_CFA_RGGB || f->cfa > SENSIM_CFA_GBRG)
     return sensim__fail(SENSIM_ETYPE, "demosaic: the raw frame has no colour filter array layout (cfa NONE)");
   if (f->width < 2 || f->height < 2)
@@ -123,42 +172,42 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
   const int *col = sensim__cfa_cell(f->cfa);
   long W = f->width, H = f->height;
   size_t pw = (size_t)W + 2 * PAD, ph = (size_t)H + 2 * PAD;
-  float *pad = malloc(pw * ph * sizeof *pad);
-  if (!pad) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
+  if (u->pad_cap < pw * ph) {
+    float *np = malloc(pw * ph * sizeof *np);
+    if (!np) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
+    free(u->pad);
+    u->pad = np;
+    u->pad_cap = pw * ph;
+  }
+  float *pad = u->pad;
   const float *raw = f->data;
   for (long y = -PAD; y < H + PAD; y++) {
     const float *src = raw + (size_t)reflect101(y, H) * (size_t)W;
     float *dst = pad + (size_t)(y + PAD) * pw + PAD;
-    for (long x = -PAD; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
+    memcpy(dst, src, (size_t)W * sizeof *dst);
+    for (long x = -PAD; x < 0; x++) dst[x] = src[reflect101(x, W)];
+    for (long x = W; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
   }
   sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
-  if (rc) {
-    free(pad);
-    return rc;
-  }
+  if (rc) return rc;
   float *rgb = f->data;
-  for (long y = 0; y < H; y++)
+  for (long y = 0; y < H; y++) {
+    const float *prow = pad + (size_t)(y + PAD) * pw + PAD;
+    float *out = rgb + 3 * (size_t)y * (size_t)W;
+    if (method == DEMOSAIC_MHC) {
+      mhc_row(prow, pw, col, y, W, out);
+      continue;
+    }
     for (long x = 0; x < W; x++) {
-      const float *c = pad + (size_t)(y + PAD) * pw + (size_t)(x + PAD);
+      const float *c = prow + x;
       int own = col[(x & 1) + 2 * (y & 1)];
       double v[3];
       v[own] = *c;
-      if (method == DEMOSAIC_BILINEAR) {
-        for (int ch = 0; ch < 3; ch++)
-          if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
-      } else if (own == 1) {
-        /* Which colour sits left/right of this green decides the kernel. */
-        int horiz = col[((x + 1) & 1) + 2 * (y & 1)];
-        v[horiz] = kernel5(c, pw, kMhcRow);
-        v[2 - horiz] = kernel5(c, pw, kMhcCol);
-      } else {
-        v[1] = kernel5(c, pw, kMhcG);
-        v[2 - own] = kernel5(c, pw, kMhcDiag);
-      }
-      float *o = rgb + 3 * ((size_t)y * (size_t)W + (size_t)x);
-      for (int ch = 0; ch < 3; ch++) o[ch] = (float)v[ch];
+      for (int ch = 0; ch < 3; ch++)
+        if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
+      for (int ch = 0; ch < 3; ch++) out[3 * x + ch] = (float)v[ch];
     }
-  free(pad);
+  }
   f->cfa = SENSIM_CFA_NONE;
   return SENSIM_OK;
 }
@@ -169,6 +218,6 @@ const sensim_builtin_filter sensim__filter_demosaic = {
             .out = SENSIM_PAYLOAD_RGB_F32,
             .init = NULL,
             .apply = demosaic_apply,
-            .destroy = free},
+            .destroy = demosaic_destroy},
     .create = demosaic_create,
     .accepts = NULL};
