@@ -214,9 +214,9 @@ __attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s,
   const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm256_set1_epi32((int)PHILOX_M4x32_1);
   __m256i x0 = _mm256_loadu_si256((const __m256i *)blocks), x1 = _mm256_set1_epi32((int)s->ctr[1]);
   __m256i x2 = _mm256_set1_epi32((int)s->ctr[2]), x3 = _mm256_set1_epi32((int)s->ctr[3]);
-  uint32_t k0 = s->key[0], k1 = s->key[1];
+  __m256i vk0 = _mm256_set1_epi32((int)s->key[0]), vk1 = _mm256_set1_epi32((int)s->key[1]);
+  const __m256i w0 = _mm256_set1_epi32((int)PHILOX_W32_0), w1 = _mm256_set1_epi32((int)PHILOX_W32_1);
   for (int round = 0; round < 10; round++) {
-    const __m256i vk0 = _mm256_set1_epi32((int)k0), vk1 = _mm256_set1_epi32((int)k1);
     __m256i h0, l0, h1, l1;
     mulhilo8(x0, m0, &h0, &l0);
     mulhilo8(x2, m1, &h1, &l1);
@@ -224,8 +224,8 @@ __attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s,
     x2 = _mm256_xor_si256(_mm256_xor_si256(h0, x3), vk1);
     x1 = l1;
     x3 = l0;
-    k0 += PHILOX_W32_0;
-    k1 += PHILOX_W32_1;
+    vk0 = _mm256_add_epi32(vk0, w0); /* the key schedule, mod 2^32 as in Random123 */
+    vk1 = _mm256_add_epi32(vk1, w1);
   }
   _mm256_storeu_si256((__m256i *)out, x0);
   _mm256_storeu_si256((__m256i *)(out + stride), x1);

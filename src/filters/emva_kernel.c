@@ -168,7 +168,8 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
   const __m256d fw = _mm256_set1_pd(k->full_well), rn = _mm256_set1_pd(k->read_noise);
   const __m256d mu_d = _mm256_set1_pd(k->mu_d), sure_sat = _mm256_set1_pd(k->sure_sat);
   const __m256d ptrs_min = _mm256_set1_pd(SENSIM_POISSON_PTRS_MIN);
-  double mu[SENSIM_EMVA_CHUNK], rest[SENSIM_EMVA_CHUNK]; /* rest: offset + read noise, e- */
+  double mu[SENSIM_EMVA_CHUNK], rest[SENSIM_EMVA_CHUNK]; /* rest: the offset, e- */
+  float gs[SENSIM_EMVA_CHUNK];                             /* the read noise's N(0, 1) */
   uint8_t open[SENSIM_EMVA_CHUNK];
   size_t i = 0, nr = 0, no = 0;
   for (; i + 8 <= n; i += 8) {
@@ -204,25 +205,24 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
       res[h] = _mm256_cvtpd_ps(_mm256_add_pd(_mm256_add_pd(q, r), gn));
       _mm256_storeu_pd(mu + i + 4 * h, m);
       _mm256_storeu_pd(rest + i + 4 * h, r);
-      /* rest holds the offset; pass 2 and 3 add the read noise term the
-       * same way, (q + offset) + read_noise g. */
       int done = msat | (acc & mptrs);
       settled |= done << (4 * h);
-      for (int l = 0; l < 4; l++) {
-        if (done >> l & 1) continue;
+      for (unsigned left = ~(unsigned)done & 0xFu; left; left &= left - 1) {
+        int l = __builtin_ctz(left);
         size_t j = i + 4 * (size_t)h + (size_t)l;
         if ((mptrs >> l & 1)) open[no++] = (uint8_t)j;
         else redo[nr++] = (uint8_t)j;
       }
     }
+    _mm256_storeu_ps(gs + i, g);
     __m256 out = _mm256_set_m128(res[1], res[0]);
     __m256 keep = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
         _mm256_and_si256(_mm256_set1_epi32(settled), _mm256_set_epi32(128, 64, 32, 16, 8, 4, 2, 1)),
         _mm256_setzero_si256()));
     _mm256_storeu_ps(v + i, _mm256_blendv_ps(out, _mm256_loadu_ps(v + i), keep));
   }
-  /* Passes 2 and 3 on packed lanes; g is recomputed per lane by the same
-   * scalar function the reference path uses. */
+  /* Passes 2 and 3 on packed lanes; they finish a value as pass 1 does,
+   * (q + offset) + read_noise g, in the same double operations. */
   uint32_t cb[SENSIM_EMVA_CHUNK], cw[4 * SENSIM_EMVA_CHUNK];
   uint8_t retry[SENSIM_EMVA_CHUNK];
   size_t nretry = 0;
@@ -234,9 +234,11 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
     double muc[SENSIM_EMVA_CHUNK + 4];
     if (pass == 1) { /* the first retry block of each: attempts 1 (words 0, 1) and 2 (words 2, 3) */
       for (size_t c = 0; c < nl; c++) cb[c] = blocks[list[c]];
+      size_t nl8 = (nl + 7) & ~(size_t)7; /* whole AVX2 batches: pad with the last block */
+      for (size_t c = nl; c < nl8; c++) cb[c] = cb[nl - 1];
       sensim_rng rs = *k->stream;
       rs.ctr[1] += 1u << 16;
-      sensim__philox_at(&rs, cb, nl, cw, SENSIM_EMVA_CHUNK);
+      sensim__philox_at(&rs, cb, nl8, cw, SENSIM_EMVA_CHUNK);
     }
     for (size_t c = 0; c < nl; c++) {
       size_t j = list[c];
@@ -259,10 +261,7 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
         size_t j = list[c + (size_t)l];
         if (acc >> l & 1) {
           double q = kv[l] > k->full_well ? k->full_well : kv[l];
-          float g = 0.0f, unused;
-          if (k->read_noise > 0)
-            sensim__normal_pair_fast(w[2 * SENSIM_EMVA_CHUNK + j], w[3 * SENSIM_EMVA_CHUNK + j], &g, &unused);
-          v[j] = (float)(q + rest[j] + k->read_noise * (double)g);
+          v[j] = (float)(q + rest[j] + k->read_noise * (double)gs[j]);
         } else if ((sc >> l & 1) || pass == 2) {
           redo[nr++] = (uint8_t)j;
         } else {
