@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/builtin.h"
 #include "filters/chain.h"
 
@@ -122,6 +123,14 @@ static size_t cfa_after_run(const sensim_chain *c, size_t i) {
   size_t e = i;
   while (e < c->n && per_value(&c->links[e])) e++;
   return e > i && e < c->n && c->links[e].def.apply == sensim__filter_cfa.def.apply ? e : 0;
+}
+
+sensim_status sensim__chain_run_forked(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id,
+                                      sensim_fork fork) {
+  const sensim_fork *old = sensim__filter_fork_swap(&fork);
+  sensim_status rc = sensim__chain_run(c, f, seed, sensor_id);
+  sensim__filter_fork_swap(old);
+  return rc;
 }
 
 sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id) {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 typedef enum demosaic_method { DEMOSAIC_BILINEAR, DEMOSAIC_MHC } demosaic_method;
@@ -160,6 +161,40 @@ static void mhc_row(const float *prow, size_t pw, const int *col, long y, long W
   if (x < W) mhc_pixel(prow + x, pw, c0, c1, out + 3 * x);
 }
 
+/* Rows [y0, y1) of the result from the padded mosaic. */
+typedef struct demosaic_job {
+  demosaic_method method;
+  const float *pad;
+  size_t pw;
+  const int *col;
+  long W;
+  float *rgb;
+} demosaic_job;
+
+static void demosaic_rows(void *arg, size_t y0, size_t y1) {
+  const demosaic_job *j = arg;
+  const int *col = j->col;
+  size_t pw = j->pw;
+  long W = j->W;
+  for (long y = (long)y0; y < (long)y1; y++) {
+    const float *prow = j->pad + (size_t)(y + PAD) * pw + PAD;
+    float *out = j->rgb + 3 * (size_t)y * (size_t)W;
+    if (j->method == DEMOSAIC_MHC) {
+      mhc_row(prow, pw, col, y, W, out);
+      continue;
+    }
+    for (long x = 0; x < W; x++) {
+      const float *c = prow + x;
+      int own = col[(x & 1) + 2 * (y & 1)];
+      double v[3];
+      v[own] = *c;
+      for (int ch = 0; ch < 3; ch++)
+        if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
+      for (int ch = 0; ch < 3; ch++) out[3 * x + ch] = (float)v[ch];
+    }
+  }
+}
+
 static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   demosaic_state *u = user;
@@ -190,24 +225,8 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
   }
   sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
   if (rc) return rc;
-  float *rgb = f->data;
-  for (long y = 0; y < H; y++) {
-    const float *prow = pad + (size_t)(y + PAD) * pw + PAD;
-    float *out = rgb + 3 * (size_t)y * (size_t)W;
-    if (method == DEMOSAIC_MHC) {
-      mhc_row(prow, pw, col, y, W, out);
-      continue;
-    }
-    for (long x = 0; x < W; x++) {
-      const float *c = prow + x;
-      int own = col[(x & 1) + 2 * (y & 1)];
-      double v[3];
-      v[own] = *c;
-      for (int ch = 0; ch < 3; ch++)
-        if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
-      for (int ch = 0; ch < 3; ch++) out[3 * x + ch] = (float)v[ch];
-    }
-  }
+  demosaic_job job = {.method = method, .pad = pad, .pw = pw, .col = col, .W = W, .rgb = f->data};
+  sensim__filter_bands((size_t)H, 8, demosaic_rows, &job); /* rows in bands on the world's workers */
   f->cfa = SENSIM_CFA_NONE;
   return SENSIM_OK;
 }

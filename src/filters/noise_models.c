@@ -75,6 +75,7 @@
 #include "core/internal.h"
 #include "core/rng_counter.h"
 #include "filters/chain.h"
+#include "filters/bands.h"
 #include "filters/emva_kernel.h"
 
 static const sensim_payload kFloatImages[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RAW_F32,
@@ -207,6 +208,32 @@ static inline uint32_t emva_x_c(const int *cell, int ch, uint32_t y, size_t i) {
   return 3u * x + (cell ? (uint32_t)cell[(x & 1u) + 2u * (y & 1u)] : 0u);
 }
 
+/* Rows [y0, y1) of a fixed pattern. */
+typedef struct pattern_job {
+  const sensim_filter_ctx *ctx;
+  const int *cell;
+  int ch;
+  size_t per_row;
+  float *fpn;
+} pattern_job;
+
+static void pattern_rows(void *arg, size_t y0, size_t y1) {
+  const pattern_job *j = arg;
+  uint32_t blocks[SENSIM_EMVA_CHUNK], w[4 * SENSIM_EMVA_CHUNK];
+  for (uint32_t y = (uint32_t)y0; y < y1; y++) {
+    sensim_rng r;
+    sensim_rng_init(&r, j->ctx->seed, j->ctx->sensor_id, FPN_FRAME, FPN_ELEMENT + y);
+    float *pa = j->fpn + 2 * j->per_row * y, *pb = pa + j->per_row;
+    for (size_t i0 = 0; i0 < j->per_row; i0 += SENSIM_EMVA_CHUNK) {
+      size_t n = j->per_row - i0 < SENSIM_EMVA_CHUNK ? j->per_row - i0 : SENSIM_EMVA_CHUNK;
+      for (size_t i = 0; i < n; i++) blocks[i] = emva_x_c(j->cell, j->ch, y, i0 + i);
+      sensim__philox_at(&r, blocks, n, w, SENSIM_EMVA_CHUNK);
+      for (size_t i = 0; i < n; i++)
+        sensim__normal_pair_fast(w[i], w[SENSIM_EMVA_CHUNK + i], &pa[i0 + i], &pb[i0 + i]);
+    }
+  }
+}
+
 /* Make sure u->fpn holds this frame's fixed pattern (see the file comment
  * for the keying): per row, the a (PRNU) plane of the row's values, then
  * their b (DSNU) plane. */
@@ -220,19 +247,8 @@ static sensim_status emva_pattern(emva_filter *u, const sensim_frame *f, const s
   size_t nvals = per_row * f->height;
   float *fpn = malloc((nvals > 0 ? nvals : 1) * 2 * sizeof *fpn);
   if (!fpn) return sensim__fail(SENSIM_ENOMEM, "noise_emva1288: out of memory for the fixed pattern");
-  uint32_t blocks[SENSIM_EMVA_CHUNK], w[4 * SENSIM_EMVA_CHUNK];
-  for (uint32_t y = 0; y < f->height; y++) {
-    sensim_rng r;
-    sensim_rng_init(&r, ctx->seed, ctx->sensor_id, FPN_FRAME, FPN_ELEMENT + y);
-    float *pa = fpn + 2 * per_row * y, *pb = pa + per_row;
-    for (size_t i0 = 0; i0 < per_row; i0 += SENSIM_EMVA_CHUNK) {
-      size_t n = per_row - i0 < SENSIM_EMVA_CHUNK ? per_row - i0 : SENSIM_EMVA_CHUNK;
-      for (size_t i = 0; i < n; i++) blocks[i] = emva_x_c(cell, ch, y, i0 + i);
-      sensim__philox_at(&r, blocks, n, w, SENSIM_EMVA_CHUNK);
-      for (size_t i = 0; i < n; i++)
-        sensim__normal_pair_fast(w[i], w[SENSIM_EMVA_CHUNK + i], &pa[i0 + i], &pb[i0 + i]);
-    }
-  }
+  pattern_job job = {.ctx = ctx, .cell = cell, .ch = ch, .per_row = per_row, .fpn = fpn};
+  sensim__filter_bands(f->height, 1, pattern_rows, &job);
   free(u->fpn);
   u->fpn = fpn;
   u->fpn_seed = ctx->seed;
@@ -254,10 +270,11 @@ typedef struct emva_run {
   const int *cell;    /* raw_f32 with a CFA layout: colour per 2 x 2 position; else NULL */
 } emva_run;
 
-static void emva_rows(const emva_run *r, uint32_t y0, uint32_t y1) {
+static void emva_rows(void *arg, size_t y0, size_t y1) {
+  const emva_run *r = arg;
   const size_t per_row = (size_t)r->width * (size_t)r->ch;
   uint32_t blocks[SENSIM_EMVA_CHUNK];
-  for (uint32_t y = y0; y < y1; y++) {
+  for (uint32_t y = (uint32_t)y0; y < y1; y++) {
     float *row = r->v + per_row * y;
     const float *pa = r->fpn ? r->fpn + 2 * per_row * y : NULL, *pb = pa ? pa + per_row : NULL;
     const uint32_t base = 3u * r->width * y; /* fits: emva_apply checks 3 count < 2^32 */
@@ -304,7 +321,7 @@ static sensim_status emva_apply(void *user, sensim_frame *f, sensim_filter_ctx *
                       .sure_sat = u->full_well + 40.0 * sqrt(u->full_well) + 40.0, .shot_noise = u->shot_noise},
                 .fpn = u->prnu > 0 || u->dsnu > 0 ? u->fpn : NULL, .v = f->data, .width = f->width, .ch = ch,
                 .cell = cell};
-  emva_rows(&r, 0, f->height);
+  sensim__filter_bands(f->height, 1, emva_rows, &r); /* rows in bands on the world's workers */
   return SENSIM_OK;
 }
 

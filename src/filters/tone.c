@@ -41,6 +41,7 @@
 #include <string.h>
 #include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 static const sensim_payload kRgbOrGray[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_NONE};
@@ -223,6 +224,20 @@ static double tone_eval(const tone_params *p, double v) {
   return v;
 }
 
+typedef struct tone_job {
+  const tone_params *p;
+  float *d;
+} tone_job;
+
+static void tone_values(void *arg, size_t lo, size_t hi) {
+  const tone_job *j = arg;
+  float *d = j->d;
+  if (j->p->curve == TONE_SRGB)
+    for (size_t i = lo; i < hi; i++) d[i] = srgb_fast(j->p->table, d[i]);
+  else
+    for (size_t i = lo; i < hi; i++) d[i] = (float)tone_eval(j->p, d[i]);
+}
+
 static sensim_status tone_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   const tone_params *p = user;
@@ -230,10 +245,8 @@ static sensim_status tone_apply(void *user, sensim_frame *f, sensim_filter_ctx *
     return sensim__fail(SENSIM_ETYPE, "tone needs a frame in SIGNAL units (0 black, 1 full scale; put \"adc\" before it)");
   float *d = f->data;
   size_t n = f->count * channels(f);
-  if (p->curve == TONE_SRGB)
-    for (size_t i = 0; i < n; i++) d[i] = srgb_fast(p->table, d[i]);
-  else
-    for (size_t i = 0; i < n; i++) d[i] = (float)tone_eval(p, d[i]);
+  tone_job job = {p, d};
+  sensim__filter_bands(n, 4096, tone_values, &job); /* values in bands on the world's workers */
   return SENSIM_OK;
 }
 
@@ -307,6 +320,22 @@ __attribute__((target("avx2"))) static void rgba8_avx2(const float *in, uint8_t 
 }
 #endif
 
+typedef struct rgba8_job {
+  const float *in;
+  uint8_t *out;
+} rgba8_job;
+
+static void rgba8_pixels(void *arg, size_t lo, size_t hi) {
+  const rgba8_job *j = arg;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    rgba8_avx2(j->in + 3 * lo, j->out + 4 * lo, hi - lo);
+    return;
+  }
+#endif
+  rgba8_plain(j->in + 3 * lo, j->out + 4 * lo, hi - lo);
+}
+
 /* Replace float data (nch values per pixel) by integers of `type`. */
 static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) {
   float *in = f->data;
@@ -318,12 +347,8 @@ static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) 
   }
   size_t n = f->count;
   if (type == SENSIM_PAYLOAD_RGBA8) {
-#if defined(SENSIM_HAVE_AVX2_PATHS)
-    if (sensim__cpu_has_avx2())
-      rgba8_avx2(in, f->data, n);
-    else
-#endif
-      rgba8_plain(in, f->data, n);
+    rgba8_job job = {in, f->data};
+    sensim__filter_bands(n, 4096, rgba8_pixels, &job); /* pixels in bands on the world's workers */
   } else if (type == SENSIM_PAYLOAD_GRAY8) {
     uint8_t *o = f->data;
     for (size_t i = 0; i < n; i++) o[i] = (uint8_t)quant(in[i], 255.0);

@@ -30,7 +30,7 @@ static void filter_ready(sensim_sensor *s) {
     if (!c || c->state != SENSIM_CAP_GENERATED) break;
     pthread_mutex_unlock(&s->mu);
     if (c->status == SENSIM_OK) {
-      c->status = sensim__chain_run(&s->chain, &c->frame, c->ctx.key.seed, c->ctx.key.sensor);
+      c->status = sensim__chain_run_forked(&s->chain, &c->frame, c->ctx.key.seed, c->ctx.key.sensor, c->ctx.fork);
       if (c->status) snprintf(c->error, sizeof c->error, "%s", sensim_last_error());
     }
     pthread_mutex_lock(&s->mu);
