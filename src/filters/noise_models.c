@@ -46,29 +46,32 @@
  *   The defaults are representative of a current global-shutter CMOS
  *   machine-vision sensor, not any one datasheet.
  *
- *   Poisson draws are exact at every mean (no Gaussian approximation):
- *   mu < 10 by inversion, a sequential search of the cumulative
- *   distribution with one uniform (L. Devroye, "Non-Uniform Random Variate
- *   Generation", Springer 1986, X.3.2); mu >= 10 by PTRS, W. Hoermann,
- *   "The transformed rejection method for generating Poisson random
- *   variables", Insurance: Mathematics and Economics 12(1), 1993, 39-45
- *   (about 2.3 uniforms per draw; GSL's gsl_ran_poisson, also exact, takes
- *   5 to 10 times longer here). Uniforms and the read noise's Gaussian
- *   (gsl_ran_gaussian_ziggurat) come from a gsl_rng continuing the
- *   filter's stream ctx->rng (core/rng_gsl.h). A mean above
- *   full_well + 40 sqrt(full_well) + 40 saturates without a draw: the
- *   count would fall below the well with probability far under 1e-15.
+ *   Random numbers by position: value (pixel p, channel c) takes Philox
+ *   block 3 p + c of ctx->rng's stream, c being the rgb channel, the CFA
+ *   colour of a mosaic pixel (frame.cfa), or 0 (emva_x_c below). So the
+ *   noise of a value depends on its position alone (any banding or thread
+ *   count), and "cfa" before this filter gives the same bits as "cfa"
+ *   after it (filters/chain.c moves it forward). Poisson draws are exact
+ *   at every mean (no Gaussian approximation): mu < 10 by inversion, mu >=
+ *   10 by PTRS, W. Hoermann, "The transformed rejection method for
+ *   generating Poisson random variables", Insurance: Mathematics and
+ *   Economics 12(1), 1993, 39-45 (filters/poisson_ctr.c); the read noise is
+ *   Box-Muller from the block's other two words (filters/emva_kernel.c).
+ *   A mean above full_well + 40 sqrt(full_well) + 40 saturates without a
+ *   draw: the count would fall below the well with probability far under
+ *   1e-15.
  *
- *   Fixed patterns: a and b of a photodiode come from the stream keyed
- *   sensim_rng_init(seed, sensor_id, 0xFFFFFFFF, 0x52880000 + row), drawn
- *   along the row as (a, b) for value index x * channels + c. The frame
- *   word is the constant 0xFFFFFFFF, not the frame index, so every frame of
- *   a sensor sees the same pattern; the world seed and the sensor id change
+ *   Fixed patterns: a and b of the value at (x, y, c) are the Box-Muller
+ *   pair of block 3 x + c of the stream keyed sensim_rng_init(seed,
+ *   sensor_id, 0xFFFFFFFF, 0x52880000 + y), c as above. The frame word is
+ *   the constant 0xFFFFFFFF, not the frame index, so every frame of a
+ *   sensor sees the same pattern; the world seed and the sensor id change
  *   it. Keying by row keeps a photodiode's pattern independent of the image
- *   width. Chain streams use elements 0x80000000 + slot, so these do not
- *   collide with them; images are limited to 65536 rows. The pattern is
- *   computed on the first frame and kept while seed, sensor and size stay
- *   the same. */
+ *   width. Chain streams use elements 0x80000000 + slot (+ r 2^16 for
+ *   PTRS's retries), so these do not collide with them; images are limited
+ *   to 65536 rows. The pattern is
+ *   computed on the first frame and kept while seed, sensor, size and CFA
+ *   layout stay the same. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
