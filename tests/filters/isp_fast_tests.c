@@ -296,6 +296,34 @@ static void test_typical_chain_same_bits_for_zero_one_and_two_workers(void **sta
   }
 }
 
+static void test_typical_chain_same_bits_on_plain_and_avx2_paths(void **state) {
+  (void)state;
+  /* Every stage with an AVX2 copy (noise, adc, white balance, ccm, tone,
+   * quantize) does the plain path's IEEE operations in the same order. */
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (!sensim__cpu_has_avx2()) skip();
+  sensim_chain a, b;
+  build_typical(&a);
+  build_typical(&b);
+  for (uint64_t k = 0; k < 2; k++) {
+    sensim_frame fa, fb;
+    radiance_frame(&fa, 203, 61, k);
+    radiance_frame(&fb, 203, 61, k);
+    SENSIM_OK_OR_FAIL(sensim__chain_run(&a, &fa, 5, 1));
+    atomic_store(&sensim__cpu_avx2_off, 1);
+    SENSIM_OK_OR_FAIL(sensim__chain_run(&b, &fb, 5, 1));
+    atomic_store(&sensim__cpu_avx2_off, 0);
+    assert_memory_equal(fa.data, fb.data, 4 * fa.count);
+    free(fa.data);
+    free(fb.data);
+  }
+  sensim__chain_free(&a);
+  sensim__chain_free(&b);
+#else
+  skip();
+#endif
+}
+
 int sensim_test_isp_fast(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_typical_chain_gives_same_bits_with_cfa_run_first),
@@ -303,6 +331,7 @@ int sensim_test_isp_fast(void) {
       cmocka_unit_test(test_demosaic_mhc_gives_bits_of_plain_kernels),
       cmocka_unit_test(test_adc_and_quantize_give_bits_of_reference_formulas),
       cmocka_unit_test(test_typical_chain_same_bits_for_zero_one_and_two_workers),
+      cmocka_unit_test(test_typical_chain_same_bits_on_plain_and_avx2_paths),
   };
   return cmocka_run_group_tests_name("isp_fast", tests, NULL, NULL);
 }
