@@ -21,6 +21,7 @@
  * unchanged up to the edge. The mosaic must be at least 2 x 2 pixels. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
 #include "filters/bands.h"
 #include "filters/chain.h"
@@ -53,7 +54,8 @@ static const double kMhcDiag[5][5] = {/* R at B sites and B at R sites */
                                       {0, 2, 0, 2, 0},
                                       {0, 0, -1.5, 0, 0}};
 
-#define PAD 2 /* half the 5 x 5 kernel */
+#define PAD 2       /* half the 5 x 5 kernel */
+#define PAD_SLACK 8 /* floats after the padded mosaic that the AVX2 loads may read (never use) */
 
 typedef struct demosaic_state {
   demosaic_method method;
@@ -145,9 +147,65 @@ __attribute__((always_inline)) static inline void mhc_pixel(const float *c, size
 
 /* Row y of the MHC result: pixels alternate between two colours, so the
  * loop takes them in pairs with each one's kernels fixed. */
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* kernel5 at four pixels two apart, c[0], c[2], c[4], c[6]: each tap loads
+ * eight floats and keeps the even ones. The same products, added in the
+ * same order from 0.0, so each lane is kernel5's bits. Reads up to
+ * c[7 + 2 + 2 pw], hence the pad's slack (demosaic_apply). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d kernel5_x4(const float *c, size_t stride,
+                                                                                 const double k[5][5]) {
+  const __m256i evens = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+  __m256d s = _mm256_setzero_pd();
+  for (int dy = 0; dy < 5; dy++) {
+    const float *row = c + (ptrdiff_t)(dy - PAD) * (ptrdiff_t)stride - PAD;
+    for (int dx = 0; dx < 5; dx++)
+      if (k[dy][dx] != 0.0) {
+        __m256 v8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(row + dx), evens);
+        s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(k[dy][dx]), _mm256_cvtps_pd(_mm256_castps256_ps128(v8))));
+      }
+  }
+  return _mm256_mul_pd(s, _mm256_set1_pd(0.125));
+}
+
+/* mhc_pixel at c[0], c[2], c[4], c[6], all of colour `own`, into v[3][4]. */
+__attribute__((target("avx2"), always_inline)) static inline void mhc_x4(const float *c, size_t pw, int own,
+                                                                          int horiz, float v[3][4]) {
+  const __m256i evens = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+  __m256 own8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(c), evens);
+  _mm_storeu_ps(v[own], _mm256_cvtpd_ps(_mm256_cvtps_pd(_mm256_castps256_ps128(own8))));
+  if (own == 1) {
+    _mm_storeu_ps(v[horiz], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcRow)));
+    _mm_storeu_ps(v[2 - horiz], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcCol)));
+  } else {
+    _mm_storeu_ps(v[1], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcG)));
+    _mm_storeu_ps(v[2 - own], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcDiag)));
+  }
+}
+
+/* Eight pixels at a time, the first of colour c0; returns how many it did. */
+__attribute__((target("avx2"))) static long mhc_row_avx2(const float *prow, size_t pw, int c0, int c1, long W,
+                                                         float *out) {
+  long x = 0;
+  for (; x + 8 <= W; x += 8) {
+    float ev[3][4], od[3][4];
+    mhc_x4(prow + x, pw, c0, c1, ev);
+    mhc_x4(prow + x + 1, pw, c1, c0, od);
+    for (int i = 0; i < 4; i++)
+      for (int ch = 0; ch < 3; ch++) {
+        out[3 * (x + 2 * i) + ch] = ev[ch][i];
+        out[3 * (x + 2 * i + 1) + ch] = od[ch][i];
+      }
+  }
+  return x;
+}
+#endif
+
 static void mhc_row(const float *prow, size_t pw, const int *col, long y, long W, float *out) {
   int c0 = col[2 * (y & 1)], c1 = col[1 + 2 * (y & 1)];
   long x = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) x = mhc_row_avx2(prow, pw, c0, c1, W, out);
+#endif
   for (; x + 1 < W; x += 2) {
     const float *c = prow + x;
     if (c0 == 1) {
@@ -207,12 +265,13 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
   const int *col = sensim__cfa_cell(f->cfa);
   long W = f->width, H = f->height;
   size_t pw = (size_t)W + 2 * PAD, ph = (size_t)H + 2 * PAD;
-  if (u->pad_cap < pw * ph) {
-    float *np = malloc(pw * ph * sizeof *np);
+  if (u->pad_cap < pw * ph + PAD_SLACK) {
+    float *np = malloc((pw * ph + PAD_SLACK) * sizeof *np);
     if (!np) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
     free(u->pad);
     u->pad = np;
-    u->pad_cap = pw * ph;
+    u->pad_cap = pw * ph + PAD_SLACK;
+    memset(np + pw * ph, 0, PAD_SLACK * sizeof *np);
   }
   float *pad = u->pad;
   const float *raw = f->data;
