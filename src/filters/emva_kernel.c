@@ -207,11 +207,16 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
       _mm256_storeu_pd(rest + i + 4 * h, r);
       int done = msat | (acc & mptrs);
       settled |= done << (4 * h);
-      for (unsigned left = ~(unsigned)done & 0xFu; left; left &= left - 1) {
-        int l = __builtin_ctz(left);
+      /* Without branches (which way a lane goes is random): every lane is
+       * written to both lists, and only the counts move. A lane not yet
+       * listed keeps each count below the list's size. */
+      for (int l = 0; l < 4; l++) {
         size_t j = i + 4 * (size_t)h + (size_t)l;
-        if ((mptrs >> l & 1)) open[no++] = (uint8_t)j;
-        else redo[nr++] = (uint8_t)j;
+        unsigned left = ~(unsigned)done >> l & 1u, ptrs = (unsigned)mptrs >> l & 1u;
+        open[no] = (uint8_t)j;
+        no += left & ptrs;
+        redo[nr] = (uint8_t)j;
+        nr += left & (ptrs ^ 1u);
       }
     }
     _mm256_storeu_ps(gs + i, g);
@@ -257,16 +262,16 @@ __attribute__((target("avx2"))) static size_t emva_avx2(const sensim_emva_kernel
                _mm_loadu_si128((const __m128i *)(w1c + c)), 1, &kk, &acc, &sc);
       double kv[4];
       _mm256_storeu_pd(kv, kk);
-      for (int l = 0; l < 4 && c + (size_t)l < nl; l++) {
+      for (int l = 0; l < 4 && c + (size_t)l < nl; l++) { /* branch-free as in pass 1 */
         size_t j = list[c + (size_t)l];
-        if (acc >> l & 1) {
-          double q = kv[l] > k->full_well ? k->full_well : kv[l];
-          v[j] = (float)(q + rest[j] + k->read_noise * (double)gs[j]);
-        } else if ((sc >> l & 1) || pass == 2) {
-          redo[nr++] = (uint8_t)j;
-        } else {
-          nlist[next++] = (uint8_t)j;
-        }
+        unsigned a = (unsigned)acc >> l & 1u, s_ = ((unsigned)sc >> l & 1u) | (pass == 2);
+        double q = kv[l] > k->full_well ? k->full_well : kv[l];
+        float val = (float)(q + rest[j] + k->read_noise * (double)gs[j]);
+        v[j] = a ? val : v[j];
+        redo[nr] = (uint8_t)j;
+        nr += (a ^ 1u) & s_;
+        nlist[next] = (uint8_t)j;
+        next += (a ^ 1u) & (s_ ^ 1u);
       }
     }
     if (pass == 1) { /* attempt 2 takes the same packed lanes that attempt 1 rejected, in the same block */
