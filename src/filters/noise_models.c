@@ -116,6 +116,8 @@ static sensim_status intensity_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+#define INTENSITY_CHUNK 256 /* normal pairs per batch */
+
 static sensim_status intensity_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   const intensity_params *p = user;
   int ch = channels_of(f->type);
@@ -124,9 +126,18 @@ static sensim_status intensity_apply(void *user, sensim_frame *f, sensim_filter_
                         sensim_payload_name(f->type));
   double a = p->s1 * p->s1, b = p->s2 * p->s2;
   float *v = f->data;
-  for (size_t i = 0; i < (size_t)ch * f->count; i++) {
-    double I = v[i] > 0.0f ? (double)v[i] : 0.0;
-    v[i] = (float)(v[i] + sqrt(a * I + b) * sensim_rng_normal(&ctx->rng));
+  /* Value i takes normal i of sensim_rng_normal2f_n over the filter's
+   * fresh stream (pairs from consecutive words, vectorised). */
+  float n01[2 * INTENSITY_CHUNK];
+  size_t n = (size_t)ch * f->count;
+  for (size_t i0 = 0; i0 < n; i0 += 2 * INTENSITY_CHUNK) {
+    size_t m = n - i0 < 2 * INTENSITY_CHUNK ? n - i0 : 2 * INTENSITY_CHUNK;
+    sensim_rng_normal2f_n(&ctx->rng, n01, (m + 1) / 2);
+    for (size_t i = 0; i < m; i++) {
+      float x = v[i0 + i];
+      double I = x > 0.0f ? (double)x : 0.0;
+      v[i0 + i] = (float)(x + sqrt(a * I + b) * (double)n01[i]);
+    }
   }
   return SENSIM_OK;
 }
