@@ -86,7 +86,7 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
     return sensim__fail(SENSIM_ETYPE, "cfa takes rgb_f32, not %s", sensim_payload_name(f->type));
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RAW_F32, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RAW_F32, f->width, f->height);
   if (rc) {
     f->data = rgb;
     f->type = SENSIM_PAYLOAD_RGB_F32;
@@ -275,7 +275,7 @@ static sensim_status raw16_apply(void *user, sensim_frame *f, sensim_filter_ctx 
   }
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RAW16, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RAW16, f->width, f->height);
   if (rc) {
     f->data = in;
     f->type = SENSIM_PAYLOAD_RAW_F32;

@@ -282,7 +282,7 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
     for (long x = -PAD; x < 0; x++) dst[x] = src[reflect101(x, W)];
     for (long x = W; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
   }
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
   if (rc) return rc;
   demosaic_job job = {.method = method, .pad = pad, .pw = pw, .col = col, .W = W, .rgb = f->data};
   sensim__filter_bands((size_t)H, 8, demosaic_rows, &job); /* rows in bands on the world's workers */

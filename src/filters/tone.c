@@ -408,7 +408,7 @@ static void rgba8_pixels(void *arg, size_t lo, size_t hi) {
 static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) {
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, type, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, type, f->width, f->height);
   if (rc) {
     f->data = in;
     return rc;
