@@ -71,6 +71,46 @@ typedef struct sensim_rt_packet8 {
   unsigned body[8];                  /* out: snapshot body index, ~0u on a miss */
 } sensim_rt_packet8;
 
+/* Sixteen rays and their hits, laid out as Embree's RTCRayHit16 (asserted in
+ * rt/trace.c), for the camera, which traces 4 x 4 pixel tiles: it writes
+ * the ray fields and reads the hits in place. */
+typedef struct sensim_rt_packet16 {
+  _Alignas(64) float org_x[16]; /* in: world, m */
+  float org_y[16], org_z[16];
+  float tnear[16];              /* in */
+  float dir_x[16], dir_y[16], dir_z[16]; /* in: world, need not be unit */
+  float time[16];               /* in: the view's ray time, sensim__rt_ray_time */
+  float tfar[16];               /* in: ray extent; out: hit distance where hit */
+  unsigned mask[16], id[16], flags[16]; /* set by sensim__rt_intersect16 */
+  float ng_x[16], ng_y[16], ng_z[16];   /* out: unnormalised normal in the mesh frame */
+  float u[16], v[16];                   /* out: barycentric coordinates */
+  unsigned prim[16];                    /* out: triangle index in the body's mesh */
+  unsigned geom[16];                    /* out: ~0u on a miss */
+  unsigned body[16];                    /* out: snapshot body index, ~0u on a miss */
+} sensim_rt_packet16;
+
+/* Sixteen occlusion rays, laid out as Embree's RTCRay16. */
+typedef struct sensim_rt_shadow16 {
+  _Alignas(64) float org_x[16]; /* in: world, m */
+  float org_y[16], org_z[16];
+  float tnear[16];
+  float dir_x[16], dir_y[16], dir_z[16];
+  float time[16];
+  float tfar[16];               /* in: extent; out: -inf where occluded */
+  unsigned mask[16], id[16], flags[16];
+} sensim_rt_shadow16;
+
+/* Closest hits of the lanes whose bit is set in `lanes` (bit i: lane i).
+ * `coherent`: neighbouring rays (a camera tile), else scattered
+ * (reflections). */
+void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, unsigned lanes, int coherent);
+/* World-space unit normals (as sensim_rt_hit.n) of the hits among `lanes`;
+ * other lanes get arbitrary values. */
+void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet16 *pk, unsigned lanes,
+                                 float nx[16], float ny[16], float nz[16]);
+/* Occlusion of the lanes in `lanes`; returns the lanes that are occluded. */
+unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, unsigned lanes);
+
 /* Absolute time t (s) as the view's ray time: [t0, t1] mapped to [0, 1],
  * clamped (what sensim_rt_ray.time becomes). */
 float sensim__rt_ray_time(const sensim_rt_view *v, double t);

@@ -15,6 +15,14 @@ _Static_assert(offsetof(sensim_rt_packet8, tfar) == offsetof(struct RTCRayHit8, 
 _Static_assert(offsetof(sensim_rt_packet8, ng_x) == offsetof(struct RTCRayHit8, hit.Ng_x), "packet layout");
 _Static_assert(offsetof(sensim_rt_packet8, geom) == offsetof(struct RTCRayHit8, hit.geomID), "packet layout");
 _Static_assert(offsetof(sensim_rt_packet8, body) == offsetof(struct RTCRayHit8, hit.instID), "packet layout");
+_Static_assert(sizeof(sensim_rt_packet16) == sizeof(struct RTCRayHit16), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet16, tfar) == offsetof(struct RTCRayHit16, ray.tfar), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet16, ng_x) == offsetof(struct RTCRayHit16, hit.Ng_x), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet16, geom) == offsetof(struct RTCRayHit16, hit.geomID), "packet layout");
+_Static_assert(offsetof(sensim_rt_packet16, body) == offsetof(struct RTCRayHit16, hit.instID), "packet layout");
+_Static_assert(sizeof(sensim_rt_shadow16) == sizeof(struct RTCRay16), "packet layout");
+_Static_assert(offsetof(sensim_rt_shadow16, tfar) == offsetof(struct RTCRay16, tfar), "packet layout");
+_Static_assert(offsetof(sensim_rt_shadow16, flags) == offsetof(struct RTCRay16, flags), "packet layout");
 
 static float ray_time(const sensim_rt_view *v, double t) {
   if (!(v->t1 > v->t0)) return 0.0f;
@@ -290,4 +298,78 @@ void sensim__rt_occluded(const sensim_rt_view *v, const sensim_rt_ray *rays, uns
     rtcOccluded1(v->scene, &ctx, &r);
     occ[i] = r.tfar < 0.0f; /* Embree sets tfar = -inf on an occlusion */
   }
+}
+
+void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, unsigned lanes, int coherent) {
+  RTC_ALIGN(64) int valid[16];
+  struct RTCIntersectContext ctx;
+  init_ctx(&ctx, coherent);
+  if (!lanes) return;
+  const int first = __builtin_ctz(lanes);
+  for (int i = 0; i < 16; i++) {
+    valid[i] = (lanes >> i) & 1 ? -1 : 0;
+    if (!valid[i]) { /* a copy of a valid lane: garbage in masked lanes slows the traversal */
+      pk->org_x[i] = pk->org_x[first], pk->org_y[i] = pk->org_y[first], pk->org_z[i] = pk->org_z[first];
+      pk->dir_x[i] = pk->dir_x[first], pk->dir_y[i] = pk->dir_y[first], pk->dir_z[i] = pk->dir_z[first];
+      pk->tnear[i] = pk->tnear[first], pk->tfar[i] = pk->tfar[first], pk->time[i] = pk->time[first];
+    }
+    pk->mask[i] = 0xFFFFFFFFu; /* Debian's Embree is built with ray masks on */
+    pk->id[i] = 0;
+    pk->flags[i] = 0;
+    pk->geom[i] = RTC_INVALID_GEOMETRY_ID;
+    pk->body[i] = RTC_INVALID_GEOMETRY_ID;
+  }
+  rtcIntersect16(valid, v->scene, &ctx, (struct RTCRayHit16 *)pk);
+}
+
+/* As static_normals, lane by lane: the same float operations in the same
+ * order as finish_hit, so a hit's normal has the same bits on every path. */
+void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet16 *pk, unsigned lanes,
+                                 float nx[16], float ny[16], float nz[16]) {
+  const sensim_rt_scene *sh = v->sh;
+  for (int i = 0; i < 16; i++) {
+    if (!((lanes >> i) & 1) || pk->geom[i] == RTC_INVALID_GEOMETRY_ID) continue;
+    const sensim_rt_body_rot *br = &sh->fixed[pk->body[i]];
+    if (br->one_step) {
+      const float *m = br->m;
+      const float gx = pk->ng_x[i], gy = pk->ng_y[i], gz = pk->ng_z[i];
+      float x = m[0] * gx + m[1] * gy + m[2] * gz, y = m[3] * gx + m[4] * gy + m[5] * gz,
+            z = m[6] * gx + m[7] * gy + m[8] * gz;
+      float inv = 1.0f / sqrtf(x * x + y * y + z * z);
+      nx[i] = x * inv, ny[i] = y * inv, nz[i] = z * inv;
+      continue;
+    }
+    sensim_rt_hit h;
+    finish_hit(v, (int)pk->body[i], pk->prim[i], pk->time[i], pk->ng_x[i], pk->ng_y[i], pk->ng_z[i], &h);
+    nx[i] = h.n[0], ny[i] = h.n[1], nz[i] = h.n[2];
+  }
+}
+
+/* Shadow packets share a direction (or a light) but not an origin: they are
+ * traced without the coherent flag. With it, Debian's Embree 3.13.5 does not
+ * return from rtcOccluded16 on such packets (bench/bare_embree.c found the
+ * same); lanes left out get a copy of a valid lane's ray of zero extent, as
+ * garbage in masked lanes slows Embree's packet traversal. */
+unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, unsigned lanes) {
+  RTC_ALIGN(64) int valid[16];
+  struct RTCIntersectContext ctx;
+  init_ctx(&ctx, 0);
+  if (!lanes) return 0;
+  const int first = __builtin_ctz(lanes);
+  for (int i = 0; i < 16; i++) {
+    valid[i] = (lanes >> i) & 1 ? -1 : 0;
+    if (!valid[i]) {
+      pk->org_x[i] = pk->org_x[first], pk->org_y[i] = pk->org_y[first], pk->org_z[i] = pk->org_z[first];
+      pk->dir_x[i] = pk->dir_x[first], pk->dir_y[i] = pk->dir_y[first], pk->dir_z[i] = pk->dir_z[first];
+      pk->tnear[i] = 0.0f, pk->tfar[i] = 0.0f, pk->time[i] = pk->time[first];
+    }
+    pk->mask[i] = 0xFFFFFFFFu;
+    pk->id[i] = 0;
+    pk->flags[i] = 0;
+  }
+  rtcOccluded16(valid, v->scene, &ctx, (struct RTCRay16 *)pk);
+  unsigned occ = 0;
+  for (int i = 0; i < 16; i++)
+    if (((lanes >> i) & 1) && pk->tfar[i] < 0.0f) occ |= 1u << i; /* Embree sets tfar = -inf on an occlusion */
+  return occ;
 }

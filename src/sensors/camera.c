@@ -24,19 +24,24 @@ static void camera_destroy(void *impl) {
   sensim_camera *c = impl;
   if (!c) return;
   sensim__optics_destroy(c->optics);
+  sensim__camera_scratch_free_all(c);
+  pthread_mutex_destroy(&c->scratch_mu);
   free(c);
 }
 
 static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   const sensim_camera *cam = ctx.impl;
   const uint32_t W = cam->p.width, H = cam->p.height;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGB_F32, W, H);
+  /* The renderer writes every value of the image and of its planes, so
+   * none needs zeroing; planes the frame already has (of this size) are
+   * reused. */
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGB_F32, W, H);
   if (rc) return rc;
   f->unit = SENSIM_UNIT_RADIANCE;
   f->exposure_time = cam->p.exposure_time;
-  f->depth = calloc((size_t)W * H, sizeof *f->depth);
-  f->labels = calloc((size_t)W * H, sizeof *f->labels);
-  f->normals = calloc((size_t)W * H * 3, sizeof *f->normals);
+  if (!f->depth) f->depth = malloc((size_t)W * H * sizeof *f->depth);
+  if (!f->labels) f->labels = malloc((size_t)W * H * sizeof *f->labels);
+  if (!f->normals) f->normals = malloc((size_t)W * H * 3 * sizeof *f->normals);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
   return sensim__camera_render(&ctx, f);
@@ -80,7 +85,8 @@ static sensim_status check(const sensim_camera_params *cp) {
     return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 8]", cp->max_bounces);
   if (!(cp->fog_visibility >= 0 && isfinite(cp->fog_visibility)))
     return sensim__fail(SENSIM_EINVAL, "camera fog_visibility %g m must be finite and >= 0", cp->fog_visibility);
-  /* The renderer indexes a row's samples with 32 bits (camera_render.c). */
+  /* A bound on a row's samples: the renderer keeps four rows of them in
+   * scratch (camera_render.c). */
   if ((uint64_t)cp->width * (uint64_t)cp->samples > UINT32_MAX)
     return sensim__fail(SENSIM_EINVAL, "camera width %u x samples %d = %llu rays per row exceed 2^32 - 1",
                         cp->width, cp->samples, (unsigned long long)cp->width * (unsigned long long)cp->samples);
@@ -100,7 +106,9 @@ sensim_status sensim_camera_create(sensim_world *w, const sensim_sensor_params *
   sensim_camera *c = calloc(1, sizeof *c);
   if (!c) return sensim__fail(SENSIM_ENOMEM, "out of memory for a camera");
   c->p = *cp;
+  pthread_mutex_init(&c->scratch_mu, NULL);
   if ((rc = sensim__optics_create(cp, &c->optics))) {
+    pthread_mutex_destroy(&c->scratch_mu);
     free(c);
     return rc;
   }

@@ -3,10 +3,43 @@
 #ifndef SENSIM_SENSORS_CAMERA_INTERNAL_H
 #define SENSIM_SENSORS_CAMERA_INTERNAL_H
 
+#include <pthread.h>
 #include "sensim/camera.h"
 #include "sensors/optics.h"
 #include "sensors/traced.h"
 #include "sensors/window.h"
+
+/* A mirror reflection waiting for the next bounce. */
+typedef struct sensim_camera_wave_ray {
+  float org[3], dir[3]; /* world */
+  float w[3];           /* path throughput */
+  float time;           /* the view's ray time */
+  size_t sample;        /* sample index in the strip */
+} sensim_camera_wave_ray;
+
+typedef struct sensim_camera_wave {
+  sensim_camera_wave_ray *ray;
+  size_t n, cap;
+} sensim_camera_wave;
+
+/* What one render band works in: a strip's samples (4 rows x width x
+ * samples) and its reflection waves. Kept by the camera between frames, so
+ * a camera in steady state allocates nothing to render. */
+typedef struct sensim_camera_scratch {
+  float (*col)[3];      /* radiance per sample */
+  float (*uvoff)[2];    /* offset in its pixel */
+  double *t;            /* time, s */
+  sensim_pose *pose;    /* sensor pose (moving sensors only) */
+  float *axial;         /* X component of the unit sensor-frame ray */
+  float *hit_t;         /* primary hit distance (INFINITY: miss) */
+  float (*hit_n)[3];    /* primary normal, world */
+  int *hit_body;        /* primary hit body, -1: miss */
+  sensim_camera_wave cur, next;
+  struct sensim_camera_scratch *link; /* the camera's free list */
+} sensim_camera_scratch;
+
+/* Render bands per frame at most (core/fork.h asks for 4 (threads + 1)). */
+#define SENSIM_CAMERA_MAX_BANDS 64
 
 typedef struct sensim_camera {
   sensim_camera_params p;
@@ -15,7 +48,16 @@ typedef struct sensim_camera {
   int nch;         /* rays per sample: 1, or 3 (one per channel) with lateral CA */
   double beta;     /* fog extinction coefficient, 1/m */
   double readout;  /* (height - 1) x line_time, s */
+  pthread_mutex_t scratch_mu;           /* guards `scratch` */
+  sensim_camera_scratch *scratch;       /* free scratch sets */
 } sensim_camera;
+
+/* A scratch set for one band (reused, or allocated on first use), and its
+ * return. sensors/camera_scratch.c. */
+sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out);
+void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s);
+/* Free every kept scratch set (camera destruction). */
+void sensim__camera_scratch_free_all(sensim_camera *c);
 
 /* Render the capture into f's rgb, depth, label and normal planes (already
  * allocated, zeroed). sensors/camera_render.c. */

@@ -1,10 +1,18 @@
-/* sensors/camera_render.c: the camera's renderer, one image row at a time
- * as a wavefront: the row's primary rays are traced together, the hits are
- * shaded (shadow rays queued), mirror reflections form the next wave, and
- * all the row's shadow rays are traced in one batch at the end. Each ray
- * carries the throughput (RGB weight) of its path and the sample it adds
- * to, so lateral chromatic aberration (one ray per channel), vignetting,
- * fog and Fresnel-weighted reflections are all just weights. */
+/* sensors/camera_render.c: the camera's renderer. The image is cut into
+ * strips of four rows and each strip into 4 x 4 pixel tiles; a tile's rays
+ * for one sample index (and one colour channel, where lateral chromatic
+ * aberration separates them) are one packet of 16, traced together, shaded
+ * lane by lane, and their shadow rays traced at once as a second packet of
+ * 16 towards each light, while the tile is still in cache. Mirror
+ * reflections are gathered per strip and traced as further packets. Each
+ * ray carries the throughput (RGB weight) of its path and the sample it
+ * adds to, so lateral chromatic aberration (one ray per channel),
+ * vignetting, fog and Fresnel-weighted reflections are all just weights.
+ *
+ * Random draws come from one stream per row (the jitter of its samples in
+ * pixel order), so the image does not depend on how strips are banded over
+ * threads. Scratch buffers live in the camera and are reused from frame to
+ * frame (sensors/camera_scratch.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,320 +23,410 @@
 #include "sensors/camera_internal.h"
 #include "sensors/shading.h"
 
-typedef struct wave {
-  sensim_rt_ray *ray;
-  float (*w)[3];      /* path throughput */
-  uint32_t *sample;   /* sample index in the row */
-  unsigned char *plane; /* 1: a primary ray that feeds the depth/label/normal planes */
-  size_t n, cap;
-} wave;
+#define TILE 4   /* a tile is TILE x TILE pixels: one packet of 16 */
+#define LANES 16
 
+/* A packet of rays with what the shading needs besides Embree's fields. */
+typedef struct lanes {
+  sensim_rt_packet16 pk;
+  float w[3][LANES];        /* path throughput per channel */
+  size_t sample[LANES];     /* sample index in the strip */
+  unsigned valid;           /* lanes holding a ray */
+  unsigned plane;           /* lanes whose hit feeds the depth/label/normal planes */
+  float nx[LANES], ny[LANES], nz[LANES];
+} lanes;
+
+/* What a band renders with: the capture's read-only state and its scratch. */
 typedef struct render {
   sensim_stream_key key;
   const sensim_camera *cam;
   const sensim_snapshot *snap;
   sensim_rt_view *view;
   sensim_pose_table poses;
-  wave cur, next, shadow;
-  sensim_rt_hit *hits;
-  size_t cap_hits;
-  unsigned char *occ;
-  size_t nsamples;         /* per row: width x samples */
-  float (*col)[3];         /* per sample radiance */
-  float (*uvoff)[2];       /* per sample offset in its pixel */
-  sensim_quat *rot;        /* per sample camera rotation */
-  float *axial;            /* per sample: X component of the unit sensor-frame ray */
-  float *hit_t;            /* per sample primary hit distance (INFINITY: miss) */
-  float (*hit_n)[3];       /* per sample primary normal, world */
-  int *hit_body;
+  sensim_camera_scratch *s;
+  int fixed;              /* one pose for every ray */
+  float org[3], rot[9];   /* that pose: origin, sensor-to-world rotation (row-major) */
+  int pinhole;            /* plain pinhole: rays computed inline */
+  double pin[4];          /* cx, cy, 1 / fx, 1 / fy */
+  int static_view;        /* ray times do not matter */
+  float bg[3];            /* background radiance */
+  float beta;             /* fog extinction, 1/m */
+  float ambient;          /* ambient irradiance / pi */
 } render;
 
-static sensim_status wave_reserve(wave *q, size_t n) {
-  if (n <= q->cap) return SENSIM_OK;
-  size_t cap = q->cap ? q->cap : 1024;
-  while (cap < n) cap *= 2;
-  sensim_rt_ray *r = realloc(q->ray, cap * sizeof *r);
-  if (r) q->ray = r;
-  float(*w)[3] = realloc(q->w, cap * sizeof *w);
-  if (w) q->w = w;
-  uint32_t *s = realloc(q->sample, cap * sizeof *s);
-  if (s) q->sample = s;
-  unsigned char *p = realloc(q->plane, cap);
-  if (p) q->plane = p;
-  if (!r || !w || !s || !p) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera rays", cap);
-  q->cap = cap;
-  return SENSIM_OK;
+static void add3(float dst[3], const float w[3], const float v[3], float k) {
+  for (int c = 0; c < 3; c++) dst[c] += w[c] * v[c] * k;
 }
 
-static void wave_free(wave *q) {
-  free(q->ray);
-  free(q->w);
-  free(q->sample);
-  free(q->plane);
+static void quat_matrix(sensim_quat q, float m[9]) {
+  const double w = q.w, x = q.x, y = q.y, z = q.z;
+  m[0] = (float)(1 - 2 * (y * y + z * z)), m[1] = (float)(2 * (x * y - w * z)), m[2] = (float)(2 * (x * z + w * y));
+  m[3] = (float)(2 * (x * y + w * z)), m[4] = (float)(1 - 2 * (x * x + z * z)), m[5] = (float)(2 * (y * z - w * x));
+  m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)), m[8] = (float)(1 - 2 * (x * x + y * y));
 }
 
-static sensim_status wave_push(wave *q, sensim_vec3 o, sensim_vec3 d, float tnear, float tfar, double t,
-                               const float w[3], uint32_t sample, unsigned char plane) {
-  sensim_status rc = wave_reserve(q, q->n + 1);
-  if (rc) return rc;
-  sensim_rt_ray *r = &q->ray[q->n];
-  r->org[0] = (float)o.x;
-  r->org[1] = (float)o.y;
-  r->org[2] = (float)o.z;
-  r->dir[0] = (float)d.x;
-  r->dir[1] = (float)d.y;
-  r->dir[2] = (float)d.z;
-  r->tnear = tnear;
-  r->tfar = tfar;
-  r->time = t;
-  memcpy(q->w[q->n], w, 3 * sizeof(float));
-  q->sample[q->n] = sample;
-  q->plane[q->n] = plane;
-  q->n++;
-  return SENSIM_OK;
-}
-
-static void add(float dst[3], const float w[3], const float v[3], double k) {
-  for (int c = 0; c < 3; c++) dst[c] += (float)(w[c] * v[c] * k);
-}
-
-/* Primary rays of one row: jittered-stratified positions in each pixel,
- * stratified times in the row's exposure, one ray per channel where
- * lateral chromatic aberration separates them. */
-static sensim_status primary_wave(render *r, uint32_t y, sensim_rng *rng) {
+/* The strip's samples: jittered-stratified positions in each pixel and
+ * stratified times in each row's exposure, drawn row by row from the row's
+ * stream in pixel order. */
+static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
+  sensim_camera_scratch *s = r->s;
   const int S = cam->p.samples;
-  const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
+  const uint32_t W = cam->p.width;
   const double exposure = cam->p.exposure_time;
-  r->cur.n = 0;
-  for (uint32_t x = 0; x < cam->p.width; x++)
-    for (int k = 0; k < S; k++) {
-      uint32_t si = x * (uint32_t)S + (uint32_t)k;
-      double ju = sensim_rng_uniform(rng), jv = sensim_rng_uniform(rng);
-      double jt = exposure > 0 ? sensim_rng_uniform(rng) : 1.0;
-      double du = cam->grid ? ((k % cam->grid) + ju) / cam->grid : ju;
-      double dv = cam->grid ? ((k / cam->grid) + jv) / cam->grid : jv;
-      r->uvoff[si][0] = (float)du;
-      r->uvoff[si][1] = (float)dv;
-      /* Stratified in time too, so blur is smooth at few samples. */
-      double t = t_end - exposure * (1.0 - (k + jt) / S);
-      sensim_pose pose = sensim__pose_table_at(&r->poses, t);
-      r->rot[si] = pose.rot;
-      r->col[si][0] = r->col[si][1] = r->col[si][2] = 0.0f;
-      r->hit_t[si] = INFINITY;
-      r->hit_body[si] = -1;
-      r->axial[si] = 0.0f;
-      /* OpenCV pixel coordinates: pixel x spans [x - 0.5, x + 0.5]. */
-      double u = x - 0.5 + du, v = y - 0.5 + dv;
-      float vig = sensim__optics_vignetting(cam->optics, u, v);
-      for (int c = 0; c < cam->nch; c++) {
-        sensim_vec3 ds;
-        if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
-        ds = v3_normalize(ds);
-        if (c == 0) r->axial[si] = (float)ds.x;
-        float w[3] = {vig, vig, vig};
-        if (cam->nch == 3) {
-          w[(c + 1) % 3] = 0.0f;
-          w[(c + 2) % 3] = 0.0f;
-        }
-        sensim_status rc = wave_push(&r->cur, pose.pos, q_rotate(pose.rot, ds), 0.0f, INFINITY, t, w, si, c == 0);
-        if (rc) return rc;
+  for (uint32_t ry = 0; ry < nrows; ry++) {
+    const uint32_t y = y0 + ry;
+    sensim_rng rng;
+    sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
+    const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
+    for (uint32_t x = 0; x < W; x++)
+      for (int k = 0; k < S; k++) {
+        const size_t si = ((size_t)ry * W + x) * S + k;
+        double ju = sensim_rng_uniform(&rng), jv = sensim_rng_uniform(&rng);
+        double jt = exposure > 0 ? sensim_rng_uniform(&rng) : 1.0;
+        s->uvoff[si][0] = (float)(cam->grid ? ((k % cam->grid) + ju) / cam->grid : ju);
+        s->uvoff[si][1] = (float)(cam->grid ? ((k / cam->grid) + jv) / cam->grid : jv);
+        /* Stratified in time too, so blur is smooth at few samples. */
+        s->t[si] = t_end - exposure * (1.0 - (k + jt) / S);
+        if (!r->fixed) s->pose[si] = sensim__pose_table_at(&r->poses, s->t[si]);
+        s->col[si][0] = s->col[si][1] = s->col[si][2] = 0.0f;
+        s->hit_t[si] = INFINITY;
+        s->hit_body[si] = -1;
+        s->axial[si] = 0.0f;
       }
+  }
+}
+
+/* Primary rays of tile tx for sample k, channel c. OpenCV pixel
+ * coordinates: pixel x spans [x - 0.5, x + 0.5]. */
+static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k, int c, lanes *L) {
+  const sensim_camera *cam = r->cam;
+  sensim_camera_scratch *s = r->s;
+  const uint32_t W = cam->p.width;
+  const int S = cam->p.samples;
+  sensim_rt_packet16 *pk = &L->pk;
+  L->valid = L->plane = 0;
+  for (int l = 0; l < LANES; l++) {
+    const uint32_t x = tx * TILE + (uint32_t)(l % TILE), ry = (uint32_t)(l / TILE);
+    if (x >= W || ry >= nrows) continue;
+    const size_t si = ((size_t)ry * W + x) * S + k;
+    const double u = x - 0.5 + s->uvoff[si][0], v = y0 + ry - 0.5 + s->uvoff[si][1];
+    double d[3];
+    float vig = 1.0f;
+    if (r->pinhole) {
+      d[0] = 1.0, d[1] = -(u - r->pin[0]) * r->pin[2], d[2] = -(v - r->pin[1]) * r->pin[3];
+    } else {
+      sensim_vec3 ds;
+      if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
+      d[0] = ds.x, d[1] = ds.y, d[2] = ds.z;
+      vig = sensim__optics_vignetting(cam->optics, u, v);
     }
+    const double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    d[0] *= inv, d[1] *= inv, d[2] *= inv;
+    if (c == 0) s->axial[si] = (float)d[0];
+    if (r->fixed) {
+      const float *m = r->rot;
+      pk->org_x[l] = r->org[0], pk->org_y[l] = r->org[1], pk->org_z[l] = r->org[2];
+      pk->dir_x[l] = (float)(m[0] * d[0] + m[1] * d[1] + m[2] * d[2]);
+      pk->dir_y[l] = (float)(m[3] * d[0] + m[4] * d[1] + m[5] * d[2]);
+      pk->dir_z[l] = (float)(m[6] * d[0] + m[7] * d[1] + m[8] * d[2]);
+    } else {
+      const sensim_pose *p = &s->pose[si];
+      sensim_vec3 dw = q_rotate(p->rot, v3(d[0], d[1], d[2]));
+      pk->org_x[l] = (float)p->pos.x, pk->org_y[l] = (float)p->pos.y, pk->org_z[l] = (float)p->pos.z;
+      pk->dir_x[l] = (float)dw.x, pk->dir_y[l] = (float)dw.y, pk->dir_z[l] = (float)dw.z;
+    }
+    pk->tnear[l] = 0.0f;
+    pk->tfar[l] = INFINITY;
+    pk->time[l] = r->static_view ? 0.0f : sensim__rt_ray_time(r->view, s->t[si]);
+    for (int ch = 0; ch < 3; ch++) L->w[ch][l] = cam->nch == 3 && ch != c ? 0.0f : vig;
+    L->sample[l] = si;
+    L->valid |= 1u << l;
+    if (c == 0) L->plane |= 1u << l;
+  }
+}
+
+static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time,
+                               const float w[3], size_t sample) {
+  if (q->n == q->cap) {
+    size_t cap = q->cap ? 2 * q->cap : 1024;
+    sensim_camera_wave_ray *a = realloc(q->ray, cap * sizeof *a);
+    if (!a) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera reflection rays", cap);
+    q->ray = a;
+    q->cap = cap;
+  }
+  sensim_camera_wave_ray *e = &q->ray[q->n++];
+  memcpy(e->org, o, sizeof e->org);
+  memcpy(e->dir, d, sizeof e->dir);
+  memcpy(e->w, w, sizeof e->w);
+  e->time = time;
+  e->sample = sample;
   return SENSIM_OK;
 }
 
-/* Shade the hits of the current wave: fog, ambient, lights (shadow rays
- * queued), and the reflections that form the next wave. */
-static sensim_status shade_wave(render *r, int bounce) {
+/* Shade the traced packet: fog, ambient, lights (shadow rays traced as a
+ * packet per light), planes of primary hits, and mirror reflections queued
+ * for the next bounce. */
+static sensim_status shade(render *r, lanes *L, int bounce) {
   const sensim_snapshot *snap = r->snap;
-  const float *bg = snap->params.background;
-  const double beta = r->cam->beta;
-  r->next.n = 0;
-  for (size_t i = 0; i < r->cur.n; i++) {
-    const sensim_rt_ray *ray = &r->cur.ray[i];
-    const sensim_rt_hit *h = &r->hits[i];
-    float *col = r->col[r->cur.sample[i]];
-    const float *w = r->cur.w[i];
-    /* Koschmieder: the segment transmits exp(-beta d) of what lies behind
-     * it and adds (1 - exp(-beta d)) of the horizon sky (the background). */
-    double T = h->body < 0 ? (beta > 0 ? 0.0 : 1.0) : exp(-beta * h->t);
-    if (beta > 0) add(col, w, bg, 1.0 - T);
-    if (h->body < 0) {
-      add(col, w, bg, T);
-      continue;
-    }
-    if (bounce == 0 && r->cur.plane[i]) {
-      uint32_t si = r->cur.sample[i];
-      r->hit_t[si] = h->t;
-      memcpy(r->hit_n[si], h->n, sizeof r->hit_n[si]);
-      r->hit_body[si] = h->body;
-    }
-    if (T <= 0) continue;
-    sensim_surface sf;
-    sensim__surface_at(snap, ray, h, &sf);
-    float wt[3] = {(float)(w[0] * T), (float)(w[1] * T), (float)(w[2] * T)};
-    float alb[3];
-    sensim__diffuse_albedo(&sf, alb);
-    add(col, wt, alb, snap->params.ambient / M_PI);
-    /* Offset secondary-ray origins along the normal, scaled with distance
-     * from the origin to stay above float rounding of the hit point. */
-    sensim_vec3 po = v3_add(sf.p, v3_scale(sf.n, 1e-4 * (1.0 + v3_norm(sf.p))));
-    for (size_t li = 0; li < snap->nlights; li++) {
-      const sensim_light *l = &snap->lights[li];
-      sensim_vec3 to;
-      double irr, dist;
-      if (!sensim__light_at(l, po, &to, &irr, &dist)) continue;
+  sensim_camera_scratch *s = r->s;
+  sensim_rt_packet16 *pk = &L->pk;
+  const size_t nl = snap->nlights;
+  const float beta = r->beta;
+  unsigned hit = 0;
+  for (int l = 0; l < LANES; l++)
+    if (((L->valid >> l) & 1) && pk->geom[l] != ~0u) hit |= 1u << l;
+  sensim__rt_packet16_normals(r->view, pk, hit, L->nx, L->ny, L->nz);
+  for (size_t li = 0; li < nl; li += 1) {
+    const sensim_light *light = &snap->lights[li];
+    sensim_rt_shadow16 sp;
+    float contrib[3][LANES];
+    unsigned cast = 0;
+    for (int l = 0; l < LANES; l++) {
+      if (!((L->valid >> l) & 1)) continue;
+      float *col = s->col[L->sample[l]];
+      const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
+      const int is_hit = (hit >> l) & 1;
+      /* Koschmieder: the segment transmits exp(-beta d) of what lies behind
+       * it and adds (1 - exp(-beta d)) of the horizon sky (the background).
+       * Everything but the lights is added once, with the first light. */
+      const float T = !is_hit ? (beta > 0 ? 0.0f : 1.0f) : beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
+      if (li == 0) {
+        if (beta > 0) add3(col, w, r->bg, 1.0f - T);
+        if (!is_hit) add3(col, w, r->bg, T);
+      }
+      if (!is_hit) continue;
+      const int body = (int)pk->body[l];
+      if (li == 0 && bounce == 0 && ((L->plane >> l) & 1)) {
+        const size_t si = L->sample[l];
+        s->hit_t[si] = pk->tfar[l];
+        s->hit_n[si][0] = L->nx[l], s->hit_n[si][1] = L->ny[l], s->hit_n[si][2] = L->nz[l];
+        s->hit_body[si] = body;
+      }
+      if (T <= 0) continue;
+      sensim_surface sf;
+      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
+      const float d[3] = {pk->dir_x[l], pk->dir_y[l], pk->dir_z[l]};
+      const float id = 1.0f / sqrtf(sensim__dot3f(d, d));
+      const float t = pk->tfar[l];
+      const float p[3] = {pk->org_x[l] + d[0] * t, pk->org_y[l] + d[1] * t, pk->org_z[l] + d[2] * t};
+      sf.n[0] = L->nx[l], sf.n[1] = L->ny[l], sf.n[2] = L->nz[l];
+      if (sensim__dot3f(sf.n, d) > 0) sf.n[0] = -sf.n[0], sf.n[1] = -sf.n[1], sf.n[2] = -sf.n[2]; /* two-sided */
+      sf.v[0] = -d[0] * id, sf.v[1] = -d[1] * id, sf.v[2] = -d[2] * id;
+      const float wt[3] = {w[0] * T, w[1] * T, w[2] * T};
+      /* Offset secondary-ray origins along the normal, scaled with distance
+       * from the origin to stay above float rounding of the hit point. */
+      const float off = 1e-4f * (1.0f + sqrtf(sensim__dot3f(p, p)));
+      const float po[3] = {p[0] + sf.n[0] * off, p[1] + sf.n[1] * off, p[2] + sf.n[2] * off};
+      if (li == 0) {
+        float alb[3];
+        sensim__diffuse_albedo(&sf, alb);
+        add3(col, wt, alb, r->ambient);
+        if (bounce < r->cam->p.max_bounces && sf.roughness < SENSIM_MIRROR_ROUGHNESS) {
+          float F[3];
+          sensim__fresnel_view(&sf, F);
+          const float wr[3] = {wt[0] * F[0], wt[1] * F[1], wt[2] * F[2]};
+          if (wr[0] + wr[1] + wr[2] >= 1e-5f) {
+            const float dn = 2.0f * sensim__dot3f(sf.v, sf.n);
+            const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1], sf.n[2] * dn - sf.v[2]};
+            sensim_status rc = wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
+            if (rc) return rc;
+          }
+        }
+      }
+      float to[3], irr, dist;
+      if (!sensim__light_at(light, po, to, &irr, &dist)) continue;
       float f[3];
       sensim__brdf_cos(&sf, to, f);
       if (f[0] <= 0 && f[1] <= 0 && f[2] <= 0) continue;
-      float contrib[3];
-      for (int c = 0; c < 3; c++) contrib[c] = (float)(wt[c] * f[c] * l->color[c] * irr);
-      if (!l->cast_shadows) {
-        for (int c = 0; c < 3; c++) col[c] += contrib[c];
+      float c3[3];
+      for (int c = 0; c < 3; c++) c3[c] = wt[c] * f[c] * light->color[c] * irr;
+      if (!light->cast_shadows) {
+        for (int c = 0; c < 3; c++) col[c] += c3[c];
         continue;
       }
-      sensim_status rc = wave_push(&r->shadow, po, to, 0.0f, (float)dist, ray->time, contrib, r->cur.sample[i], 0);
-      if (rc) return rc;
+      for (int c = 0; c < 3; c++) contrib[c][l] = c3[c];
+      sp.org_x[l] = po[0], sp.org_y[l] = po[1], sp.org_z[l] = po[2];
+      sp.dir_x[l] = to[0], sp.dir_y[l] = to[1], sp.dir_z[l] = to[2];
+      sp.tnear[l] = 0.0f;
+      sp.tfar[l] = dist;
+      sp.time[l] = pk->time[l];
+      cast |= 1u << l;
     }
-    if (bounce < r->cam->p.max_bounces && sf.roughness < SENSIM_MIRROR_ROUGHNESS) {
-      float F[3];
-      sensim__fresnel_view(&sf, F);
-      float wr[3] = {wt[0] * F[0], wt[1] * F[1], wt[2] * F[2]};
-      if (wr[0] + wr[1] + wr[2] < 1e-5f) continue;
-      sensim_vec3 d = v3_scale(sf.v, -1.0);
-      sensim_vec3 refl = v3_sub(d, v3_scale(sf.n, 2.0 * v3_dot(d, sf.n)));
-      sensim_status rc = wave_push(&r->next, po, refl, 0.0f, INFINITY, ray->time, wr, r->cur.sample[i], 0);
+    if (!cast) continue;
+    unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
+    for (int l = 0; l < LANES; l++)
+      if ((lit >> l) & 1) {
+        float *col = s->col[L->sample[l]];
+        for (int c = 0; c < 3; c++) col[c] += contrib[c][l];
+      }
+  }
+  if (nl == 0) {
+    /* No light: background, fog and ambient only (the loop above adds them
+     * with the first light). */
+    for (int l = 0; l < LANES; l++) {
+      if (!((L->valid >> l) & 1)) continue;
+      float *col = s->col[L->sample[l]];
+      const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
+      const int is_hit = (hit >> l) & 1;
+      const float T = !is_hit ? (beta > 0 ? 0.0f : 1.0f) : beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
+      if (beta > 0) add3(col, w, r->bg, 1.0f - T);
+      if (!is_hit) {
+        add3(col, w, r->bg, T);
+        continue;
+      }
+      const int body = (int)pk->body[l];
+      if (bounce == 0 && ((L->plane >> l) & 1)) {
+        const size_t si = L->sample[l];
+        s->hit_t[si] = pk->tfar[l];
+        s->hit_n[si][0] = L->nx[l], s->hit_n[si][1] = L->ny[l], s->hit_n[si][2] = L->nz[l];
+        s->hit_body[si] = body;
+      }
+      if (T <= 0) continue;
+      sensim_surface sf;
+      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
+      const float wt[3] = {w[0] * T, w[1] * T, w[2] * T};
+      float alb[3];
+      sensim__diffuse_albedo(&sf, alb);
+      add3(col, wt, alb, r->ambient);
+    }
+  }
+  return SENSIM_OK;
+}
+
+/* Trace and shade the queued reflections, a bounce at a time, in packets of
+ * 16 scattered rays. */
+static sensim_status reflections(render *r) {
+  sensim_camera_scratch *s = r->s;
+  for (int bounce = 1; s->next.n > 0; bounce++) {
+    sensim_camera_wave cur = s->next;
+    s->next = s->cur;
+    s->next.n = 0;
+    s->cur = cur;
+    for (size_t i = 0; i < cur.n; i += LANES) {
+      lanes L;
+      L.valid = L.plane = 0;
+      for (int l = 0; l < LANES && i + l < cur.n; l++) {
+        const sensim_camera_wave_ray *e = &cur.ray[i + l];
+        L.pk.org_x[l] = e->org[0], L.pk.org_y[l] = e->org[1], L.pk.org_z[l] = e->org[2];
+        L.pk.dir_x[l] = e->dir[0], L.pk.dir_y[l] = e->dir[1], L.pk.dir_z[l] = e->dir[2];
+        L.pk.tnear[l] = 0.0f;
+        L.pk.tfar[l] = INFINITY;
+        L.pk.time[l] = e->time;
+        for (int c = 0; c < 3; c++) L.w[c][l] = e->w[c];
+        L.sample[l] = e->sample;
+        L.valid |= 1u << l;
+      }
+      sensim__rt_intersect16(r->view, &L.pk, L.valid, 0);
+      sensim_status rc = shade(r, &L, bounce);
       if (rc) return rc;
     }
   }
   return SENSIM_OK;
 }
 
-static sensim_status trace_wave(render *r, int coherent) {
-  if (r->cur.n > r->cap_hits) {
-    sensim_rt_hit *h = realloc(r->hits, r->cur.cap * sizeof *h);
-    if (!h) return sensim__fail(SENSIM_ENOMEM, "out of memory for camera hits");
-    r->hits = h;
-    r->cap_hits = r->cur.cap;
-  }
-  sensim__rt_intersect(r->view, r->cur.ray, r->hits, r->cur.n, coherent);
-  return SENSIM_OK;
-}
-
-/* Average a row's samples into pixels; depth, labels and normals come from
- * the sample nearest each pixel centre, since they cannot be averaged. */
-static void resolve_row(const render *r, uint32_t y, sensim_frame *f) {
+/* Average each pixel's samples; depth, labels and normals come from the
+ * sample nearest the pixel centre, since they cannot be averaged. Every
+ * value of the strip's pixels is written (misses: depth 0, label 0, normal
+ * 0), so the frame's buffers need not start zeroed. */
+static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
   const sensim_camera *cam = r->cam;
+  const sensim_camera_scratch *s = r->s;
   const uint32_t W = cam->p.width;
   const int S = cam->p.samples;
+  const float inv_s = 1.0f / (float)S;
   float *rgb = f->data;
-  for (uint32_t x = 0; x < W; x++) {
-    double acc[3] = {0, 0, 0};
-    int centre = 0;
-    double best = INFINITY;
-    for (int k = 0; k < S; k++) {
-      size_t i = (size_t)x * S + k;
-      for (int c = 0; c < 3; c++) acc[c] += r->col[i][c];
-      double du = r->uvoff[i][0] - 0.5, dv = r->uvoff[i][1] - 0.5;
-      if (du * du + dv * dv < best) {
-        best = du * du + dv * dv;
-        centre = k;
+  for (uint32_t ry = 0; ry < nrows; ry++)
+    for (uint32_t x = 0; x < W; x++) {
+      const size_t i0 = ((size_t)ry * W + x) * S;
+      float acc[3] = {0, 0, 0};
+      int centre = 0;
+      float best = INFINITY;
+      for (int k = 0; k < S; k++) {
+        const float *c = s->col[i0 + k];
+        acc[0] += c[0], acc[1] += c[1], acc[2] += c[2];
+        const float du = s->uvoff[i0 + k][0] - 0.5f, dv = s->uvoff[i0 + k][1] - 0.5f;
+        if (du * du + dv * dv < best) {
+          best = du * du + dv * dv;
+          centre = k;
+        }
       }
+      const size_t px = (size_t)(y0 + ry) * W + x;
+      for (int c = 0; c < 3; c++) rgb[3 * px + c] = acc[c] * inv_s;
+      const size_t i = i0 + centre;
+      const int b = s->hit_body[i];
+      if (b < 0) {
+        f->depth[px] = 0.0f;
+        f->labels[px].class_id = 0;
+        f->labels[px].instance_id = 0;
+        f->normals[3 * px] = f->normals[3 * px + 1] = f->normals[3 * px + 2] = 0.0f;
+        continue;
+      }
+      f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
+      f->labels[px].class_id = r->snap->bodies[b].class_id;
+      f->labels[px].instance_id = r->snap->bodies[b].instance_id;
+      /* The normal in the sensor frame; the camera sees the face turned
+       * towards it. */
+      const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);
+      sensim_vec3 ns;
+      if (r->fixed) {
+        const float *m = r->rot; /* inverse rotation: the transpose */
+        ns = v3(m[0] * n.x + m[3] * n.y + m[6] * n.z, m[1] * n.x + m[4] * n.y + m[7] * n.z,
+                m[2] * n.x + m[5] * n.y + m[8] * n.z);
+      } else {
+        ns = q_rotate_inv(s->pose[i].rot, n);
+      }
+      if (ns.x > 0) ns = v3_scale(ns, -1.0);
+      f->normals[3 * px] = (float)ns.x;
+      f->normals[3 * px + 1] = (float)ns.y;
+      f->normals[3 * px + 2] = (float)ns.z;
     }
-    size_t px = (size_t)y * W + x;
-    for (int c = 0; c < 3; c++) rgb[3 * px + c] = (float)(acc[c] / S);
-    size_t i = (size_t)x * S + centre;
-    int b = r->hit_body[i];
-    if (b < 0) continue;
-    f->depth[px] = cam->p.depth_along_ray ? r->hit_t[i] : r->hit_t[i] * r->axial[i];
-    f->labels[px].class_id = r->snap->bodies[b].class_id;
-    f->labels[px].instance_id = r->snap->bodies[b].instance_id;
-    sensim_vec3 n = v3(r->hit_n[i][0], r->hit_n[i][1], r->hit_n[i][2]);
-    sensim_quat q = r->rot[i];
-    /* The camera sees the face turned towards it. */
-    sensim_vec3 ns = q_rotate_inv(q, n);
-    if (ns.x > 0) ns = v3_scale(ns, -1.0);
-    f->normals[3 * px] = (float)ns.x;
-    f->normals[3 * px + 1] = (float)ns.y;
-    f->normals[3 * px + 2] = (float)ns.z;
-  }
 }
 
-static sensim_status render_row(render *r, uint32_t y, sensim_frame *f) {
-  sensim_rng rng;
-  /* One stream per row keeps the draws independent of any tiling. */
-  sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
-  sensim_status rc = primary_wave(r, y, &rng);
-  r->shadow.n = 0;
-  for (int bounce = 0; !rc && r->cur.n > 0; bounce++) {
-    if ((rc = trace_wave(r, bounce == 0))) break;
-    if ((rc = shade_wave(r, bounce))) break;
-    wave tmp = r->cur;
-    r->cur = r->next;
-    r->next = tmp;
-  }
+static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
+  const sensim_camera *cam = r->cam;
+  const uint32_t nrows = cam->p.height - y0 < TILE ? cam->p.height - y0 : TILE;
+  const uint32_t tiles = (cam->p.width + TILE - 1) / TILE;
+  strip_samples(r, y0, nrows);
+  r->s->next.n = 0;
+  lanes L;
+  for (uint32_t tx = 0; tx < tiles; tx++)
+    for (int k = 0; k < cam->p.samples; k++)
+      for (int c = 0; c < cam->nch; c++) {
+        tile_rays(r, y0, nrows, tx, k, c, &L);
+        if (!L.valid) continue;
+        sensim__rt_intersect16(r->view, &L.pk, L.valid, 1);
+        sensim_status rc = shade(r, &L, 0);
+        if (rc) return rc;
+      }
+  sensim_status rc = reflections(r);
   if (rc) return rc;
-  if (r->shadow.n) {
-    unsigned char *occ = realloc(r->occ, r->shadow.cap);
-    if (!occ) return sensim__fail(SENSIM_ENOMEM, "out of memory for shadow rays");
-    r->occ = occ;
-    sensim__rt_occluded(r->view, r->shadow.ray, r->occ, r->shadow.n, 0);
-    for (size_t j = 0; j < r->shadow.n; j++)
-      if (!r->occ[j])
-        for (int c = 0; c < 3; c++) r->col[r->shadow.sample[j]][c] += r->shadow.w[j][c];
-  }
-  resolve_row(r, y, f);
+  resolve(r, y0, nrows, f);
   return SENSIM_OK;
 }
 
-/* A band of rows rendered by one pool job, with its own scratch buffers;
- * the view and the pose table are shared read-only. */
+/* A band of strips rendered by one pool job, with scratch taken from the
+ * camera; the view and the pose table are shared read-only. */
 typedef struct band {
-  sensim_band b; /* rows [b.lo, b.hi) */
+  sensim_band b; /* strips [b.lo, b.hi) */
   render r;
   sensim_frame *f;
 } band;
 
-static void scratch_free(render *r) {
-  wave_free(&r->cur);
-  wave_free(&r->next);
-  wave_free(&r->shadow);
-  free(r->hits);
-  free(r->occ);
-  free(r->col);
-  free(r->uvoff);
-  free(r->rot);
-  free(r->axial);
-  free(r->hit_t);
-  free(r->hit_n);
-  free(r->hit_body);
-}
-
 static void band_run(void *arg) {
   band *b = arg;
   render *r = &b->r;
-  r->nsamples = (size_t)r->cam->p.width * r->cam->p.samples;
-  r->col = malloc(r->nsamples * sizeof *r->col);
-  r->uvoff = malloc(r->nsamples * sizeof *r->uvoff);
-  r->rot = malloc(r->nsamples * sizeof *r->rot);
-  r->axial = malloc(r->nsamples * sizeof *r->axial);
-  r->hit_t = malloc(r->nsamples * sizeof *r->hit_t);
-  r->hit_n = malloc(r->nsamples * sizeof *r->hit_n);
-  r->hit_body = malloc(r->nsamples * sizeof *r->hit_body);
-  sensim_status rc = SENSIM_OK;
-  if (!r->col || !r->uvoff || !r->rot || !r->axial || !r->hit_t || !r->hit_n || !r->hit_body)
-    rc = sensim__fail(SENSIM_ENOMEM, "out of memory rendering rows %zu..%zu", b->b.lo, b->b.hi);
-  for (size_t y = b->b.lo; y < b->b.hi && !rc; y++) rc = render_row(r, (uint32_t)y, b->f);
+  sensim_status rc = sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
+  for (size_t st = b->b.lo; st < b->b.hi && !rc; st++) rc = render_strip(r, (uint32_t)(st * TILE), b->f);
   if (rc) sensim__band_fail(&b->b, rc);
-  scratch_free(r);
+  if (r->s) sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
 }
 
 sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame *f) {
   const sensim_camera *cam = ctx->impl;
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
-  band *bands = NULL;
+  band bands[SENSIM_CAMERA_MAX_BANDS];
   sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
@@ -337,25 +435,36 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   int fixed = span <= 0 || sensim__ctx_fixed(ctx);
   int entries = fixed ? 1 : 65 + (int)(cam->p.line_time > 0 ? cam->p.height / 4 : 0);
   if ((rc = sensim__pose_table_init(&poses, ctx, ctx->t_capture - span, ctx->t_capture, entries))) goto done;
-  /* Bands of rows on the pool: rows draw from their own random streams and
-   * write disjoint pixels, so the image is the same however it is banded. */
-  size_t nb = sensim__fork_band_count(ctx->fork, cam->p.height, 1);
-  bands = calloc(nb, sizeof *bands);
-  if (!bands) {
-    rc = sensim__fail(SENSIM_ENOMEM, "out of memory for %zu render bands", nb);
-    goto done;
+  render base;
+  memset(&base, 0, sizeof base);
+  base.key = ctx->key;
+  base.cam = cam;
+  base.snap = ctx->snap;
+  base.view = view;
+  base.poses = poses;
+  base.fixed = poses.n == 1;
+  if (base.fixed) {
+    base.org[0] = (float)poses.pose[0].pos.x, base.org[1] = (float)poses.pose[0].pos.y;
+    base.org[2] = (float)poses.pose[0].pos.z;
+    quat_matrix(poses.pose[0].rot, base.rot);
   }
+  base.pinhole = sensim__optics_pinhole(cam->optics, base.pin);
+  base.static_view = sensim__rt_view_is_static(view);
+  for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];
+  base.beta = (float)cam->beta;
+  base.ambient = (float)(ctx->snap->params.ambient / M_PI);
+  /* Bands of strips on the pool: rows draw from their own random streams
+   * and strips write disjoint pixels, so the image is the same however it
+   * is banded. */
+  const size_t strips = (cam->p.height + TILE - 1) / TILE;
+  size_t nb = sensim__fork_band_count(ctx->fork, strips, 1);
+  if (nb > SENSIM_CAMERA_MAX_BANDS) nb = SENSIM_CAMERA_MAX_BANDS;
   for (size_t i = 0; i < nb; i++) {
-    bands[i].r.key = ctx->key;
-    bands[i].r.cam = cam;
-    bands[i].r.snap = ctx->snap;
-    bands[i].r.view = view;
-    bands[i].r.poses = poses;
+    bands[i].r = base;
     bands[i].f = f;
   }
-  rc = sensim__fork_run_bands(ctx->fork, cam->p.height, bands, nb, sizeof *bands, band_run);
+  rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands, band_run);
 done:
-  free(bands);
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   return rc;

@@ -288,6 +288,13 @@ int sensim__optics_ray(const sensim_optics *o, double u, double v, int c, sensim
 
 int sensim__optics_has_ca(const sensim_optics *o) { return o->has_ca; }
 
+int sensim__optics_pinhole(const sensim_optics *o, double k[4]) {
+  const lens *L = &o->L;
+  k[0] = L->cx, k[1] = L->cy, k[2] = L->isx, k[3] = L->isy;
+  return L->model == SENSIM_LENS_PINHOLE && !o->has_ca && !o->vign && o->vpoly[0] == 0 && o->vpoly[1] == 0 &&
+         o->vpoly[2] == 0;
+}
+
 float sensim__optics_vignetting(const sensim_optics *o, double u, double v) {
   const lens *L = &o->L;
   double q = ((u - L->cx) * (u - L->cx) + (v - L->cy) * (v - L->cy)) * o->inv_hd2;

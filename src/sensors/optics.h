@@ -22,6 +22,12 @@ void sensim__optics_destroy(sensim_optics *o);
  * call per ray (table lookup and interpolation). */
 int sensim__optics_ray(const sensim_optics *o, double u, double v, int c, sensim_vec3 *dir);
 
+/* Nonzero for a plain pinhole (no distortion, no chromatic aberration, no
+ * vignetting): every ray is then (1, -(u - cx) / fx, -(v - cy) / fy) in the
+ * sensor frame, with weight 1, which the renderer computes inline; k gets
+ * cx, cy, 1 / fx, 1 / fy. */
+int sensim__optics_pinhole(const sensim_optics *o, double k[4]);
+
 /* Nonzero when lateral chromatic aberration makes channels differ. */
 int sensim__optics_has_ca(const sensim_optics *o);
 
