@@ -49,6 +49,7 @@
 #include <string.h>
 #include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 /* ---- cfa ---- */
@@ -213,6 +214,23 @@ __attribute__((target("avx2"))) static void adc_values_avx2(const adc_params *p,
 }
 #endif
 
+typedef struct adc_job {
+  const adc_params *p;
+  double g;
+  float *v;
+} adc_job;
+
+static void adc_range(void *arg, size_t lo, size_t hi) {
+  const adc_job *j = arg;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    adc_values_avx2(j->p, j->g, j->v + lo, hi - lo);
+    return;
+  }
+#endif
+  adc_values(j->p, j->g, j->v + lo, hi - lo);
+}
+
 static int channels_of(sensim_payload t) {
   switch (t) {
     case SENSIM_PAYLOAD_RGB_F32: return 3;
@@ -234,14 +252,8 @@ static sensim_status adc_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
   double g = 1.0;
   sensim_status rc = frame_gain(f, "adc", &g);
   if (rc) return rc;
-  float *v = f->data;
-  size_t n = (size_t)ch * f->count;
-#if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2())
-    adc_values_avx2(p, g, v, n);
-  else
-#endif
-    adc_values(p, g, v, n);
+  adc_job job = {p, g, f->data};
+  sensim__filter_bands((size_t)ch * f->count, 4096, adc_range, &job); /* values in bands on the world's workers */
   f->unit = SENSIM_UNIT_SIGNAL;
   return SENSIM_OK;
 }
