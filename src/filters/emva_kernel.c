@@ -4,13 +4,14 @@
  * Each value takes the four words of its own Philox block: words 0 and 1
  * are the uniforms of the Poisson draw's first attempt
  * (filters/poisson_ctr.h), words 2 and 3 the Box-Muller pair whose first
- * value is the read noise (core/rng_counter.h). The AVX2 path runs PTRS's
- * quick path on eight values at once and hands the values it does not
- * accept (a mean under 10 e-, or outside the squeeze: about a quarter at
- * camera means) to the scalar path, which recomputes them whole. Both do
- * the same IEEE operations in the same order (ISO C: no contraction;
- * floor, sqrt and division are exact-rounded in both), so the bits do not
- * depend on the path. */
+ * value is the read noise (core/rng_counter.h). The AVX2 path (emva_avx2)
+ * runs PTRS's squeeze on eight values at once, the full test and the next
+ * two attempts on the values it leaves, packed four to a vector, and hands
+ * the rest (a mean under 10 e-, a small count, three rejections: about
+ * 2 % at camera means) to the scalar path, which recomputes them whole.
+ * All do the same IEEE operations in the same order (ISO C: no
+ * contraction; floor, sqrt and division are exact-rounded everywhere), so
+ * the bits do not depend on the path. */
 #include <math.h>
 #include <string.h>
 #include "core/cpu.h"
