@@ -5,7 +5,8 @@
  * PTRS; its library-free logarithms are within a few ulps of libm's; the
  * read noise's Gaussian has mean 0 and variance 1; the AVX2 path gives the
  * scalar path's bits; and a value's draws depend on its position alone, so
- * a mosaic gets exactly the kept channel of the rgb result. */
+ * a mosaic gets exactly the kept channel of the rgb result and a frame
+ * split into bands on workers gets the bits of one band. */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
@@ -16,6 +17,8 @@
 #include "core/cpu.h"
 #include "core/internal.h"
 #include "core/rng_counter.h"
+#include "core/pool.h"
+#include "filters/bands.h"
 #include "filters/builtin.h"
 #include "filters/emva_kernel.h"
 #include "filters/image_sensor_fixtures.h"
@@ -238,6 +241,33 @@ static void test_mosaic_gets_exactly_the_kept_channel_of_the_rgb_result(void **s
   }
 }
 
+static void test_noise_same_bits_in_one_band_and_in_many(void **state) {
+  (void)state;
+  /* The filter's rows split over a pool of three workers (16 bands by the
+   * fork's rule), first frame (pattern made in bands too) and steady
+   * state, against one band on this thread. */
+  sensim_pool *pool = NULL;
+  SENSIM_OK_OR_FAIL(sensim__pool_create(3, &pool));
+  sensim_fork fork = {pool};
+  void *one = fx_make(&sensim__filter_noise_emva1288, NULL), *many = fx_make(&sensim__filter_noise_emva1288, NULL);
+  for (uint64_t k = 0; k < 2; k++) {
+    sensim_frame a, b;
+    means_frame(&a, 97, 83);
+    means_frame(&b, 97, 83);
+    a.index = b.index = k;
+    run_ok(&sensim__filter_noise_emva1288, one, &a);
+    const sensim_fork *old = sensim__filter_fork_swap(&fork);
+    run_ok(&sensim__filter_noise_emva1288, many, &b);
+    sensim__filter_fork_swap(old);
+    assert_memory_equal(a.data, b.data, a.count * sizeof(float));
+    free(a.data);
+    free(b.data);
+  }
+  fx_drop(&sensim__filter_noise_emva1288, one);
+  fx_drop(&sensim__filter_noise_emva1288, many);
+  sensim__pool_destroy(pool);
+}
+
 int sensim_test_poisson(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_poisson_sampler_fits_exact_pmf_by_chi_square_at_seven_means),
@@ -245,6 +275,7 @@ int sensim_test_poisson(void) {
       cmocka_unit_test(test_read_noise_gaussian_has_mean_zero_and_unit_variance),
       cmocka_unit_test(test_avx2_and_plain_paths_give_same_bits),
       cmocka_unit_test(test_mosaic_gets_exactly_the_kept_channel_of_the_rgb_result),
+      cmocka_unit_test(test_noise_same_bits_in_one_band_and_in_many),
   };
   return cmocka_run_group_tests_name("poisson", tests, NULL, NULL);
 }
