@@ -83,4 +83,10 @@ int sensim__rt_step_count(const sensim_body_snap *b, double t0, double t1);
 /* Drop the world's cached top-level scene (rt/view.c); world teardown. */
 void sensim__rt_cache_release(sensim_rt *rt);
 
+/* Unit world normals n = m g / |m g| of the lanes in `lanes` (bit i: lane
+ * i) from mesh-frame normals g, for one static body's row-major rotation
+ * m; other lanes keep their values (rt/normals16.c). */
+void sensim__rt_body_normals16(const float m[9], const float gx[16], const float gy[16], const float gz[16],
+                               unsigned lanes, float nx[16], float ny[16], float nz[16]);
+
 #endif

@@ -322,26 +322,32 @@ void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, uns
   rtcIntersect16(valid, v->scene, &ctx, (struct RTCRayHit16 *)pk);
 }
 
-/* As static_normals, lane by lane: the same float operations in the same
- * order as finish_hit, so a hit's normal has the same bits on every path. */
+/* Body by body: the lanes that hit one static body take its matrix in one
+ * vectorised pass (rt/normals16.c); lanes on moving bodies take
+ * finish_hit's interpolated path. Either way the bits of finish_hit. */
 void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet16 *pk, unsigned lanes,
                                  float nx[16], float ny[16], float nz[16]) {
   const sensim_rt_scene *sh = v->sh;
-  for (int i = 0; i < 16; i++) {
-    if (!((lanes >> i) & 1) || pk->geom[i] == RTC_INVALID_GEOMETRY_ID) continue;
-    const sensim_rt_body_rot *br = &sh->fixed[pk->body[i]];
+  unsigned left = 0;
+  for (int i = 0; i < 16; i++)
+    if (((lanes >> i) & 1) && pk->geom[i] != RTC_INVALID_GEOMETRY_ID) left |= 1u << i;
+  while (left) {
+    const unsigned b = pk->body[__builtin_ctz(left)];
+    unsigned mine = 0;
+    for (int i = 0; i < 16; i++)
+      if (((left >> i) & 1) && pk->body[i] == b) mine |= 1u << i;
+    left &= ~mine;
+    const sensim_rt_body_rot *br = &sh->fixed[b];
     if (br->one_step) {
-      const float *m = br->m;
-      const float gx = pk->ng_x[i], gy = pk->ng_y[i], gz = pk->ng_z[i];
-      float x = m[0] * gx + m[1] * gy + m[2] * gz, y = m[3] * gx + m[4] * gy + m[5] * gz,
-            z = m[6] * gx + m[7] * gy + m[8] * gz;
-      float inv = 1.0f / sqrtf(x * x + y * y + z * z);
-      nx[i] = x * inv, ny[i] = y * inv, nz[i] = z * inv;
+      sensim__rt_body_normals16(br->m, pk->ng_x, pk->ng_y, pk->ng_z, mine, nx, ny, nz);
       continue;
     }
-    sensim_rt_hit h;
-    finish_hit(v, (int)pk->body[i], pk->prim[i], pk->time[i], pk->ng_x[i], pk->ng_y[i], pk->ng_z[i], &h);
-    nx[i] = h.n[0], ny[i] = h.n[1], nz[i] = h.n[2];
+    for (int i = 0; i < 16; i++) {
+      if (!((mine >> i) & 1)) continue;
+      sensim_rt_hit h;
+      finish_hit(v, (int)b, pk->prim[i], pk->time[i], pk->ng_x[i], pk->ng_y[i], pk->ng_z[i], &h);
+      nx[i] = h.n[0], ny[i] = h.n[1], nz[i] = h.n[2];
+    }
   }
 }
 

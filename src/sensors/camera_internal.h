@@ -22,6 +22,16 @@ typedef struct sensim_camera_wave {
   size_t n, cap;
 } sensim_camera_wave;
 
+/* A snapshot body as shading and the label plane see it, packed so that a
+ * strip's lookups stay in cache. */
+typedef struct sensim_camera_body {
+  float base[3];        /* base colour */
+  float rough, metal;   /* roughness, metallic */
+  uint16_t class_id;
+  uint32_t instance_id;
+  int textured;         /* the material has a texture (shading.c samples it) */
+} sensim_camera_body;
+
 /* What one render band works in: a strip's samples (4 rows x width x
  * samples) and its reflection waves. Kept by the camera between frames, so
  * a camera in steady state allocates nothing to render. */
@@ -34,6 +44,9 @@ typedef struct sensim_camera_scratch {
   float *hit_t;         /* primary hit distance (INFINITY: miss) */
   float (*hit_n)[3];    /* primary normal, world */
   int *hit_body;        /* primary hit body, -1: miss */
+  uint32_t *words;      /* one row's random words (3 per sample) */
+  sensim_camera_body *bodies; /* per snapshot body, filled per frame */
+  size_t cap_bodies;
   sensim_camera_wave cur, next;
   struct sensim_camera_scratch *link; /* the camera's free list */
 } sensim_camera_scratch;
@@ -56,6 +69,9 @@ typedef struct sensim_camera {
  * return. sensors/camera_scratch.c. */
 sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out);
 void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s);
+/* Fill s->bodies from the snapshot (growing it only when the world has more
+ * bodies than before). */
+sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap);
 /* Free every kept scratch set (camera destruction). */
 void sensim__camera_scratch_free_all(sensim_camera *c);
 

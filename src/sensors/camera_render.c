@@ -21,19 +21,19 @@
 #include "core/vecmath.h"
 #include "sensim/rng.h"
 #include "sensors/camera_internal.h"
+#include "sensors/camera_shade.h"
 #include "sensors/shading.h"
 
-#define TILE 4   /* a tile is TILE x TILE pixels: one packet of 16 */
+#define TILE 4 /* a tile is TILE x TILE pixels: one packet of 16 */
 #define LANES 16
 
 /* A packet of rays with what the shading needs besides Embree's fields. */
 typedef struct lanes {
   sensim_rt_packet16 pk;
-  float w[3][LANES];        /* path throughput per channel */
-  size_t sample[LANES];     /* sample index in the strip */
-  unsigned valid;           /* lanes holding a ray */
-  unsigned plane;           /* lanes whose hit feeds the depth/label/normal planes */
-  float nx[LANES], ny[LANES], nz[LANES];
+  float w[3][LANES];    /* path throughput per channel */
+  size_t sample[LANES]; /* sample index in the strip */
+  unsigned valid;       /* lanes holding a ray */
+  unsigned plane;       /* lanes whose hit feeds the depth/label/normal planes */
 } lanes;
 
 /* What a band renders with: the capture's read-only state and its scratch. */
@@ -44,14 +44,14 @@ typedef struct render {
   sensim_rt_view *view;
   sensim_pose_table poses;
   sensim_camera_scratch *s;
-  int fixed;              /* one pose for every ray */
-  float org[3], rot[9];   /* that pose: origin, sensor-to-world rotation (row-major) */
-  int pinhole;            /* plain pinhole: rays computed inline */
-  double pin[4];          /* cx, cy, 1 / fx, 1 / fy */
-  int static_view;        /* ray times do not matter */
-  float bg[3];            /* background radiance */
-  float beta;             /* fog extinction, 1/m */
-  float ambient;          /* ambient irradiance / pi */
+  int fixed;            /* one pose for every ray */
+  float org[3], rot[9]; /* that pose: origin, sensor-to-world rotation (row-major) */
+  int pinhole;          /* plain pinhole on a fixed pose: rays by the packet kernel */
+  sensim_camera_pinhole pin;
+  int static_view; /* ray times do not matter */
+  float bg[3];     /* background radiance */
+  float beta;      /* fog extinction, 1/m */
+  float ambient;   /* ambient irradiance / pi */
 } render;
 
 static void add3(float dst[3], const float w[3], const float v[3], float k) {
@@ -66,29 +66,42 @@ static void quat_matrix(sensim_quat q, float m[9]) {
 }
 
 /* The strip's samples: jittered-stratified positions in each pixel and
- * stratified times in each row's exposure, drawn row by row from the row's
- * stream in pixel order. */
+ * stratified times in each row's exposure, from the row's stream in pixel
+ * order (two random words per sample, three with an exposure time). */
 static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const int S = cam->p.samples;
   const uint32_t W = cam->p.width;
   const double exposure = cam->p.exposure_time;
+  const int per = exposure > 0 ? 3 : 2;
+  const int g = cam->grid ? cam->grid : 1;
+  const double ig = 1.0 / g, is = 1.0 / S;
+  const int timed = !r->fixed || !r->static_view;
   for (uint32_t ry = 0; ry < nrows; ry++) {
     const uint32_t y = y0 + ry;
     sensim_rng rng;
     sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
+    sensim_rng_fill_u32(&rng, s->words, (size_t)per * W * S);
+    const uint32_t *wd = s->words;
     const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
     for (uint32_t x = 0; x < W; x++)
-      for (int k = 0; k < S; k++) {
+      for (int k = 0; k < S; k++, wd += per) {
         const size_t si = ((size_t)ry * W + x) * S + k;
-        double ju = sensim_rng_uniform(&rng), jv = sensim_rng_uniform(&rng);
-        double jt = exposure > 0 ? sensim_rng_uniform(&rng) : 1.0;
-        s->uvoff[si][0] = (float)(cam->grid ? ((k % cam->grid) + ju) / cam->grid : ju);
-        s->uvoff[si][1] = (float)(cam->grid ? ((k / cam->grid) + jv) / cam->grid : jv);
-        /* Stratified in time too, so blur is smooth at few samples. */
-        s->t[si] = t_end - exposure * (1.0 - (k + jt) / S);
-        if (!r->fixed) s->pose[si] = sensim__pose_table_at(&r->poses, s->t[si]);
+        /* Uniforms in (0, 1): the centres of 2^24 (position) or 2^32
+         * (time) equal bins. Without a square number of samples the grid
+         * is one cell: plain jitter over the pixel. */
+        const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24, jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
+        const double jt = per == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
+        const int cu = cam->grid ? k % g : 0, cv = cam->grid ? k / g : 0;
+        s->uvoff[si][0] = (float)((cu + ju) * ig);
+        s->uvoff[si][1] = (float)((cv + jv) * ig);
+        /* Stratified in time too, so blur is smooth at few samples. A
+         * sample's time matters only if the camera or the scene moves. */
+        if (timed) {
+          s->t[si] = t_end - exposure * (1.0 - (k + jt) * is);
+          if (!r->fixed) s->pose[si] = sensim__pose_table_at(&r->poses, s->t[si]);
+        }
         s->col[si][0] = s->col[si][1] = s->col[si][2] = 0.0f;
         s->hit_t[si] = INFINITY;
         s->hit_body[si] = -1;
@@ -106,21 +119,39 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k
   const int S = cam->p.samples;
   sensim_rt_packet16 *pk = &L->pk;
   L->valid = L->plane = 0;
+  if (r->pinhole) {
+    _Alignas(64) float uo[LANES], vo[LANES], axial[LANES];
+    for (int l = 0; l < LANES; l++) {
+      uint32_t x = tx * TILE + (uint32_t)(l % TILE), ry = (uint32_t)(l / TILE);
+      if (x < W && ry < nrows)
+        L->valid |= 1u << l;
+      else
+        x = W - 1, ry = 0; /* a lane outside the image copies a pixel's offsets;
+                              it is masked */
+      const size_t si = ((size_t)ry * W + x) * S + k;
+      L->sample[l] = si;
+      uo[l] = s->uvoff[si][0], vo[l] = s->uvoff[si][1];
+    }
+    sensim__camera_pinhole_rays16(&r->pin, uo, vo, (double)tx * TILE, y0, pk, axial);
+    for (int l = 0; l < LANES; l++) {
+      if (!((L->valid >> l) & 1)) continue;
+      const size_t si = L->sample[l];
+      s->axial[si] = axial[l];
+      if (!r->static_view) pk->time[l] = sensim__rt_ray_time(r->view, s->t[si]);
+      L->w[0][l] = L->w[1][l] = L->w[2][l] = 1.0f;
+    }
+    L->plane = L->valid;
+    return;
+  }
   for (int l = 0; l < LANES; l++) {
     const uint32_t x = tx * TILE + (uint32_t)(l % TILE), ry = (uint32_t)(l / TILE);
     if (x >= W || ry >= nrows) continue;
     const size_t si = ((size_t)ry * W + x) * S + k;
     const double u = x - 0.5 + s->uvoff[si][0], v = y0 + ry - 0.5 + s->uvoff[si][1];
-    double d[3];
-    float vig = 1.0f;
-    if (r->pinhole) {
-      d[0] = 1.0, d[1] = -(u - r->pin[0]) * r->pin[2], d[2] = -(v - r->pin[1]) * r->pin[3];
-    } else {
-      sensim_vec3 ds;
-      if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
-      d[0] = ds.x, d[1] = ds.y, d[2] = ds.z;
-      vig = sensim__optics_vignetting(cam->optics, u, v);
-    }
+    sensim_vec3 ds;
+    if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
+    double d[3] = {ds.x, ds.y, ds.z};
+    const float vig = sensim__optics_vignetting(cam->optics, u, v);
     const double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     d[0] *= inv, d[1] *= inv, d[2] *= inv;
     if (c == 0) s->axial[si] = (float)d[0];
@@ -146,8 +177,8 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k
   }
 }
 
-static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time,
-                               const float w[3], size_t sample) {
+static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time, const float w[3],
+                               size_t sample) {
   if (q->n == q->cap) {
     size_t cap = q->cap ? 2 * q->cap : 1024;
     sensim_camera_wave_ray *a = realloc(q->ray, cap * sizeof *a);
@@ -164,132 +195,123 @@ static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const fl
   return SENSIM_OK;
 }
 
-/* Shade the traced packet: fog, ambient, lights (shadow rays traced as a
- * packet per light), planes of primary hits, and mirror reflections queued
- * for the next bounce. */
+/* Shade the traced packet: fog, background, ambient, lights (shadow rays
+ * traced as a packet per light), planes of primary hits, and mirror
+ * reflections queued for the next bounce. */
 static sensim_status shade(render *r, lanes *L, int bounce) {
   const sensim_snapshot *snap = r->snap;
   sensim_camera_scratch *s = r->s;
   sensim_rt_packet16 *pk = &L->pk;
-  const size_t nl = snap->nlights;
   const float beta = r->beta;
+  sensim_camera_shade16 sh;
   unsigned hit = 0;
   for (int l = 0; l < LANES; l++)
     if (((L->valid >> l) & 1) && pk->geom[l] != ~0u) hit |= 1u << l;
-  sensim__rt_packet16_normals(r->view, pk, hit, L->nx, L->ny, L->nz);
-  for (size_t li = 0; li < nl; li += 1) {
-    const sensim_light *light = &snap->lights[li];
-    sensim_rt_shadow16 sp;
-    float contrib[3][LANES];
-    unsigned cast = 0;
-    for (int l = 0; l < LANES; l++) {
-      if (!((L->valid >> l) & 1)) continue;
-      float *col = s->col[L->sample[l]];
-      const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
-      const int is_hit = (hit >> l) & 1;
-      /* Koschmieder: the segment transmits exp(-beta d) of what lies behind
-       * it and adds (1 - exp(-beta d)) of the horizon sky (the background).
-       * Everything but the lights is added once, with the first light. */
-      const float T = !is_hit ? (beta > 0 ? 0.0f : 1.0f) : beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
-      if (li == 0) {
-        if (beta > 0) add3(col, w, r->bg, 1.0f - T);
-        if (!is_hit) add3(col, w, r->bg, T);
-      }
-      if (!is_hit) continue;
-      const int body = (int)pk->body[l];
-      if (li == 0 && bounce == 0 && ((L->plane >> l) & 1)) {
-        const size_t si = L->sample[l];
-        s->hit_t[si] = pk->tfar[l];
-        s->hit_n[si][0] = L->nx[l], s->hit_n[si][1] = L->ny[l], s->hit_n[si][2] = L->nz[l];
-        s->hit_body[si] = body;
-      }
-      if (T <= 0) continue;
+  sensim__rt_packet16_normals(r->view, pk, hit, sh.nx, sh.ny, sh.nz);
+  /* Koschmieder: the segment transmits exp(-beta d) of what lies behind it
+   * and adds (1 - exp(-beta d)) of the horizon sky (the background). */
+  for (int l = 0; l < LANES; l++) {
+    for (int c = 0; c < 3; c++) sh.w[c][l] = L->w[c][l], sh.base[c][l] = 0.0f;
+    sh.rough[l] = 1.0f, sh.metal[l] = 0.0f, sh.T[l] = 0.0f;
+    if (!((L->valid >> l) & 1)) continue;
+    const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
+    float *col = s->col[L->sample[l]];
+    if (!((hit >> l) & 1)) {
+      add3(col, w, r->bg, 1.0f);
+      continue;
+    }
+    const float T = beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
+    if (beta > 0) add3(col, w, r->bg, 1.0f - T);
+    sh.T[l] = T;
+    const int body = (int)pk->body[l];
+    if (bounce == 0 && ((L->plane >> l) & 1)) {
+      const size_t si = L->sample[l];
+      s->hit_t[si] = pk->tfar[l];
+      s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l], s->hit_n[si][2] = sh.nz[l];
+      s->hit_body[si] = body;
+    }
+    const sensim_camera_body *cb = &s->bodies[body];
+    if (cb->textured) {
       sensim_surface sf;
       sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
-      const float d[3] = {pk->dir_x[l], pk->dir_y[l], pk->dir_z[l]};
-      const float id = 1.0f / sqrtf(sensim__dot3f(d, d));
-      const float t = pk->tfar[l];
-      const float p[3] = {pk->org_x[l] + d[0] * t, pk->org_y[l] + d[1] * t, pk->org_z[l] + d[2] * t};
-      sf.n[0] = L->nx[l], sf.n[1] = L->ny[l], sf.n[2] = L->nz[l];
-      if (sensim__dot3f(sf.n, d) > 0) sf.n[0] = -sf.n[0], sf.n[1] = -sf.n[1], sf.n[2] = -sf.n[2]; /* two-sided */
-      sf.v[0] = -d[0] * id, sf.v[1] = -d[1] * id, sf.v[2] = -d[2] * id;
-      const float wt[3] = {w[0] * T, w[1] * T, w[2] * T};
-      /* Offset secondary-ray origins along the normal, scaled with distance
-       * from the origin to stay above float rounding of the hit point. */
-      const float off = 1e-4f * (1.0f + sqrtf(sensim__dot3f(p, p)));
-      const float po[3] = {p[0] + sf.n[0] * off, p[1] + sf.n[1] * off, p[2] + sf.n[2] * off};
-      if (li == 0) {
-        float alb[3];
-        sensim__diffuse_albedo(&sf, alb);
-        add3(col, wt, alb, r->ambient);
-        if (bounce < r->cam->p.max_bounces && sf.roughness < SENSIM_MIRROR_ROUGHNESS) {
-          float F[3];
-          sensim__fresnel_view(&sf, F);
-          const float wr[3] = {wt[0] * F[0], wt[1] * F[1], wt[2] * F[2]};
-          if (wr[0] + wr[1] + wr[2] >= 1e-5f) {
-            const float dn = 2.0f * sensim__dot3f(sf.v, sf.n);
-            const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1], sf.n[2] * dn - sf.v[2]};
-            sensim_status rc = wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
-            if (rc) return rc;
-          }
-        }
+      for (int c = 0; c < 3; c++) sh.base[c][l] = sf.base[c];
+    } else {
+      for (int c = 0; c < 3; c++) sh.base[c][l] = cb->base[c];
+    }
+    sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
+  }
+  unsigned shaded = 0; /* hits that light reaches through the fog */
+  for (int l = 0; l < LANES; l++)
+    if (((hit >> l) & 1) && sh.T[l] > 0) shaded |= 1u << l;
+  if (!shaded) return SENSIM_OK;
+  sensim__camera_surfaces16(pk, &sh, r->ambient);
+  for (int l = 0; l < LANES; l++) {
+    if (!((shaded >> l) & 1)) continue;
+    float *col = s->col[L->sample[l]];
+    for (int c = 0; c < 3; c++) col[c] += sh.amb[c][l];
+    if (bounce < r->cam->p.max_bounces && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
+      sensim_surface sf = {{sh.nx[l], sh.ny[l], sh.nz[l]},
+                           {sh.vx[l], sh.vy[l], sh.vz[l]},
+                           {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
+                           sh.rough[l],
+                           sh.metal[l]};
+      float F[3];
+      sensim__fresnel_view(&sf, F);
+      const float wr[3] = {sh.wt[0][l] * F[0], sh.wt[1][l] * F[1], sh.wt[2][l] * F[2]};
+      if (wr[0] + wr[1] + wr[2] < 1e-5f) continue;
+      const float dn = 2.0f * sensim__dot3f(sf.v, sf.n);
+      const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1], sf.n[2] * dn - sf.v[2]};
+      const float po[3] = {sh.pox[l], sh.poy[l], sh.poz[l]};
+      sensim_status rc = wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
+      if (rc) return rc;
+    }
+  }
+  for (size_t li = 0; li < snap->nlights; li++) {
+    const sensim_light *light = &snap->lights[li];
+    float dist[LANES];
+    if (light->kind == SENSIM_LIGHT_DIRECTIONAL) {
+      float to[3], irr, d;
+      const float o[3] = {0, 0, 0};
+      if (!sensim__light_at(light, o, to, &irr, &d)) continue;
+      for (int l = 0; l < LANES; l++) {
+        sh.tox[l] = to[0], sh.toy[l] = to[1], sh.toz[l] = to[2];
+        sh.irr[l] = (shaded >> l) & 1 ? irr : 0.0f;
+        dist[l] = d;
       }
-      float to[3], irr, dist;
-      if (!sensim__light_at(light, po, to, &irr, &dist)) continue;
-      float f[3];
-      sensim__brdf_cos(&sf, to, f);
-      if (f[0] <= 0 && f[1] <= 0 && f[2] <= 0) continue;
-      float c3[3];
-      for (int c = 0; c < 3; c++) c3[c] = wt[c] * f[c] * light->color[c] * irr;
+    } else {
+      for (int l = 0; l < LANES; l++) {
+        float to[3] = {0, 0, 1}, irr = 0, d = 0;
+        const float po[3] = {sh.pox[l], sh.poy[l], sh.poz[l]};
+        if (!((shaded >> l) & 1) || !sensim__light_at(light, po, to, &irr, &d)) irr = 0.0f;
+        sh.tox[l] = to[0], sh.toy[l] = to[1], sh.toz[l] = to[2];
+        sh.irr[l] = irr;
+        dist[l] = d;
+      }
+    }
+    sensim__camera_lights16(&sh, light->color);
+    sensim_rt_shadow16 sp;
+    unsigned cast = 0;
+    for (int l = 0; l < LANES; l++) {
+      if (!((shaded >> l) & 1) || !sh.lit[l]) continue;
       if (!light->cast_shadows) {
-        for (int c = 0; c < 3; c++) col[c] += c3[c];
+        float *col = s->col[L->sample[l]];
+        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
         continue;
       }
-      for (int c = 0; c < 3; c++) contrib[c][l] = c3[c];
-      sp.org_x[l] = po[0], sp.org_y[l] = po[1], sp.org_z[l] = po[2];
-      sp.dir_x[l] = to[0], sp.dir_y[l] = to[1], sp.dir_z[l] = to[2];
+      sp.org_x[l] = sh.pox[l], sp.org_y[l] = sh.poy[l], sp.org_z[l] = sh.poz[l];
+      sp.dir_x[l] = sh.tox[l], sp.dir_y[l] = sh.toy[l], sp.dir_z[l] = sh.toz[l];
       sp.tnear[l] = 0.0f;
-      sp.tfar[l] = dist;
+      sp.tfar[l] = dist[l];
       sp.time[l] = pk->time[l];
       cast |= 1u << l;
     }
     if (!cast) continue;
-    unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
+    const unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
     for (int l = 0; l < LANES; l++)
       if ((lit >> l) & 1) {
         float *col = s->col[L->sample[l]];
-        for (int c = 0; c < 3; c++) col[c] += contrib[c][l];
+        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
       }
-  }
-  if (nl == 0) {
-    /* No light: background, fog and ambient only (the loop above adds them
-     * with the first light). */
-    for (int l = 0; l < LANES; l++) {
-      if (!((L->valid >> l) & 1)) continue;
-      float *col = s->col[L->sample[l]];
-      const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
-      const int is_hit = (hit >> l) & 1;
-      const float T = !is_hit ? (beta > 0 ? 0.0f : 1.0f) : beta > 0 ? expf(-beta * pk->tfar[l]) : 1.0f;
-      if (beta > 0) add3(col, w, r->bg, 1.0f - T);
-      if (!is_hit) {
-        add3(col, w, r->bg, T);
-        continue;
-      }
-      const int body = (int)pk->body[l];
-      if (bounce == 0 && ((L->plane >> l) & 1)) {
-        const size_t si = L->sample[l];
-        s->hit_t[si] = pk->tfar[l];
-        s->hit_n[si][0] = L->nx[l], s->hit_n[si][1] = L->ny[l], s->hit_n[si][2] = L->nz[l];
-        s->hit_body[si] = body;
-      }
-      if (T <= 0) continue;
-      sensim_surface sf;
-      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
-      const float wt[3] = {w[0] * T, w[1] * T, w[2] * T};
-      float alb[3];
-      sensim__diffuse_albedo(&sf, alb);
-      add3(col, wt, alb, r->ambient);
-    }
   }
   return SENSIM_OK;
 }
@@ -342,15 +364,18 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *
       float acc[3] = {0, 0, 0};
       int centre = 0;
       float best = INFINITY;
-      for (int k = 0; k < S; k++) {
-        const float *c = s->col[i0 + k];
-        acc[0] += c[0], acc[1] += c[1], acc[2] += c[2];
-        const float du = s->uvoff[i0 + k][0] - 0.5f, dv = s->uvoff[i0 + k][1] - 0.5f;
-        if (du * du + dv * dv < best) {
-          best = du * du + dv * dv;
-          centre = k;
+      if (S == 1)
+        acc[0] = s->col[i0][0], acc[1] = s->col[i0][1], acc[2] = s->col[i0][2];
+      else
+        for (int k = 0; k < S; k++) {
+          const float *c = s->col[i0 + k];
+          acc[0] += c[0], acc[1] += c[1], acc[2] += c[2];
+          const float du = s->uvoff[i0 + k][0] - 0.5f, dv = s->uvoff[i0 + k][1] - 0.5f;
+          if (du * du + dv * dv < best) {
+            best = du * du + dv * dv;
+            centre = k;
+          }
         }
-      }
       const size_t px = (size_t)(y0 + ry) * W + x;
       for (int c = 0; c < 3; c++) rgb[3 * px + c] = acc[c] * inv_s;
       const size_t i = i0 + centre;
@@ -363,8 +388,8 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *
         continue;
       }
       f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      f->labels[px].class_id = r->snap->bodies[b].class_id;
-      f->labels[px].instance_id = r->snap->bodies[b].instance_id;
+      f->labels[px].class_id = s->bodies[b].class_id;
+      f->labels[px].instance_id = s->bodies[b].instance_id;
       /* The normal in the sensor frame; the camera sees the face turned
        * towards it. */
       const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);
@@ -417,6 +442,7 @@ static void band_run(void *arg) {
   band *b = arg;
   render *r = &b->r;
   sensim_status rc = sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
+  if (!rc) rc = sensim__camera_scratch_bodies(r->s, r->snap);
   for (size_t st = b->b.lo; st < b->b.hi && !rc; st++) rc = render_strip(r, (uint32_t)(st * TILE), b->f);
   if (rc) sensim__band_fail(&b->b, rc);
   if (r->s) sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
@@ -448,7 +474,18 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
     base.org[2] = (float)poses.pose[0].pos.z;
     quat_matrix(poses.pose[0].rot, base.rot);
   }
-  base.pinhole = sensim__optics_pinhole(cam->optics, base.pin);
+  double pin[4];
+  base.pinhole = base.fixed && sensim__optics_pinhole(cam->optics, pin);
+  if (base.pinhole) {
+    base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2], base.pin.isy = pin[3];
+    memcpy(base.pin.org, base.org, sizeof base.org);
+    const sensim_quat q = poses.pose[0].rot;
+    const double w = q.w, x = q.x, y = q.y, z = q.z;
+    const double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    memcpy(base.pin.rot, m, sizeof m);
+  }
   base.static_view = sensim__rt_view_is_static(view);
   for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];
   base.beta = (float)cam->beta;

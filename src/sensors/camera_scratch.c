@@ -5,6 +5,7 @@
  * band. */
 #include <stdlib.h>
 #include "core/internal.h"
+#include "scene/scene.h"
 #include "sensors/camera_internal.h"
 
 static void scratch_free(sensim_camera_scratch *s) {
@@ -16,6 +17,8 @@ static void scratch_free(sensim_camera_scratch *s) {
   free(s->hit_t);
   free(s->hit_n);
   free(s->hit_body);
+  free(s->words);
+  free(s->bodies);
   free(s->cur.ray);
   free(s->next.ray);
   free(s);
@@ -42,7 +45,8 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratc
   s->hit_t = malloc(n * sizeof *s->hit_t);
   s->hit_n = malloc(n * sizeof *s->hit_n);
   s->hit_body = malloc(n * sizeof *s->hit_body);
-  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body) {
+  s->words = malloc(3 * (n / 4) * sizeof *s->words);
+  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
     scratch_free(s);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the scratch of %zu camera samples", n);
   }
@@ -63,4 +67,29 @@ void sensim__camera_scratch_free_all(sensim_camera *c) {
     c->scratch = s->link;
     scratch_free(s);
   }
+}
+
+sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap) {
+  if (snap->nbodies > s->cap_bodies) {
+    sensim_camera_body *b = realloc(s->bodies, snap->nbodies * sizeof *b);
+    if (!b) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera bodies", snap->nbodies);
+    s->bodies = b;
+    s->cap_bodies = snap->nbodies;
+  }
+  for (size_t i = 0; i < snap->nbodies; i++) {
+    const sensim_body_snap *bs = &snap->bodies[i];
+    sensim_camera_body *cb = &s->bodies[i];
+    cb->class_id = bs->class_id;
+    cb->instance_id = bs->instance_id;
+    if (!bs->mesh) { /* never hit: it has no geometry */
+      cb->base[0] = cb->base[1] = cb->base[2] = 0.0f;
+      cb->rough = 1.0f, cb->metal = 0.0f, cb->textured = 0;
+      continue;
+    }
+    const sensim_material *m = &bs->mesh->material;
+    for (int c = 0; c < 3; c++) cb->base[c] = m->base_color[c];
+    cb->rough = m->roughness, cb->metal = m->metallic;
+    cb->textured = m->texture && bs->mesh->uvs;
+  }
+  return SENSIM_OK;
 }

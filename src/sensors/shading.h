@@ -14,14 +14,15 @@
 #ifndef SENSIM_SENSORS_SHADING_H
 #define SENSIM_SENSORS_SHADING_H
 
-#include <math.h>
+#include "core/vecmath.h"
 #include "rt/rt.h"
+#include <math.h>
 
 typedef struct sensim_surface {
-  float n[3];        /* unit geometric normal, turned towards the viewer */
-  float v[3];        /* unit direction from the point to the viewer */
-  float base[3];     /* base colour, texture applied */
-  float roughness;   /* perceptual roughness */
+  float n[3];      /* unit geometric normal, turned towards the viewer */
+  float v[3];      /* unit direction from the point to the viewer */
+  float base[3];   /* base colour, texture applied */
+  float roughness; /* perceptual roughness */
   float metallic;
 } sensim_surface;
 
