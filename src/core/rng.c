@@ -207,35 +207,56 @@ __attribute__((target("avx2"))) static void philox16_avx2(const uint32_t key[2],
 
 
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-/* Eight blocks whose counter words 0 are blocks[0 .. 7] (any values); word
- * k of block i to out[k stride + i]. */
-__attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s, const uint32_t *blocks,
-                                                            uint32_t *out, size_t stride) {
+/* ng groups of eight blocks whose counter words 0 are blocks[0 .. 8 ng)
+ * (any values); word k of block i to out[k stride + i]. */
+__attribute__((target("avx2"), always_inline)) static inline void philox_at_groups(const sensim_rng *s,
+                                                                                    const uint32_t *blocks,
+                                                                                    uint32_t *out, size_t stride,
+                                                                                    int ng) {
   const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm256_set1_epi32((int)PHILOX_M4x32_1);
-  __m256i x0 = _mm256_loadu_si256((const __m256i *)blocks), x1 = _mm256_set1_epi32((int)s->ctr[1]);
-  __m256i x2 = _mm256_set1_epi32((int)s->ctr[2]), x3 = _mm256_set1_epi32((int)s->ctr[3]);
+  __m256i x0[2], x1[2], x2[2], x3[2];
+  for (int g = 0; g < ng; g++) {
+    x0[g] = _mm256_loadu_si256((const __m256i *)(blocks + 8 * g));
+    x1[g] = _mm256_set1_epi32((int)s->ctr[1]);
+    x2[g] = _mm256_set1_epi32((int)s->ctr[2]);
+    x3[g] = _mm256_set1_epi32((int)s->ctr[3]);
+  }
   __m256i vk0 = _mm256_set1_epi32((int)s->key[0]), vk1 = _mm256_set1_epi32((int)s->key[1]);
   const __m256i w0 = _mm256_set1_epi32((int)PHILOX_W32_0), w1 = _mm256_set1_epi32((int)PHILOX_W32_1);
   for (int round = 0; round < 10; round++) {
-    __m256i h0, l0, h1, l1;
-    mulhilo8(x0, m0, &h0, &l0);
-    mulhilo8(x2, m1, &h1, &l1);
-    x0 = _mm256_xor_si256(_mm256_xor_si256(h1, x1), vk0);
-    x2 = _mm256_xor_si256(_mm256_xor_si256(h0, x3), vk1);
-    x1 = l1;
-    x3 = l0;
+    for (int g = 0; g < ng; g++) { /* two independent groups keep the multipliers busy */
+      __m256i h0, l0, h1, l1;
+      mulhilo8(x0[g], m0, &h0, &l0);
+      mulhilo8(x2[g], m1, &h1, &l1);
+      x0[g] = _mm256_xor_si256(_mm256_xor_si256(h1, x1[g]), vk0);
+      x2[g] = _mm256_xor_si256(_mm256_xor_si256(h0, x3[g]), vk1);
+      x1[g] = l1;
+      x3[g] = l0;
+    }
     vk0 = _mm256_add_epi32(vk0, w0); /* the key schedule, mod 2^32 as in Random123 */
     vk1 = _mm256_add_epi32(vk1, w1);
   }
-  _mm256_storeu_si256((__m256i *)out, x0);
-  _mm256_storeu_si256((__m256i *)(out + stride), x1);
-  _mm256_storeu_si256((__m256i *)(out + 2 * stride), x2);
-  _mm256_storeu_si256((__m256i *)(out + 3 * stride), x3);
+  for (int g = 0; g < ng; g++) {
+    _mm256_storeu_si256((__m256i *)(out + 8 * g), x0[g]);
+    _mm256_storeu_si256((__m256i *)(out + stride + 8 * g), x1[g]);
+    _mm256_storeu_si256((__m256i *)(out + 2 * stride + 8 * g), x2[g]);
+    _mm256_storeu_si256((__m256i *)(out + 3 * stride + 8 * g), x3[g]);
+  }
+}
+
+__attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s, const uint32_t *blocks,
+                                                            uint32_t *out, size_t stride) {
+  philox_at_groups(s, blocks, out, stride, 1);
+}
+__attribute__((target("avx2"))) static void philox16_at_avx2(const sensim_rng *s, const uint32_t *blocks,
+                                                             uint32_t *out, size_t stride) {
+  philox_at_groups(s, blocks, out, stride, 2);
 }
 
 __attribute__((target("avx2"))) static size_t philox_at_avx2(const sensim_rng *s, const uint32_t *blocks, size_t n,
                                                              uint32_t *out, size_t stride) {
   size_t i = 0;
+  for (; i + 16 <= n; i += 16) philox16_at_avx2(s, blocks + i, out + i, stride);
   for (; i + 8 <= n; i += 8) philox8_at_avx2(s, blocks + i, out + i, stride);
   return i;
 }
