@@ -200,7 +200,10 @@ SENSIM_API size_t sensim_payload_elem_size(sensim_payload type);
  * holding width x height elements (count = width * height). The old buffer is
  * freed only on success. For filters that change the payload type. The
  * depth, label and normal planes are width x height: when the size
- * changes they are freed too (NULL), as no plane can follow it. */
+ * changes they are freed too (NULL), as no plane can follow it. Inside a
+ * sensor's filter chain the new buffer may be one the sensor used before
+ * (sensim_sensor_recycle) and the old one goes back to it; the buffer is
+ * zeroed all the same, and is always a malloc block. */
 SENSIM_API sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width,
                                  uint32_t height);
 

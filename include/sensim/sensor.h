@@ -76,8 +76,25 @@ SENSIM_API sensim_status sensim_sensor_poll(sensim_sensor *sensor, const sensim_
  * when no frame is waiting. Nothing is copied, and the frame stays valid
  * for as long as the caller keeps it (bindings whose arrays outlive the
  * next poll use this). Polling and taking may be mixed: a take also ends
- * the validity of the frame the last poll returned. */
+ * the validity of the frame the last poll returned. Give the buffers back
+ * with sensim_sensor_recycle rather than sensim_frame_release when done,
+ * so the sensor's next frames reuse them. */
 SENSIM_API sensim_status sensim_sensor_take(sensim_sensor *sensor, sensim_frame *out, int *got);
+
+/* Give a taken frame's buffers back to the sensor for its next frames,
+ * instead of freeing them with sensim_frame_release: a sensor allocates
+ * no frame buffers in steady state when every frame it delivers comes
+ * back, by the next poll or by this call. Afterwards the frame is empty as
+ * sensim_frame_release leaves it (data, depth, labels, normals and
+ * trajectory NULL, count 0). Any frame whose buffers are malloc blocks is
+ * correct here: one taken from another sensor of any world, of another
+ * size, or one the host built with sensim_frame_alloc; a buffer is reused
+ * only for requests it can hold, and the sensor keeps only a few frames'
+ * worth (the rest is freed). A NULL sensor frees the buffers
+ * (sensim_frame_release); a NULL frame is a no-op. Safe from any thread
+ * while the sensor's world exists, also while it advances; never after
+ * sensim_world_destroy (the sensor is gone: use sensim_frame_release). */
+SENSIM_API void sensim_sensor_recycle(sensim_sensor *sensor, sensim_frame *frame);
 
 /* Accessors. A NULL sensor gives a neutral answer (SENSIM_PAYLOAD_NONE,
  * id -1, NULL name and params, 0 frames) instead of a crash. */

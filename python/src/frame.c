@@ -179,7 +179,42 @@ PyObject *sp_frame_adopt(sensim_frame *f, PyObject *sensor_name) {
   self->lent = self->shared = self->writing = 0;
   self->grave = NULL;
   self->ngrave = self->capgrave = 0;
+  self->world_ref = NULL;
+  self->sensor = NULL;
   return (PyObject *)self;
+}
+
+PyObject *sp_frame_adopt_taken(sensim_frame *f, PyObject *sensor_name, PyObject *w, sensim_sensor *s) {
+  PyObject *ref = PyWeakref_NewRef(w, NULL);
+  if (!ref) {
+    sensim_frame_release(f);
+    return NULL;
+  }
+  PyObject *o = sp_frame_adopt(f, sensor_name);
+  if (!o) {
+    Py_DECREF(ref);
+    return NULL;
+  }
+  ((sp_frame *)o)->world_ref = ref;
+  ((sp_frame *)o)->sensor = s;
+  return o;
+}
+
+/* The sensor a dying Frame's buffers go back to, or NULL (freed). The
+ * sensor lives as long as its world: while the World object exists and
+ * is open. Closing sets World.world to NULL before destroying the world
+ * with the GIL released (world.c, scenario.c), so a Frame dying on
+ * another thread meanwhile sees it closed. A world busy in advance on
+ * another thread is fine: sensim_sensor_recycle may run beside it (the
+ * frame pool has its own lock), and the world cannot close while busy. */
+static sensim_sensor *recycle_target(sp_frame *self) {
+  if (!self->world_ref || !self->sensor) return NULL;
+  PyObject *w = PyWeakref_GetObject(self->world_ref); /* borrowed */
+  if (!w || w == Py_None) {
+    PyErr_Clear();
+    return NULL;
+  }
+  return ((sp_world *)w)->world ? self->sensor : NULL;
 }
 
 sensim_frame *sp_frame_ptr(PyObject *o) {
@@ -232,7 +267,10 @@ int sp_frame_unshare(sp_frame *self) {
 static void frame_dealloc(sp_frame *self) {
   for (size_t i = 0; i < self->ngrave; i++) free(self->grave[i]);
   PyMem_Free(self->grave);
-  sensim_frame_release(&self->frame);
+  /* Back to the sensor for its next frames (no allocation in steady
+   * state, issue 17); freed when there is none. */
+  sensim_sensor_recycle(recycle_target(self), &self->frame);
+  Py_XDECREF(self->world_ref);
   Py_XDECREF(self->sensor_name);
   PyObject_Free(self);
 }

@@ -138,11 +138,19 @@ typedef struct sp_frame {
   int writing;            /* FilterChain.run is replacing its buffers */
   void **grave;           /* buffers replaced while shared: freed with the object */
   size_t ngrave, capgrave;
+  PyObject *world_ref;    /* weak reference to the World of the sensor that made
+                             it (taken by Sensor.poll), or NULL */
+  sensim_sensor *sensor;  /* that sensor, which gets the buffers back
+                             (sensim_sensor_recycle) if its world is open
+                             when the Frame dies */
 } sp_frame;
 
 extern PyTypeObject sp_FrameType;
 /* A Frame that takes over *f's buffers (f is zeroed). */
 PyObject *sp_frame_adopt(sensim_frame *f, PyObject *sensor_name);
+/* sp_frame_adopt of a frame taken from sensor `s` of World `w`: its
+ * buffers go back to the sensor when the Frame dies, while w is open. */
+PyObject *sp_frame_adopt_taken(sensim_frame *f, PyObject *sensor_name, PyObject *w, sensim_sensor *s);
 /* The dtype of a payload's elements (new reference), NULL with an error
  * for NONE/ANY. */
 PyObject *sp_payload_dtype(sensim_payload type);

@@ -235,7 +235,7 @@ static PyObject *take(sp_sensor *self, sensim_sensor *s) {
   sensim_status st = sensim_sensor_take(s, &f, &got);
   if (st) return sp_raise(st);
   if (!got) Py_RETURN_NONE;
-  return sp_frame_adopt(&f, self->name);
+  return sp_frame_adopt_taken(&f, self->name, (PyObject *)self->world, s);
 }
 
 static PyObject *sensor_poll(sp_sensor *self, PyObject *noargs) {

@@ -380,3 +380,71 @@ def test_alloc_to_a_new_size_drops_the_old_planes(world):
     # created here, never read, as they would read past the buffers).
     dropped = [getattr(f, p) is None for p in ("depth", "labels", "normals")]
     assert dropped == [True, True, True]
+
+
+def turning(t):
+    """The car turning on the spot, so the box and the sky move through the
+    image from frame to frame."""
+    yaw = 0.7 * t / 0.1
+    return ((0, 0, 0), (np.cos(yaw / 2), 0, 0, np.sin(yaw / 2))), (0, 0, 0)
+
+
+def camera_frames(keep, threads):
+    """Eight frames of a camera with the ISP chain and a lidar, as bytes of
+    every array. keep=False drops each Frame at once, so its buffers go back
+    to its sensor and the next frames reuse them; keep=True holds every
+    Frame to the end, so every frame's buffers are new."""
+    w, car = build_world(threads=threads)
+    cam = w.camera(body=car, filters=["image_sensor", "noise_emva1288", "cfa", "adc", "demosaic",
+                                      "white_balance", "ccm", "auto_exposure", "tone", "quantize"],
+                   **CAM)
+    lid = w.lidar(body=car, mount=(0, 0, 1.8), filters=["points"], **LIDAR)
+    out, kept = [], []
+    for t in steps(8, 0.1):
+        drive(w, car, [t], moving=turning)
+        for s in (cam, lid):
+            f = s.poll()
+            arrays = [f.data] + ([f.depth, f.labels, f.normals] if s is cam else [f.trajectory])
+            out.append(b"".join(a.tobytes() for a in arrays))
+            if keep:
+                kept.append(f)
+            del f, arrays
+    w.close()
+    return out
+
+
+def test_dropped_frames_feed_their_sensor_and_frames_stay_identical():
+    ref = camera_frames(keep=True, threads=0)
+    assert camera_frames(keep=False, threads=0) == ref
+    assert camera_frames(keep=False, threads=2) == ref
+
+
+def test_an_array_keeps_its_buffer_from_the_sensor_while_later_frames_come():
+    w, car = build_world()
+    cam = w.camera(body=car, **CAM)
+    drive(w, car, [0.0], moving=turning)
+    depth = cam.poll().depth  # the Frame lives on in the array only
+    ref = depth.copy()
+    drive(w, car, [0.1, 0.2, 0.3], moving=turning)
+    later = [f.depth.copy() for f in cam.poll_all()]
+    assert len(later) == 3 and not all(np.array_equal(d, ref) for d in later)
+    churn()
+    assert np.array_equal(depth, ref)
+    w.close()
+
+
+def test_frames_dying_after_their_world_is_closed_or_gone_free_their_buffers():
+    w, car = build_world()
+    cam = w.camera(body=car, **CAM)
+    drive(w, car, [0.0, 0.1])
+    a, b = cam.poll(), cam.poll()
+    w.close()
+    del a  # the world is closed: freed, not given to the destroyed sensor
+    w2, car2 = build_world()
+    cam2 = w2.camera(body=car2, **CAM)
+    drive(w2, car2, [0.0])
+    c = cam2.poll()
+    del w2, car2, cam2
+    gc.collect()  # the World object is gone: c's weak reference says so
+    del b, c
+    gc.collect()

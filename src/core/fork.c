@@ -19,7 +19,10 @@ void sensim__band_fail(sensim_band *b, sensim_status rc) {
 
 sensim_status sensim__fork_run_bands(sensim_fork f, size_t n, void *bands, size_t nb, size_t stride,
                                      void (*fn)(void *band)) {
-  void **args = malloc((nb ? nb : 1) * sizeof *args);
+  /* The usual band counts, 4 (threads + 1), fit on the stack: a capture
+   * forks every frame, and allocates nothing here in steady state. */
+  void *local[64];
+  void **args = nb <= 64 ? local : malloc(nb * sizeof *args);
   if (!args) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu bands", nb);
   unsigned char *base = bands;
   for (size_t i = 0; i < nb; i++) {
@@ -33,7 +36,7 @@ sensim_status sensim__fork_run_bands(sensim_fork f, size_t n, void *bands, size_
   if (f.pool) sensim__pool_run_all(f.pool, fn, args, nb);
   else
     for (size_t i = 0; i < nb; i++) fn(args[i]);
-  free(args);
+  if (args != local) free(args);
   for (size_t i = 0; i < nb; i++) {
     const sensim_band *b = (const sensim_band *)(base + i * stride);
     if (b->rc) return sensim__fail(b->rc, "%s", b->error);

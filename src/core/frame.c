@@ -1,10 +1,14 @@
 /* core/frame.c: frame buffers, sized by the payload table (core/payload.c). */
 #include <stdint.h>
 #include <stdlib.h>
+#include "core/frame_pool.h"
 #include "core/internal.h"
 #include "sensim/frame.h"
 
-/* sensim_frame_alloc, zeroed or not. */
+/* sensim_frame_alloc, zeroed or not. Inside a capture's generator or
+ * chain the buffers come from, and the replaced ones go back to, the
+ * sensor's frame pool (core/frame_pool.h); elsewhere they are plain
+ * malloc blocks, as pooled ones are too. */
 static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height, int zero) {
   if (!frame) return sensim__fail(SENSIM_EINVAL, "frame is NULL");
   size_t es = sensim_payload_elem_size(type);
@@ -15,16 +19,16 @@ static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint3
   /* calloc(0) may return NULL; an empty point cloud is legitimate, so keep
    * one element of slack. */
   size_t n = count ? count : 1;
-  void *data = zero ? calloc(n, es) : malloc(n * es);
+  void *data = sensim__frame_buffer(n * es, zero);
   if (!data) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu %s elements", count,
                                  sensim_payload_name(type));
-  free(frame->data);
+  sensim__frame_buffer_free(frame->data);
   frame->data = data;
   if (width != frame->width || height != frame->height) {
     /* The camera's planes are width x height: they cannot follow a new size. */
-    free(frame->depth);
-    free(frame->labels);
-    free(frame->normals);
+    sensim__frame_buffer_free(frame->depth);
+    sensim__frame_buffer_free(frame->labels);
+    sensim__frame_buffer_free(frame->normals);
     frame->depth = NULL;
     frame->labels = NULL;
     frame->normals = NULL;

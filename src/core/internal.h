@@ -100,4 +100,14 @@ void sensim__frame_release(sensim_frame *frame);
  * every element (a lidar scan: 1.7 to 3 MB a capture, whose zeroing was a
  * pass over memory of its own). */
 sensim_status sensim__frame_alloc_unset(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height);
+/* A buffer for a frame (a plane, a trajectory, a payload a filter builds
+ * itself) of at least `bytes`, zeroed when `zero`: from the sensor's frame
+ * pool inside a capture's generator or chain, else malloc/calloc; always a
+ * malloc block (core/frame_pool.h). NULL when out of memory. */
+void *sensim__frame_buffer(size_t bytes, int zero);
+/* Give back a frame buffer that was replaced (a filter's old payload):
+ * into the sensor's frame pool inside a capture, else free(). NULL is a
+ * no-op. Calling free() instead is always correct, but the pool loses the
+ * block and the next frame allocates it again. */
+void sensim__frame_buffer_free(void *block);
 #endif

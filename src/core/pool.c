@@ -148,7 +148,10 @@ void sensim__pool_run_all(sensim_pool *p, void (*fn)(void *arg), void **args, si
   fj.left = n;
   pthread_mutex_init(&fj.mu, NULL);
   pthread_cond_init(&fj.done, NULL);
-  fork_job *jobs = malloc(n * sizeof *jobs);
+  /* A capture's bands (4 (threads + 1)) fit on the stack: forking every
+   * frame then allocates nothing. */
+  fork_job local[64];
+  fork_job *jobs = n <= 64 ? local : malloc(n * sizeof *jobs);
   if (!jobs) {
     /* Out of memory for the bookkeeping: the work still gets done, inline. */
     for (size_t i = 0; i < n; i++) fn(args[i]);
@@ -177,7 +180,7 @@ void sensim__pool_run_all(sensim_pool *p, void (*fn)(void *arg), void **args, si
       pthread_mutex_unlock(&fj.mu);
       break;
     }
-    free(jobs);
+    if (jobs != local) free(jobs);
   }
   pthread_cond_destroy(&fj.done);
   pthread_mutex_destroy(&fj.mu);

@@ -100,7 +100,7 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
       size_t i = (size_t)y * f->width + x;
       raw[i] = rgb[3 * i + (size_t)cell[(x & 1u) + 2u * (y & 1u)]];
     }
-  free(rgb);
+  sensim__frame_buffer_free(rgb);
   f->cfa = cfa;
   return SENSIM_OK;
 }
@@ -306,7 +306,7 @@ static sensim_status raw16_apply(void *user, sensim_frame *f, sensim_filter_ctx 
     }
     out[i] = (uint16_t)dn;
   }
-  free(in);
+  sensim__frame_buffer_free(in);
   f->unit = SENSIM_UNIT_SIGNAL;
   return SENSIM_OK;
 }

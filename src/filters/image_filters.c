@@ -39,7 +39,7 @@ static sensim_status srgb_apply(void *user, sensim_frame *f, sensim_filter_ctx *
    * costs one pow per channel, which is small next to tracing the pixel. */
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_RGBA8, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGBA8, f->width, f->height);
   if (rc) {
     f->data = rgb;
     return rc;
@@ -49,7 +49,7 @@ static sensim_status srgb_apply(void *user, sensim_frame *f, sensim_filter_ctx *
     for (int c = 0; c < 3; c++) o[4 * i + c] = (uint8_t)lrint(255.0 * srgb_encode(p->exposure * rgb[3 * i + c]));
     o[4 * i + 3] = 255;
   }
-  free(rgb);
+  sensim__frame_buffer_free(rgb);
   return SENSIM_OK;
 }
 
@@ -68,7 +68,7 @@ static sensim_status labels_create(const cJSON *params, void **user) { return no
 
 static sensim_status promote(sensim_frame *f, void **plane, sensim_payload type) {
   if (!*plane) return sensim__fail(SENSIM_ETYPE, "the frame carries no %s plane", sensim_payload_name(type));
-  free(f->data);
+  sensim__frame_buffer_free(f->data);
   f->data = *plane;
   *plane = NULL;
   f->type = type;
@@ -106,7 +106,7 @@ static sensim_status normals_apply(void *user, sensim_frame *f, sensim_filter_ct
     int hit = n[3 * i] != 0.0f || n[3 * i + 1] != 0.0f || n[3 * i + 2] != 0.0f;
     for (int c = 0; c < 3; c++) n[3 * i + c] = hit ? 0.5f * (n[3 * i + c] + 1.0f) : 0.0f;
   }
-  free(f->data);
+  sensim__frame_buffer_free(f->data);
   f->data = n;
   f->normals = NULL;
   f->unit = SENSIM_UNIT_SIGNAL;

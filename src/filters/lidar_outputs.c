@@ -100,7 +100,7 @@ static sensim_status organized_apply(void *user, sensim_frame *f, sensim_filter_
   beam_layout L;
   sensim_status st = layout_of(f, "organized", &L);
   if (st != SENSIM_OK) return st;
-  sensim_point *p = malloc(f->count * sizeof *p);
+  sensim_point *p = sensim__frame_buffer(f->count * sizeof *p, 0);
   if (!p) {
     free(L.ring);
     return sensim__fail(SENSIM_ENOMEM, "organized: out of memory for %zu points", f->count);
@@ -127,7 +127,7 @@ static sensim_status organized_apply(void *user, sensim_frame *f, sensim_filter_
     q->return_index = (uint8_t)r;
   }
   free(L.ring);
-  free(f->data);
+  sensim__frame_buffer_free(f->data);
   f->data = p;
   f->type = SENSIM_PAYLOAD_POINTS;
   f->width = L.columns;
@@ -177,7 +177,7 @@ static sensim_status range_image_apply(void *user, sensim_frame *f, sensim_filte
                         ret, L.returns, L.returns == 1 ? "" : "s");
   }
   size_t n = (size_t)L.columns * L.channels;
-  float *img = calloc(n, sizeof *img);
+  float *img = sensim__frame_buffer(n * sizeof *img, 1);
   if (!img) {
     free(L.ring);
     return sensim__fail(SENSIM_ENOMEM, "range_image: out of memory for %zu pixels", n);
@@ -190,7 +190,7 @@ static sensim_status range_image_apply(void *user, sensim_frame *f, sensim_filte
       img[row * L.columns + j] = e->range > 0 ? e->range : 0.0f;
     }
   free(L.ring);
-  free(f->data);
+  sensim__frame_buffer_free(f->data);
   f->data = img;
   f->type = SENSIM_PAYLOAD_DEPTH_F32;
   f->width = L.columns;
@@ -321,10 +321,10 @@ static sensim_status birdseye_apply(void *user, sensim_frame *f, sensim_filter_c
   const size_t N = B->size, npx = N * N;
   const double s = 2.0 * B->range / (double)N;
   float *top = malloc(npx * sizeof *top);
-  uint8_t *img = malloc(npx * 4);
+  uint8_t *img = sensim__frame_buffer(npx * 4, 0);
   if (!top || !img) {
     free(top);
-    free(img);
+    sensim__frame_buffer_free(img);
     return sensim__fail(SENSIM_ENOMEM, "birdseye: out of memory for %zu pixels", npx);
   }
   uint16_t maxring = 0;
@@ -350,7 +350,7 @@ static sensim_status birdseye_apply(void *user, sensim_frame *f, sensim_filter_c
     ramp(t, img + 4 * k);
   }
   free(top);
-  free(f->data);
+  sensim__frame_buffer_free(f->data);
   f->data = img;
   f->type = SENSIM_PAYLOAD_RGBA8;
   f->width = (uint32_t)N;

@@ -424,7 +424,7 @@ static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) 
     uint16_t *o = f->data;
     for (size_t i = 0; i < n * (size_t)nch; i++) o[i] = quant(in[i], 65535.0);
   }
-  free(in);
+  sensim__frame_buffer_free(in);
   return SENSIM_OK;
 }
 
@@ -476,7 +476,7 @@ static sensim_status gray_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   (void)ctx;
   float *rgb = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height);
+  sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_GRAY_F32, f->width, f->height);
   if (rc) {
     f->data = rgb;
     return rc;
@@ -484,7 +484,7 @@ static sensim_status gray_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   float *y = f->data;
   for (size_t i = 0; i < f->count; i++)
     y[i] = (float)(0.2126 * rgb[3 * i] + 0.7152 * rgb[3 * i + 1] + 0.0722 * rgb[3 * i + 2]);
-  free(rgb);
+  sensim__frame_buffer_free(rgb);
   return SENSIM_OK;
 }
 
@@ -525,7 +525,7 @@ static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   size_t nch = channels(f), W = f->width;
   float *in = f->data;
   f->data = NULL;
-  sensim_status rc = sensim_frame_alloc(f, f->type, ow, oh);
+  sensim_status rc = sensim__frame_alloc_unset(f, f->type, ow, oh);
   if (rc) {
     f->data = in;
     return rc;
@@ -540,10 +540,10 @@ static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *
           for (size_t x = ox * k; x < (ox + 1) * k; x++) s += in[(y * W + x) * nch + c];
         out[(oy * ow + ox) * nch + c] = (float)(s * inv);
       }
-  free(in);
-  free(f->depth);
-  free(f->labels);
-  free(f->normals);
+  sensim__frame_buffer_free(in);
+  sensim__frame_buffer_free(f->depth);
+  sensim__frame_buffer_free(f->labels);
+  sensim__frame_buffer_free(f->normals);
   f->depth = NULL;
   f->labels = NULL;
   f->normals = NULL;

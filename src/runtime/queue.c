@@ -104,6 +104,15 @@ sensim_status sensim_sensor_take(sensim_sensor *s, sensim_frame *out, int *got) 
   return SENSIM_OK;
 }
 
+void sensim_sensor_recycle(sensim_sensor *s, sensim_frame *frame) {
+  if (!frame) return;
+  /* Any malloc block may join the pool: one from another sensor, of
+   * another size, or built by the host. The pool knows a block's capacity
+   * from malloc itself, so a wrong-sized block is only ever reused for a
+   * request it can hold. */
+  sensim__frame_pool_release(s ? s->frames : NULL, frame);
+}
+
 int sensim_sensor_frames_unfinished(const sensim_sensor *s) {
   if (!s) return 0;
   sensim_sensor *m = (sensim_sensor *)s; /* the lock, not the sensor, changes */

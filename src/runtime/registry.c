@@ -124,7 +124,8 @@ sensim_status sensim__sensor_create(sensim_world *w, const sensim_sensor_params 
   if ((rc = runtime_attach(w, &rt))) goto fail;
   if ((rc = sensim__grow((void **)&rt->sensors, &rt->cap_sensors, rt->nsensors + 1, sizeof *rt->sensors))) goto fail;
   s = calloc(1, sizeof *s);
-  if (!s || !(s->name = sensim__strdup(name))) {
+  if (!s || !(s->name = sensim__strdup(name)) || sensim__frame_pool_create(&s->frames)) {
+    if (s) free(s->name);
     free(s);
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for a sensor");
     goto fail;
@@ -156,6 +157,8 @@ void sensim__sensor_destroy(sensim_sensor *s) {
   /* Wait for every job of this sensor: they hold pointers into it. */
   sensim__sensor_wait_idle(s);
   sensim__sensor_drop_captures(s);
+  sensim__sensor_free_spares(s);
+  sensim__frame_pool_destroy(s->frames);
   sensim__chain_free(&s->chain);
   for (size_t i = 0; i < s->cap_specs; i++) free(s->specs[i].params_json);
   free(s->specs);

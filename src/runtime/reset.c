@@ -1,6 +1,10 @@
 /* runtime/reset.c: sensim_world_reset, for reinforcement-learning episodes:
  * every sensor drops its frames and starts its built-in filters anew, the
- * bodies go back to where they were created, and the clock to -inf. All
+ * bodies go back to where they were created, and the clock to -inf. A
+ * sensor keeps its frame pool and spare captures (bounded as always): the
+ * next episode asks for the same buffers, and a reused buffer carries
+ * nothing into a frame (core/frame_pool.h), so keeping them changes no
+ * frame and saves the allocations of the episode's first frames. All
  * that can fail is done first, into side storage, so a failed reset leaves
  * the world as it was. */
 #include <math.h>

@@ -5,6 +5,7 @@
 #define SENSIM_RUNTIME_INTERNAL_H
 
 #include <pthread.h>
+#include "core/frame_pool.h"
 #include "core/pool.h"
 #include "filters/chain.h"
 #include "runtime/kind.h"
@@ -35,7 +36,11 @@ enum { SENSIM_CAP_PENDING, SENSIM_CAP_GENERATED, SENSIM_CAP_DONE };
  * sensor's lock), `frame`, `status` and `error`. */
 typedef struct sensim_capture {
   sensim_sensor *sensor;
-  sensim_capture_ctx ctx;      /* what the generator sees (snapshot owned here) */
+  sensim_capture_ctx ctx;      /* what the generator sees (its snapshot lives
+                                  in snap_block until the job has run) */
+  void *snap_block;            /* the snapshot's block, kept with the record
+                                  when it is reused (scene.h: _take_into) */
+  size_t snap_cap;             /* bytes of snap_block */
   double t_deliver;            /* s, t_capture + lag */
   sensim_frame frame;
   sensim_status status;        /* of generation and filtering */
@@ -81,6 +86,14 @@ struct sensim_sensor {
   sensim_capture_list due;     /* due in this advance, not yet handed over */
   sensim_capture_list ready;   /* delivered, not yet polled */
   sensim_capture *polled;      /* handed out by the last poll; freed on the next */
+  /* What captures reuse instead of allocating (issue 17: none in steady
+   * state). The frame pool takes every buffer a finished capture or a
+   * recycled frame gives back (it has its own lock: workers take from it);
+   * the spare capture records, with their snapshot blocks, are the host
+   * thread's alone, as linking captures is. */
+  sensim_frame_pool *frames;
+  sensim_capture *spare;       /* list through `next` */
+  int nspare;                  /* at most max_inflight + 2 are kept */
 };
 
 /* ---- registry (runtime/registry.c) ---- */
@@ -99,7 +112,11 @@ void sensim__run_callback(sensim_sensor *s, const sensim_frame *f);
 
 /* Take the snapshot of capture k at t_k, bind it, and queue its job. */
 sensim_status sensim__capture_start(sensim_sensor *s, uint64_t k, double tk);
+/* Give a capture's frame buffers to the sensor's pool and its record to
+ * its spares (host thread). */
 void sensim__capture_free(sensim_capture *c);
+/* Free the spare capture records (sensor destroy). */
+void sensim__sensor_free_spares(sensim_sensor *s);
 /* The job of a capture: generate, then filter every capture of the sensor
  * whose turn has come. Run by a worker, or by the host taking it back. */
 void sensim__capture_run(void *capture);

@@ -149,6 +149,14 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out);
 sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all,
                                     int only, sensim_snapshot **out);
 void sensim__snapshot_free(sensim_snapshot *snap);
+/* sensim__snapshot_take into a block the caller keeps from one capture to
+ * the next (*block of *cap bytes, both 0 at first): it is reused when big
+ * enough and replaced by a bigger one otherwise, so a sensor's captures
+ * allocate no snapshot in steady state. The caller frees *block (free())
+ * when done with it, never sensim__snapshot_free. On failure *block is
+ * kept as it was. */
+sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
+                                         void **block, size_t *cap, sensim_snapshot **out);
 /* State of snapshot body i at time t. */
 void sensim__snap_state_at(const sensim_snapshot *snap, size_t i, double t,
                            sensim_body_state *out);

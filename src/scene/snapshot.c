@@ -53,8 +53,8 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
  * job never outlives the world (sensors, and with them their jobs, go
  * first in sensim_world_destroy). A town's buildings then cost one copy of
  * their table entries here per capture. */
-sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all, int only,
-                                    sensim_snapshot **out) {
+sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
+                                         void **reuse, size_t *reuse_cap, sensim_snapshot **out) {
   size_t nb = w->nbodies, nl = w->nlights, nk = 0;
   for (size_t d = 0; d < w->ndynamic; d++) {
     const size_t i = w->dynamic[d];
@@ -69,9 +69,18 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
   size_t bytes = off_keys + nk * sizeof(sensim_keyframe);
   if (nk > (SIZE_MAX - off_keys) / sizeof(sensim_keyframe))
     return sensim__fail(SENSIM_ENOMEM, "snapshot of %zu keyframes is too large", nk);
-  unsigned char *block = malloc(bytes);
-  if (!block)
-    return sensim__fail(SENSIM_ENOMEM, "out of memory for a snapshot of %zu keyframes", nk);
+  unsigned char *block = *reuse;
+  if (!block || *reuse_cap < bytes) {
+    /* Room for some growth (bodies added, more keyframes in a window), so
+     * a world that changes a little does not reallocate every capture. */
+    size_t want = bytes <= SIZE_MAX / 2 ? bytes + bytes / 4 : bytes;
+    block = malloc(want);
+    if (!block)
+      return sensim__fail(SENSIM_ENOMEM, "out of memory for a snapshot of %zu keyframes", nk);
+    free(*reuse);
+    *reuse = block;
+    *reuse_cap = want;
+  }
   sensim_snapshot *s = (sensim_snapshot *)block;
   s->t0 = t0;
   s->t1 = t1;
@@ -97,6 +106,13 @@ sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1,
   }
   *out = s;
   return SENSIM_OK;
+}
+
+sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all, int only,
+                                    sensim_snapshot **out) {
+  void *block = NULL;
+  size_t cap = 0;
+  return sensim__snapshot_take_into(w, t0, t1, all, only, &block, &cap, out);
 }
 
 void sensim__snapshot_free(sensim_snapshot *s) {

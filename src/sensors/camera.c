@@ -39,9 +39,13 @@ static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   if (rc) return rc;
   f->unit = SENSIM_UNIT_RADIANCE;
   f->exposure_time = cam->p.exposure_time;
-  if (!f->depth) f->depth = malloc((size_t)W * H * sizeof *f->depth);
-  if (!f->labels) f->labels = malloc((size_t)W * H * sizeof *f->labels);
-  if (!f->normals) f->normals = malloc((size_t)W * H * 3 * sizeof *f->normals);
+  /* From the sensor's frame pool, unzeroed: the renderer writes every byte
+   * of the planes, misses and each label's padding too, so frames are
+   * bit-identical whatever buffers they got (tests/runtime/frame_pool_tests.c
+   * compares whole planes). */
+  if (!f->depth) f->depth = sensim__frame_buffer((size_t)W * H * sizeof *f->depth, 0);
+  if (!f->labels) f->labels = sensim__frame_buffer((size_t)W * H * sizeof *f->labels, 0);
+  if (!f->normals) f->normals = sensim__frame_buffer((size_t)W * H * 3 * sizeof *f->normals, 0);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
   return sensim__camera_render(&ctx, f);

@@ -14,6 +14,7 @@
  * threads. Scratch buffers live in the camera and are reused from frame to
  * frame (sensors/camera_scratch.c). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -347,6 +348,15 @@ static sensim_status reflections(render *r) {
   return SENSIM_OK;
 }
 
+/* A label written whole, its padding bytes zero: a plane reused from the
+ * frame pool then holds the same bytes as a fresh one. */
+static void put_label(sensim_label *dst, uint16_t class_id, uint32_t instance_id) {
+  unsigned char b[sizeof(sensim_label)] = {0};
+  memcpy(b + offsetof(sensim_label, class_id), &class_id, sizeof class_id);
+  memcpy(b + offsetof(sensim_label, instance_id), &instance_id, sizeof instance_id);
+  memcpy(dst, b, sizeof b);
+}
+
 /* Average each pixel's samples; depth, labels and normals come from the
  * sample nearest the pixel centre, since they cannot be averaged. Every
  * value of the strip's pixels is written (misses: depth 0, label 0, normal
@@ -382,14 +392,12 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *
       const int b = s->hit_body[i];
       if (b < 0) {
         f->depth[px] = 0.0f;
-        f->labels[px].class_id = 0;
-        f->labels[px].instance_id = 0;
+        put_label(&f->labels[px], 0, 0);
         f->normals[3 * px] = f->normals[3 * px + 1] = f->normals[3 * px + 2] = 0.0f;
         continue;
       }
       f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      f->labels[px].class_id = s->bodies[b].class_id;
-      f->labels[px].instance_id = s->bodies[b].instance_id;
+      put_label(&f->labels[px], s->bodies[b].class_id, s->bodies[b].instance_id);
       /* The normal in the sensor frame; the camera sees the face turned
        * towards it. */
       const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);

@@ -82,7 +82,7 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
    * float precision of a point (nlerp over one column step). */
   if ((rc = sensim__pose_table_init(&poses, &ctx, sc.t0, ctx.t_capture, fixed ? 1 : N + 1))) goto done;
   sc.poses = &poses;
-  f->trajectory = malloc((size_t)poses.n * sizeof *f->trajectory);
+  f->trajectory = sensim__frame_buffer((size_t)poses.n * sizeof *f->trajectory, 0);
   if (!f->trajectory) {
     rc = sensim__fail(SENSIM_ENOMEM, "out of memory for the lidar trajectory");
     goto done;

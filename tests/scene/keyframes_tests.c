@@ -4,6 +4,7 @@
  * second order at evenly spaced interior keyframes, first order at the
  * ends), rejected pushes that leave the track unchanged, and trimming. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "support/testutil.h"
 #include "core/vecmath.h"
@@ -457,6 +458,45 @@ static void test_snapshot_copies_dynamic_and_shares_static_keyframes(void **stat
   sensim_world_destroy(w);
 }
 
+/* A capture record keeps its snapshot's block for the sensor's next
+ * snapshot (runtime/capture.c): reused when it holds the new one, replaced
+ * by a bigger block when not, and the snapshot is the same either way. */
+static void test_snapshot_into_a_kept_block_equals_a_fresh_one(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  sensim_body *dyn = dynamic_body(w);
+  for (int k = 0; k <= 20; k++) {
+    sensim_body_state s = pose_state(v3(k, -k, 0.5 * k), sensim_pose_identity().rot);
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(dyn, 0.1 * k, &s));
+  }
+  void *block = NULL;
+  size_t cap = 0;
+  /* Windows of a few, about 11, then a few keyframes: grown once, then
+   * reused. */
+  const double win[3][2] = {{0.1, 0.2}, {0.3, 1.3}, {1.5, 1.6}};
+  void *first = NULL;
+  for (int i = 0; i < 3; i++) {
+    sensim_snapshot *kept = NULL, *fresh = NULL;
+    SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, win[i][0], win[i][1], 1, -1, &block, &cap, &kept));
+    SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, win[i][0], win[i][1], 1, -1, &fresh));
+    assert_ptr_equal(kept, block);
+    if (i == 0) first = block;
+    if (i == 1) assert_ptr_not_equal(block, first); /* 11 keyframes did not fit */
+    const sensim_body_snap *a = &kept->bodies[dyn->index], *b = &fresh->bodies[dyn->index];
+    assert_int_equal(a->nk, b->nk);
+    assert_true(i == 1 ? a->nk >= 10 : a->nk <= 3);
+    assert_memory_equal(a->k, b->k, a->nk * sizeof *a->k);
+    assert_true(kept->t0 == win[i][0] && kept->t1 == win[i][1]);
+    sensim__snapshot_free(fresh);
+  }
+  void *grown = block;
+  sensim_snapshot *again = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, 0.1, 0.2, 1, -1, &block, &cap, &again));
+  assert_ptr_equal(block, grown); /* smaller: the same block */
+  free(block);
+  sensim_world_destroy(w);
+}
+
 /* ---- the internal track ------------------------------------------------------ */
 
 static void test_internal_track_push_interpolate_and_trim(void **state) {
@@ -563,6 +603,7 @@ int sensim_test_keyframes(void) {
       cmocka_unit_test(test_bad_pushes_are_rejected_and_leave_track_unchanged),
       cmocka_unit_test(test_push_on_static_body_is_refused),
       cmocka_unit_test(test_snapshot_copies_dynamic_and_shares_static_keyframes),
+      cmocka_unit_test(test_snapshot_into_a_kept_block_equals_a_fresh_one),
       cmocka_unit_test(test_internal_track_push_interpolate_and_trim),
       cmocka_unit_test(test_track_stays_bounded_over_100000_pushes),
       cmocka_unit_test(test_track_bounded_without_advancing),

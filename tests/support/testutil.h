@@ -71,6 +71,7 @@ int sensim_test_fork(void);
 int sensim_test_capture_ctx(void);
 int sensim_test_runtime_registry(void);
 int sensim_test_handover(void);
+int sensim_test_frame_pool(void);
 int sensim_test_geodesy(void);
 int sensim_test_payload(void);
 int sensim_test_error(void);
