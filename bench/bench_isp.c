@@ -7,8 +7,10 @@
  * input is the output of the stage before it in that chain). The filters
  * are looked up by name (sensim__filter_find, filters/chain.h) and called
  * directly, so each timing is the filter alone: no chain bookkeeping, no
- * copy (the copy is made before the clock starts). One more row runs the
- * typical chain through sensim__chain_run as a check on the sum.
+ * copy (the copy is made before the clock starts). Three more rows run the
+ * typical chain through sensim__chain_run: as sensim runs it (cfa moved
+ * ahead of image_sensor and noise_emva1288, the same bits), in its written
+ * order, and forked over one worker thread plus this one.
  *
  *   bench_isp [--quick] [--markdown] [--reps N]
  *
@@ -23,6 +25,7 @@
 
 #include "bench_util.h"
 #include "core/internal.h"
+#include "core/pool.h"
 #include "filters/chain.h"
 #include "sensim/sensim.h"
 #include "town.h"
@@ -254,11 +257,25 @@ static int time_stage(const cfg *c, int idx, const sensim_frame *in, sensim_fram
   return 0;
 }
 
+/* How time_chain runs the chain. */
+typedef enum chain_mode {
+  CHAIN_ONE_THREAD,   /* sensim__chain_run: cfa moved before the per-value stages */
+  CHAIN_AS_WRITTEN,   /* the same with keep_order: image_sensor and noise on rgb */
+  CHAIN_TWO_THREADS,  /* sensim__chain_run_forked on a pool of one worker + this thread */
+  CHAIN_NMODES
+} chain_mode;
+
 /* The typical chain as sensim runs it (sensim__chain_run), on copies of the
  * rendered frame, frame indices 0..reps in order. */
-static int time_chain(const cfg *c, const sensim_frame *in, bench_meas *m) {
+static int time_chain(const cfg *c, const sensim_frame *in, bench_meas *m, chain_mode mode) {
   sensim_chain ch;
   sensim__chain_init(&ch, SENSIM_PAYLOAD_RGB_F32);
+  ch.keep_order = mode == CHAIN_AS_WRITTEN;
+  sensim_fork fork = {NULL};
+  if (mode == CHAIN_TWO_THREADS && sensim__pool_create(1, &fork.pool)) {
+    fprintf(stderr, "bench_isp: no worker pool: %s\n", sensim_last_error());
+    return 1;
+  }
   int bad = 0;
   for (size_t i = 0; i < NTYPICAL && !bad; i++) {
     const sensim_builtin_filter *bf = sensim__filter_find(kStages[kTypical[i]].filter);
@@ -275,13 +292,14 @@ static int time_chain(const cfg *c, const sensim_frame *in, bench_meas *m) {
     f.index = (uint64_t)k;
     bench_span sp;
     bench_span_start(&sp);
-    sensim_status rc = bad ? SENSIM_OK : sensim__chain_run(&ch, &f, SEED, 0);
+    sensim_status rc = bad ? SENSIM_OK : sensim__chain_run_forked(&ch, &f, SEED, 0, fork);
     bench_span_stop(&sp);
     if (!bad) sensim__frame_release(&f);
     bad = bad || rc != SENSIM_OK;
     bench_record(m, k, &sp);
   }
   sensim__chain_free(&ch);
+  if (fork.pool) sensim__pool_destroy(fork.pool);
   if (bad) {
     fprintf(stderr, "bench_isp: the typical chain failed: %s\n", sensim_last_error());
     return 1;
@@ -341,9 +359,10 @@ int main(int argc, char **argv) {
     const sensim_frame *in = kStages[i].input < 0 ? &radiance : &outs[kStages[i].input];
     if (time_stage(&c, i, in, &outs[i], &meas[i])) return 1;
   }
-  bench_meas chain;
+  bench_meas chain[CHAIN_NMODES];
   memset(&chain, 0, sizeof chain);
-  if (time_chain(&c, &radiance, &chain)) return 1;
+  for (int mode = 0; mode < CHAIN_NMODES; mode++)
+    if (time_chain(&c, &radiance, &chain[mode], (chain_mode)mode)) return 1;
 
   char cpu[128], stats[160];
   bench_cpu_model(cpu, sizeof cpu);
@@ -355,7 +374,7 @@ int main(int argc, char **argv) {
          "image_sensor: %s\n",
          c.markdown ? "\n" : "", c.width, c.height, c.samples, render_ms, stats);
 
-  static bench_row rows[ST_N + 4];
+  static bench_row rows[ST_N + 2 + CHAIN_NMODES];
   const char *h[] = {"stage", "parameters", "takes -> gives", "median ms", "min ms", "median CPU ms",
                      "ms per megapixel"};
   int nr = 0;
@@ -391,12 +410,19 @@ int main(int argc, char **argv) {
     snprintf(rows[nr].c[5], BENCH_CELL, "%.2f", cpu_ms);
     snprintf(rows[nr++].c[6], BENCH_CELL, "%.2f", med / mp);
   }
-  snprintf(rows[nr].c[0], BENCH_CELL, "typical chain run by sensim__chain_run");
-  snprintf(rows[nr].c[2], BENCH_CELL, "rgb_f32 radiance -> rgba8");
-  snprintf(rows[nr].c[3], BENCH_CELL, "%.2f", chain.med_ms);
-  snprintf(rows[nr].c[4], BENCH_CELL, "%.2f", chain.min_ms);
-  snprintf(rows[nr].c[5], BENCH_CELL, "%.2f", chain.med_cpu);
-  snprintf(rows[nr++].c[6], BENCH_CELL, "%.2f", chain.med_ms / mp);
+  const char *chain_names[CHAIN_NMODES] = {
+      "typical chain run by sensim__chain_run",
+      "the same in its written order (no early cfa)",
+      "the same on 2 threads (forked; CPU: this thread)",
+  };
+  for (int mode = 0; mode < CHAIN_NMODES; mode++) {
+    snprintf(rows[nr].c[0], BENCH_CELL, "%s", chain_names[mode]);
+    snprintf(rows[nr].c[2], BENCH_CELL, "rgb_f32 radiance -> rgba8");
+    snprintf(rows[nr].c[3], BENCH_CELL, "%.2f", chain[mode].med_ms);
+    snprintf(rows[nr].c[4], BENCH_CELL, "%.2f", chain[mode].min_ms);
+    snprintf(rows[nr].c[5], BENCH_CELL, "%.2f", chain[mode].med_cpu);
+    snprintf(rows[nr++].c[6], BENCH_CELL, "%.2f", chain[mode].med_ms / mp);
+  }
   char title[120];
   snprintf(title, sizeof title, "ISP stages on a %ux%u frame (ms per megapixel = ns per pixel)", c.width, c.height);
   bench_print_table(c.markdown, title, h, 7, rows, nr);

@@ -11,6 +11,7 @@
 #include "core/cpu.h"
 #include "core/simd_trig.h"
 #include "core/rng_gsl.h"
+#include "core/rng_counter.h"
 #include "sensim/rng.h"
 
 void sensim_rng_init(sensim_rng *r, uint64_t seed, uint32_t sensor, uint64_t frame,
@@ -205,6 +206,74 @@ __attribute__((target("avx2"))) static void philox16_avx2(const uint32_t key[2],
 #endif
 
 
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* ng groups of eight blocks whose counter words 0 are blocks[0 .. 8 ng)
+ * (any values); word k of block i to out[k stride + i]. */
+__attribute__((target("avx2"), always_inline)) static inline void philox_at_groups(const sensim_rng *s,
+                                                                                    const uint32_t *blocks,
+                                                                                    uint32_t *out, size_t stride,
+                                                                                    int ng) {
+  const __m256i m0 = _mm256_set1_epi32((int)PHILOX_M4x32_0), m1 = _mm256_set1_epi32((int)PHILOX_M4x32_1);
+  __m256i x0[2], x1[2], x2[2], x3[2];
+  for (int g = 0; g < ng; g++) {
+    x0[g] = _mm256_loadu_si256((const __m256i *)(blocks + 8 * g));
+    x1[g] = _mm256_set1_epi32((int)s->ctr[1]);
+    x2[g] = _mm256_set1_epi32((int)s->ctr[2]);
+    x3[g] = _mm256_set1_epi32((int)s->ctr[3]);
+  }
+  __m256i vk0 = _mm256_set1_epi32((int)s->key[0]), vk1 = _mm256_set1_epi32((int)s->key[1]);
+  const __m256i w0 = _mm256_set1_epi32((int)PHILOX_W32_0), w1 = _mm256_set1_epi32((int)PHILOX_W32_1);
+  for (int round = 0; round < 10; round++) {
+    for (int g = 0; g < ng; g++) { /* two independent groups keep the multipliers busy */
+      __m256i h0, l0, h1, l1;
+      mulhilo8(x0[g], m0, &h0, &l0);
+      mulhilo8(x2[g], m1, &h1, &l1);
+      x0[g] = _mm256_xor_si256(_mm256_xor_si256(h1, x1[g]), vk0);
+      x2[g] = _mm256_xor_si256(_mm256_xor_si256(h0, x3[g]), vk1);
+      x1[g] = l1;
+      x3[g] = l0;
+    }
+    vk0 = _mm256_add_epi32(vk0, w0); /* the key schedule, mod 2^32 as in Random123 */
+    vk1 = _mm256_add_epi32(vk1, w1);
+  }
+  for (int g = 0; g < ng; g++) {
+    _mm256_storeu_si256((__m256i *)(out + 8 * g), x0[g]);
+    _mm256_storeu_si256((__m256i *)(out + stride + 8 * g), x1[g]);
+    _mm256_storeu_si256((__m256i *)(out + 2 * stride + 8 * g), x2[g]);
+    _mm256_storeu_si256((__m256i *)(out + 3 * stride + 8 * g), x3[g]);
+  }
+}
+
+__attribute__((target("avx2"))) static void philox8_at_avx2(const sensim_rng *s, const uint32_t *blocks,
+                                                            uint32_t *out, size_t stride) {
+  philox_at_groups(s, blocks, out, stride, 1);
+}
+__attribute__((target("avx2"))) static void philox16_at_avx2(const sensim_rng *s, const uint32_t *blocks,
+                                                             uint32_t *out, size_t stride) {
+  philox_at_groups(s, blocks, out, stride, 2);
+}
+
+__attribute__((target("avx2"))) static size_t philox_at_avx2(const sensim_rng *s, const uint32_t *blocks, size_t n,
+                                                             uint32_t *out, size_t stride) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) philox16_at_avx2(s, blocks + i, out + i, stride);
+  for (; i + 8 <= n; i += 8) philox8_at_avx2(s, blocks + i, out + i, stride);
+  return i;
+}
+#endif
+
+void sensim__philox_at(const sensim_rng *stream, const uint32_t *blocks, size_t n, uint32_t *out, size_t stride) {
+  size_t i = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (n >= 8 && sensim__cpu_has_avx2()) i = philox_at_avx2(stream, blocks, n, out, stride);
+#endif
+  for (; i < n; i++) {
+    uint32_t w[4];
+    philox_scalar(stream->key, stream->ctr, blocks[i], 1, w);
+    for (int k = 0; k < 4; k++) out[(size_t)k * stride + i] = w[k];
+  }
+}
+
 void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n) {
   size_t i = 0;
   while (i < n && r->used < 4) out[i++] = r->buf[r->used++];
@@ -244,33 +313,7 @@ void sensim_rng_fill_u32(sensim_rng *r, uint32_t *out, size_t n) {
  * below does exactly these float operations in the same order (no
  * contraction in ISO C mode), so both paths give the same bits. */
 static inline void normal_pair(uint32_t w0, uint32_t w1, float *a, float *b) {
-  float u1 = (float)(int32_t)((w0 >> 8) + 1u) * (1.0f / 16777216.0f);
-  float u2 = (float)(int32_t)(w1 >> 8) * (1.0f / 16777216.0f);
-  uint32_t bits;
-  memcpy(&bits, &u1, sizeof bits);
-  int32_t e = (int32_t)(bits >> 23) - 127;
-  uint32_t mb = (bits & 0x007FFFFFu) | 0x3F800000u;
-  float m;
-  memcpy(&m, &mb, sizeof m);
-  if (m > 1.41421356f) {
-    m = 0.5f * m;
-    e += 1;
-  }
-  float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
-  float p = 1.0f + s2 * (1.0f / 3 + s2 * (1.0f / 5 + s2 * (1.0f / 7 + s2 * (1.0f / 9))));
-  float ln = (float)e * 0.69314718f + 2.0f * s * p;
-  float m2 = -2.0f * ln;
-  float r = sqrtf(m2 > 0.0f ? m2 : 0.0f);
-  float y = 4.0f * (u2 - (float)(int32_t)(u2 + 0.5f));
-  int32_t q = (int32_t)(y + (y >= 0.0f ? 0.5f : -0.5f));
-  float th = (y - (float)q) * 1.57079633f, t2 = th * th;
-  float sn = th * (1.0f + t2 * (-1.0f / 6 + t2 * (1.0f / 120 + t2 * (-1.0f / 5040 + t2 * (1.0f / 362880)))));
-  float cs = 1.0f + t2 * (-0.5f + t2 * (1.0f / 24 + t2 * (-1.0f / 720 + t2 * (1.0f / 40320))));
-  float x = (q & 1) ? cs : sn, z = (q & 1) ? sn : cs;
-  sn = (q & 2) ? -x : x;
-  cs = ((q + 1) & 2) ? -z : z;
-  *a = r * cs;
-  *b = r * sn;
+  sensim__normal_pair_fast(w0, w1, a, b);
 }
 
 #if defined(__SSE2__)

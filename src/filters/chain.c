@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "filters/bands.h"
+#include "filters/builtin.h"
 #include "filters/chain.h"
 
 void sensim__chain_init(sensim_chain *c, sensim_payload raw) {
@@ -82,27 +84,73 @@ sensim_status sensim__chain_append(sensim_chain *c, const sensim_filter_def *def
   return SENSIM_OK;
 }
 
+/* Run link i (its slot and stream stay i's, whatever the order) on f and
+ * check it gave `want`. */
+static sensim_status run_link(sensim_chain *c, size_t i, sensim_frame *f, uint64_t seed, uint32_t sensor_id,
+                              sensim_payload want) {
+  const sensim_chain_link *l = &c->links[i];
+  sensim_filter_ctx ctx;
+  ctx.seed = seed;
+  ctx.sensor_id = sensor_id;
+  ctx.exposure = &c->exposure;
+  ctx.slot = (int)i;
+  /* Element words above 2^31 are left for the generators' own streams. */
+  sensim_rng_init(&ctx.rng, seed, sensor_id, f->index, 0x80000000u | (uint32_t)i);
+  sensim_status rc = l->def.apply(l->user, f, &ctx);
+  const char *name = l->def.name ? l->def.name : "(user filter)";
+  if (rc) {
+    sensim__error_context("filter %zu '%s'", i, name);
+    return rc;
+  }
+  if (f->type != want)
+    return sensim__fail(SENSIM_ETYPE, "filter %zu '%s' gave %s instead of %s", i, name, sensim_payload_name(f->type),
+                        sensim_payload_name(want));
+  return SENSIM_OK;
+}
+
+/* Whether link l works value by value with each value's result a function
+ * of its own input and position (pixel, channel) alone, on rgb_f32 as on a
+ * raw_f32 mosaic whose value's channel is its CFA colour: "image_sensor"
+ * (per-channel scale, filters/image_sensor.c) and "noise_emva1288" (draws
+ * keyed by position, filters/noise_models.c). */
+static int per_value(const sensim_chain_link *l) {
+  return l->in == SENSIM_PAYLOAD_RGB_F32 && (l->def.apply == sensim__filter_image_sensor.def.apply ||
+                                              l->def.apply == sensim__filter_noise_emva1288.def.apply);
+}
+
+/* The links [i, e) are per_value and link e is "cfa": 0 when not. */
+static size_t cfa_after_run(const sensim_chain *c, size_t i) {
+  size_t e = i;
+  while (e < c->n && per_value(&c->links[e])) e++;
+  return e > i && e < c->n && c->links[e].def.apply == sensim__filter_cfa.def.apply ? e : 0;
+}
+
+sensim_status sensim__chain_run_forked(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id,
+                                      sensim_fork fork) {
+  const sensim_fork *old = sensim__filter_fork_swap(&fork);
+  sensim_status rc = sensim__chain_run(c, f, seed, sensor_id);
+  sensim__filter_fork_swap(old);
+  return rc;
+}
+
 sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id) {
   exposure_advance(&c->exposure, f->index);
   for (size_t i = 0; i < c->n; i++) {
-    const sensim_chain_link *l = &c->links[i];
-    sensim_filter_ctx ctx;
-    ctx.seed = seed;
-    ctx.sensor_id = sensor_id;
-    ctx.exposure = &c->exposure;
-    ctx.slot = (int)i;
-    /* Element words above 2^31 are left for the generators' own streams. */
-    sensim_rng_init(&ctx.rng, seed, sensor_id, f->index, 0x80000000u | (uint32_t)i);
-    sensim_status rc = l->def.apply(l->user, f, &ctx);
-    const char *name = l->def.name ? l->def.name : "(user filter)";
-    if (rc) {
-      sensim__error_context("filter %zu '%s'", i, name);
-      return rc;
+    /* "cfa" keeps one of each pixel's three values. When it follows
+     * per-value stages, running it first and those stages on the mosaic
+     * gives the same bits (each kept value sees exactly what it would have
+     * seen in the rgb frame) for a third of the work. */
+    size_t e = c->keep_order ? 0 : cfa_after_run(c, i);
+    if (e) {
+      sensim_status rc = run_link(c, e, f, seed, sensor_id, SENSIM_PAYLOAD_RAW_F32);
+      for (size_t j = i; !rc && j < e; j++) rc = run_link(c, j, f, seed, sensor_id, SENSIM_PAYLOAD_RAW_F32);
+      if (rc) return rc;
+      i = e;
+      continue;
     }
-    sensim_payload want = l->def.out == SENSIM_PAYLOAD_ANY ? l->in : l->def.out;
-    if (f->type != want)
-      return sensim__fail(SENSIM_ETYPE, "filter %zu '%s' gave %s instead of %s", i, name,
-                          sensim_payload_name(f->type), sensim_payload_name(want));
+    const sensim_chain_link *l = &c->links[i];
+    sensim_status rc = run_link(c, i, f, seed, sensor_id, l->def.out == SENSIM_PAYLOAD_ANY ? l->in : l->def.out);
+    if (rc) return rc;
   }
   return SENSIM_OK;
 }

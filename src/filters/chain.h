@@ -4,6 +4,7 @@
 #define SENSIM_FILTERS_CHAIN_H
 
 #include <cjson/cJSON.h>
+#include "core/fork.h"
 #include "sensim/filter.h"
 
 /* A built-in filter: `create` parses its JSON parameters (params may be
@@ -42,6 +43,10 @@ typedef struct sensim_chain {
   sensim_chain_link *links;
   size_t n, cap;
   sensim_exposure_state exposure;
+  /* Nonzero: run the links in their order even where "cfa" could go
+   * before the per-value stages ahead of it (sensim__chain_run). The
+   * result is the same bits either way; tests compare the two. */
+  int keep_order;
 } sensim_chain;
 
 void sensim__chain_init(sensim_chain *c, sensim_payload raw);
@@ -62,6 +67,11 @@ sensim_status sensim__chain_append_builtin(sensim_chain *c, const char *name, co
  * chain are run one at a time in index order (the exposure state and
  * stateful filters rely on it). */
 sensim_status sensim__chain_run(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id);
+/* The same inside a capture job: the heavy per-pixel filters split their
+ * rows into bands on `fork` (filters/bands.h); the result is the same bits
+ * as sensim__chain_run's for any thread count. */
+sensim_status sensim__chain_run_forked(sensim_chain *c, sensim_frame *f, uint64_t seed, uint32_t sensor_id,
+                                      sensim_fork fork);
 /* Calls every destroy callback and frees the chain. */
 void sensim__chain_free(sensim_chain *c);
 

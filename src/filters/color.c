@@ -35,7 +35,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 static const double kLuma709[3] = {0.2126, 0.7152, 0.0722};
@@ -54,10 +56,36 @@ static int has(const cJSON *params, const char *key) {
 
 /* Per-channel means (and population standard deviations if sd != NULL),
  * accumulated in double. */
+/* Channel sums over a fixed partition: pixel i adds to partial sum i mod 4
+ * of its channel, and the partial sums are added in a fixed order. Four
+ * independent chains instead of one latency-bound chain per channel; the
+ * partition depends on nothing but i, so the sums are the same bits on any
+ * machine and for any thread count. */
+__attribute__((always_inline)) static inline void channel_sums_body(const float *rgb, size_t n, double s[3]) {
+  double p[4][3] = {{0}};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; l++)
+      for (int c = 0; c < 3; c++) p[l][c] += rgb[3 * (i + (size_t)l) + (size_t)c];
+  for (; i < n; i++)
+    for (int c = 0; c < 3; c++) p[i % 4][c] += rgb[3 * i + (size_t)c];
+  for (int c = 0; c < 3; c++) s[c] = (p[0][c] + p[1][c]) + (p[2][c] + p[3][c]);
+}
+static void channel_sums_plain(const float *rgb, size_t n, double s[3]) { channel_sums_body(rgb, n, s); }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+__attribute__((target("avx2"))) static void channel_sums_avx2(const float *rgb, size_t n, double s[3]) {
+  channel_sums_body(rgb, n, s);
+}
+#endif
+
 static void channel_stats(const float *rgb, size_t n, double mean[3], double sd[3]) {
-  double s[3] = {0, 0, 0};
-  for (size_t i = 0; i < n; i++)
-    for (int c = 0; c < 3; c++) s[c] += rgb[3 * i + c];
+  double s[3];
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2())
+    channel_sums_avx2(rgb, n, s);
+  else
+#endif
+    channel_sums_plain(rgb, n, s);
   for (int c = 0; c < 3; c++) mean[c] = n ? s[c] / (double)n : 0.0;
   if (!sd) return;
   double q[3] = {0, 0, 0};
@@ -122,6 +150,39 @@ static sensim_status wb_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+/* rgb *= g for pixels [lo, hi); plain and AVX2 copies as ccm's below. */
+__attribute__((always_inline)) static inline void wb_body(const double g[3], float *rgb, size_t lo, size_t hi) {
+  const double g0 = g[0], g1 = g[1], g2 = g[2];
+  for (size_t i = lo; i < hi; i++) {
+    float *px = rgb + 3 * i;
+    px[0] = (float)(g0 * px[0]);
+    px[1] = (float)(g1 * px[1]);
+    px[2] = (float)(g2 * px[2]);
+  }
+}
+static void wb_plain(const double g[3], float *rgb, size_t lo, size_t hi) { wb_body(g, rgb, lo, hi); }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+__attribute__((target("avx2"))) static void wb_avx2(const double g[3], float *rgb, size_t lo, size_t hi) {
+  wb_body(g, rgb, lo, hi);
+}
+#endif
+
+typedef struct wb_job {
+  double g[3];
+  float *rgb;
+} wb_job;
+
+static void wb_pixels(void *arg, size_t lo, size_t hi) {
+  const wb_job *j = arg;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    wb_avx2(j->g, j->rgb, lo, hi);
+    return;
+  }
+#endif
+  wb_plain(j->g, j->rgb, lo, hi);
+}
+
 static sensim_status wb_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   const wb_params *p = user;
@@ -136,8 +197,8 @@ static sensim_status wb_apply(void *user, sensim_frame *f, sensim_filter_ctx *ct
     }
     if (p->mode == WB_GRAY_WORLD) g[1] = 1.0;
   }
-  for (size_t i = 0; i < f->count; i++)
-    for (int c = 0; c < 3; c++) rgb[3 * i + c] = (float)(g[c] * rgb[3 * i + c]);
+  wb_job job = {{g[0], g[1], g[2]}, rgb};
+  sensim__filter_bands(f->count, 4096, wb_pixels, &job); /* pixels in bands on the world's workers */
   return SENSIM_OK;
 }
 
@@ -177,15 +238,46 @@ static sensim_status ccm_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+/* out = M in for pixels [lo, hi). One body compiled plain and for AVX2
+ * (the compiler vectorises the AVX2 copy across pixels); the same double
+ * operations in the same order, so the same bits. */
+__attribute__((always_inline)) static inline void ccm_body(const double *m, float *rgb, size_t lo, size_t hi) {
+  const double m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8];
+  for (size_t i = lo; i < hi; i++) {
+    float *px = rgb + 3 * i;
+    double a = px[0], b = px[1], c = px[2];
+    px[0] = (float)(m0 * a + m1 * b + m2 * c);
+    px[1] = (float)(m3 * a + m4 * b + m5 * c);
+    px[2] = (float)(m6 * a + m7 * b + m8 * c);
+  }
+}
+static void ccm_plain(const double *m, float *rgb, size_t lo, size_t hi) { ccm_body(m, rgb, lo, hi); }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+__attribute__((target("avx2"))) static void ccm_avx2(const double *m, float *rgb, size_t lo, size_t hi) {
+  ccm_body(m, rgb, lo, hi);
+}
+#endif
+
+typedef struct ccm_job {
+  const double *m;
+  float *rgb;
+} ccm_job;
+
+static void ccm_pixels(void *arg, size_t lo, size_t hi) {
+  const ccm_job *j = arg;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    ccm_avx2(j->m, j->rgb, lo, hi);
+    return;
+  }
+#endif
+  ccm_plain(j->m, j->rgb, lo, hi);
+}
+
 static sensim_status ccm_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
-  const double *m = user;
-  float *rgb = f->data;
-  for (size_t i = 0; i < f->count; i++) {
-    float *px = rgb + 3 * i;
-    double in[3] = {px[0], px[1], px[2]};
-    for (int r = 0; r < 3; r++) px[r] = (float)(m[3 * r] * in[0] + m[3 * r + 1] * in[1] + m[3 * r + 2] * in[2]);
-  }
+  ccm_job job = {user, f->data};
+  sensim__filter_bands(f->count, 4096, ccm_pixels, &job); /* pixels in bands on the world's workers */
   return SENSIM_OK;
 }
 

@@ -21,7 +21,9 @@
  * unchanged up to the edge. The mosaic must be at least 2 x 2 pixels. */
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 typedef enum demosaic_method { DEMOSAIC_BILINEAR, DEMOSAIC_MHC } demosaic_method;
@@ -52,7 +54,14 @@ static const double kMhcDiag[5][5] = {/* R at B sites and B at R sites */
                                       {0, 2, 0, 2, 0},
                                       {0, 0, -1.5, 0, 0}};
 
-#define PAD 2 /* half the 5 x 5 kernel */
+#define PAD 2       /* half the 5 x 5 kernel */
+#define PAD_SLACK 8 /* floats after the padded mosaic that the AVX2 loads may read (never use) */
+
+typedef struct demosaic_state {
+  demosaic_method method;
+  float *pad;      /* the padded mosaic of the last frame: scratch kept between frames */
+  size_t pad_cap;  /* floats allocated at pad */
+} demosaic_state;
 
 static sensim_status demosaic_create(const cJSON *params, void **user) {
   static const char *const known[] = {"method", NULL};
@@ -73,11 +82,18 @@ static sensim_status demosaic_create(const cJSON *params, void **user) {
                           sensim__did_you_mean(hint, sizeof hint, it->valuestring, methods));
     }
   }
-  demosaic_method *u = malloc(sizeof *u);
+  demosaic_state *u = calloc(1, sizeof *u);
   if (!u) return sensim__fail(SENSIM_ENOMEM, "out of memory");
-  *u = m;
+  u->method = m;
   *user = u;
   return SENSIM_OK;
+}
+
+static void demosaic_destroy(void *user) {
+  demosaic_state *u = user;
+  if (!u) return;
+  free(u->pad);
+  free(u);
 }
 
 /* Index of i in [0, n) after mirroring without repeating the edge sample
@@ -89,7 +105,7 @@ static long reflect101(long i, long n) {
   return i < n ? i : p - i;
 }
 
-static double kernel5(const float *c, size_t stride, const double k[5][5]) {
+__attribute__((always_inline)) static inline double kernel5(const float *c, size_t stride, const double k[5][5]) {
   double s = 0.0;
   for (int dy = 0; dy < 5; dy++) {
     const float *row = c + (ptrdiff_t)(dy - PAD) * (ptrdiff_t)stride - PAD;
@@ -112,9 +128,135 @@ static double bilinear_at(const float *c, size_t stride, const int col[4], long 
   return s / n;
 }
 
+/* One MHC pixel: `own` is its colour, `horiz` (for green) the colour of
+ * its left and right neighbours. Inlined with constant kernels, so the
+ * zero taps vanish and the sums keep kernel5's order (the same bits). */
+__attribute__((always_inline)) static inline void mhc_pixel(const float *c, size_t pw, int own, int horiz,
+                                                           float *o) {
+  double v[3];
+  v[own] = *c;
+  if (own == 1) {
+    v[horiz] = kernel5(c, pw, kMhcRow);
+    v[2 - horiz] = kernel5(c, pw, kMhcCol);
+  } else {
+    v[1] = kernel5(c, pw, kMhcG);
+    v[2 - own] = kernel5(c, pw, kMhcDiag);
+  }
+  for (int ch = 0; ch < 3; ch++) o[ch] = (float)v[ch];
+}
+
+/* Row y of the MHC result: pixels alternate between two colours, so the
+ * loop takes them in pairs with each one's kernels fixed. */
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* kernel5 at four pixels two apart, c[0], c[2], c[4], c[6]: each tap loads
+ * eight floats and keeps the even ones. The same products, added in the
+ * same order from 0.0, so each lane is kernel5's bits. Reads up to
+ * c[7 + 2 + 2 pw], hence the pad's slack (demosaic_apply). */
+__attribute__((target("avx2"), always_inline)) static inline __m256d kernel5_x4(const float *c, size_t stride,
+                                                                                 const double k[5][5]) {
+  const __m256i evens = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+  __m256d s = _mm256_setzero_pd();
+  for (int dy = 0; dy < 5; dy++) {
+    const float *row = c + (ptrdiff_t)(dy - PAD) * (ptrdiff_t)stride - PAD;
+    for (int dx = 0; dx < 5; dx++)
+      if (k[dy][dx] != 0.0) {
+        __m256 v8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(row + dx), evens);
+        s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_set1_pd(k[dy][dx]), _mm256_cvtps_pd(_mm256_castps256_ps128(v8))));
+      }
+  }
+  return _mm256_mul_pd(s, _mm256_set1_pd(0.125));
+}
+
+/* mhc_pixel at c[0], c[2], c[4], c[6], all of colour `own`, into v[3][4]. */
+__attribute__((target("avx2"), always_inline)) static inline void mhc_x4(const float *c, size_t pw, int own,
+                                                                          int horiz, float v[3][4]) {
+  const __m256i evens = _mm256_set_epi32(7, 5, 3, 1, 6, 4, 2, 0);
+  __m256 own8 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(c), evens);
+  _mm_storeu_ps(v[own], _mm256_cvtpd_ps(_mm256_cvtps_pd(_mm256_castps256_ps128(own8))));
+  if (own == 1) {
+    _mm_storeu_ps(v[horiz], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcRow)));
+    _mm_storeu_ps(v[2 - horiz], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcCol)));
+  } else {
+    _mm_storeu_ps(v[1], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcG)));
+    _mm_storeu_ps(v[2 - own], _mm256_cvtpd_ps(kernel5_x4(c, pw, kMhcDiag)));
+  }
+}
+
+/* Eight pixels at a time, the first of colour c0; returns how many it did. */
+__attribute__((target("avx2"))) static long mhc_row_avx2(const float *prow, size_t pw, int c0, int c1, long W,
+                                                         float *out) {
+  long x = 0;
+  for (; x + 8 <= W; x += 8) {
+    float ev[3][4], od[3][4];
+    mhc_x4(prow + x, pw, c0, c1, ev);
+    mhc_x4(prow + x + 1, pw, c1, c0, od);
+    for (int i = 0; i < 4; i++)
+      for (int ch = 0; ch < 3; ch++) {
+        out[3 * (x + 2 * i) + ch] = ev[ch][i];
+        out[3 * (x + 2 * i + 1) + ch] = od[ch][i];
+      }
+  }
+  return x;
+}
+#endif
+
+static void mhc_row(const float *prow, size_t pw, const int *col, long y, long W, float *out) {
+  int c0 = col[2 * (y & 1)], c1 = col[1 + 2 * (y & 1)];
+  long x = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) x = mhc_row_avx2(prow, pw, c0, c1, W, out);
+#endif
+  for (; x + 1 < W; x += 2) {
+    const float *c = prow + x;
+    if (c0 == 1) {
+      mhc_pixel(c, pw, 1, c1, out + 3 * x);
+      mhc_pixel(c + 1, pw, c1, 0, out + 3 * x + 3);
+    } else {
+      mhc_pixel(c, pw, c0, 0, out + 3 * x);
+      mhc_pixel(c + 1, pw, 1, c0, out + 3 * x + 3);
+    }
+  }
+  if (x < W) mhc_pixel(prow + x, pw, c0, c1, out + 3 * x);
+}
+
+/* Rows [y0, y1) of the result from the padded mosaic. */
+typedef struct demosaic_job {
+  demosaic_method method;
+  const float *pad;
+  size_t pw;
+  const int *col;
+  long W;
+  float *rgb;
+} demosaic_job;
+
+static void demosaic_rows(void *arg, size_t y0, size_t y1) {
+  const demosaic_job *j = arg;
+  const int *col = j->col;
+  size_t pw = j->pw;
+  long W = j->W;
+  for (long y = (long)y0; y < (long)y1; y++) {
+    const float *prow = j->pad + (size_t)(y + PAD) * pw + PAD;
+    float *out = j->rgb + 3 * (size_t)y * (size_t)W;
+    if (j->method == DEMOSAIC_MHC) {
+      mhc_row(prow, pw, col, y, W, out);
+      continue;
+    }
+    for (long x = 0; x < W; x++) {
+      const float *c = prow + x;
+      int own = col[(x & 1) + 2 * (y & 1)];
+      double v[3];
+      v[own] = *c;
+      for (int ch = 0; ch < 3; ch++)
+        if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
+      for (int ch = 0; ch < 3; ch++) out[3 * x + ch] = (float)v[ch];
+    }
+  }
+}
+
 static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
-  demosaic_method method = *(const demosaic_method *)user;
+  demosaic_state *u = user;
+  demosaic_method method = u->method;
   if (f->cfa < SENSIM_CFA_RGGB || f->cfa > SENSIM_CFA_GBRG)
     return sensim__fail(SENSIM_ETYPE, "demosaic: the raw frame has no colour filter array layout (cfa NONE)");
   if (f->width < 2 || f->height < 2)
@@ -123,42 +265,27 @@ static sensim_status demosaic_apply(void *user, sensim_frame *f, sensim_filter_c
   const int *col = sensim__cfa_cell(f->cfa);
   long W = f->width, H = f->height;
   size_t pw = (size_t)W + 2 * PAD, ph = (size_t)H + 2 * PAD;
-  float *pad = malloc(pw * ph * sizeof *pad);
-  if (!pad) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
+  if (u->pad_cap < pw * ph + PAD_SLACK) {
+    float *np = malloc((pw * ph + PAD_SLACK) * sizeof *np);
+    if (!np) return sensim__fail(SENSIM_ENOMEM, "demosaic: out of memory for a %zu x %zu mosaic", pw, ph);
+    free(u->pad);
+    u->pad = np;
+    u->pad_cap = pw * ph + PAD_SLACK;
+    memset(np + pw * ph, 0, PAD_SLACK * sizeof *np);
+  }
+  float *pad = u->pad;
   const float *raw = f->data;
   for (long y = -PAD; y < H + PAD; y++) {
     const float *src = raw + (size_t)reflect101(y, H) * (size_t)W;
     float *dst = pad + (size_t)(y + PAD) * pw + PAD;
-    for (long x = -PAD; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
+    memcpy(dst, src, (size_t)W * sizeof *dst);
+    for (long x = -PAD; x < 0; x++) dst[x] = src[reflect101(x, W)];
+    for (long x = W; x < W + PAD; x++) dst[x] = src[reflect101(x, W)];
   }
   sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_RGB_F32, (uint32_t)W, (uint32_t)H);
-  if (rc) {
-    free(pad);
-    return rc;
-  }
-  float *rgb = f->data;
-  for (long y = 0; y < H; y++)
-    for (long x = 0; x < W; x++) {
-      const float *c = pad + (size_t)(y + PAD) * pw + (size_t)(x + PAD);
-      int own = col[(x & 1) + 2 * (y & 1)];
-      double v[3];
-      v[own] = *c;
-      if (method == DEMOSAIC_BILINEAR) {
-        for (int ch = 0; ch < 3; ch++)
-          if (ch != own) v[ch] = bilinear_at(c, pw, col, x, y, ch);
-      } else if (own == 1) {
-        /* Which colour sits left/right of this green decides the kernel. */
-        int horiz = col[((x + 1) & 1) + 2 * (y & 1)];
-        v[horiz] = kernel5(c, pw, kMhcRow);
-        v[2 - horiz] = kernel5(c, pw, kMhcCol);
-      } else {
-        v[1] = kernel5(c, pw, kMhcG);
-        v[2 - own] = kernel5(c, pw, kMhcDiag);
-      }
-      float *o = rgb + 3 * ((size_t)y * (size_t)W + (size_t)x);
-      for (int ch = 0; ch < 3; ch++) o[ch] = (float)v[ch];
-    }
-  free(pad);
+  if (rc) return rc;
+  demosaic_job job = {.method = method, .pad = pad, .pw = pw, .col = col, .W = W, .rgb = f->data};
+  sensim__filter_bands((size_t)H, 8, demosaic_rows, &job); /* rows in bands on the world's workers */
   f->cfa = SENSIM_CFA_NONE;
   return SENSIM_OK;
 }
@@ -169,6 +296,6 @@ const sensim_builtin_filter sensim__filter_demosaic = {
             .out = SENSIM_PAYLOAD_RGB_F32,
             .init = NULL,
             .apply = demosaic_apply,
-            .destroy = free},
+            .destroy = demosaic_destroy},
     .create = demosaic_create,
     .accepts = NULL};

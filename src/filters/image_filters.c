@@ -132,10 +132,21 @@ static sensim_status noise_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+#define NOISE_CHUNK 256 /* normal pairs per batch */
+
 static sensim_status noise_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   double sigma = *(const double *)user;
   float *rgb = f->data;
-  for (size_t i = 0; i < 3 * f->count; i++) rgb[i] += (float)(sigma * sensim_rng_normal(&ctx->rng));
+  /* Value i takes normal i of sensim_rng_normal2f_n over the filter's
+   * fresh stream (pairs from consecutive words, vectorised), so it depends
+   * on its position alone. */
+  float n01[2 * NOISE_CHUNK];
+  size_t n = 3 * f->count;
+  for (size_t i0 = 0; i0 < n; i0 += 2 * NOISE_CHUNK) {
+    size_t m = n - i0 < 2 * NOISE_CHUNK ? n - i0 : 2 * NOISE_CHUNK;
+    sensim_rng_normal2f_n(&ctx->rng, n01, (m + 1) / 2);
+    for (size_t i = 0; i < m; i++) rgb[i0 + i] += (float)(sigma * (double)n01[i]);
+  }
   return SENSIM_OK;
 }
 

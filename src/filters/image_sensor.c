@@ -54,7 +54,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 typedef struct sensor_params {
@@ -117,6 +119,46 @@ static float collect(float radiance, double scale, double full_well) {
   return (float)(e < full_well ? e : full_well);
 }
 
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* collect() along a mosaic row whose even pixels take scale s0 and odd
+ * ones s1, four at a time: the same double product, the comparisons as
+ * blends (NaN and e <= 0 give 0, as in collect). Returns how many pixels
+ * it did. */
+__attribute__((target("avx2"))) static uint32_t collect_row_avx2(float *row, uint32_t w, double s0, double s1,
+                                                                 double full_well) {
+  const __m256d sc = _mm256_set_pd(s1, s0, s1, s0), fw = _mm256_set1_pd(full_well), zero = _mm256_setzero_pd();
+  uint32_t x = 0;
+  for (; x + 4 <= w; x += 4) {
+    __m256d e = _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(row + x)), sc);
+    __m256d r = _mm256_blendv_pd(fw, e, _mm256_cmp_pd(e, fw, _CMP_LT_OQ));
+    r = _mm256_blendv_pd(zero, r, _mm256_cmp_pd(e, zero, _CMP_GT_OQ));
+    _mm_storeu_ps(row + x, _mm256_cvtpd_ps(r));
+  }
+  return x;
+}
+#endif
+
+/* Rows [y0, y1) of a mosaic: collect() with each pixel's colour's scale. */
+typedef struct mosaic_job {
+  float *v;
+  uint32_t width;
+  const int *cell;
+  double full_well, scale[3];
+} mosaic_job;
+
+static void mosaic_rows(void *arg, size_t y0, size_t y1) {
+  const mosaic_job *j = arg;
+  for (uint32_t y = (uint32_t)y0; y < y1; y++) {
+    float *row = j->v + (size_t)y * j->width;
+    double s0 = j->scale[j->cell[2u * (y & 1u)]], s1 = j->scale[j->cell[1u + 2u * (y & 1u)]];
+    uint32_t x = 0;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+    if (sensim__cpu_has_avx2()) x = collect_row_avx2(row, j->width, s0, s1, j->full_well);
+#endif
+    for (; x < j->width; x++) row[x] = collect(row[x], (x & 1u) ? s1 : s0, j->full_well);
+  }
+}
+
 static sensim_status sensor_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   const sensor_params *p = user;
   if (f->unit != SENSIM_UNIT_RADIANCE)
@@ -146,12 +188,9 @@ static sensim_status sensor_apply(void *user, sensim_frame *f, sensim_filter_ctx
   for (int c = 0; c < 3; c++) scale[c] = p->responsivity * e.time * p->qe[c];
   float *v = f->data;
   if (raw) {
-    const int *cell = sensim__cfa_cell(f->cfa);
-    for (uint32_t y = 0; y < f->height; y++) {
-      float *row = v + (size_t)y * f->width;
-      for (uint32_t x = 0; x < f->width; x++)
-        row[x] = collect(row[x], scale[cell[(x & 1u) + 2u * (y & 1u)]], p->full_well);
-    }
+    mosaic_job job = {.v = v, .width = f->width, .cell = sensim__cfa_cell(f->cfa), .full_well = p->full_well,
+                      .scale = {scale[0], scale[1], scale[2]}};
+    sensim__filter_bands(f->height, 8, mosaic_rows, &job); /* rows in bands on the world's workers */
   } else {
     for (size_t i = 0; i < f->count; i++)
       for (int c = 0; c < 3; c++) v[3 * i + c] = collect(v[3 * i + c], scale[c], p->full_well);

@@ -46,37 +46,40 @@
  *   The defaults are representative of a current global-shutter CMOS
  *   machine-vision sensor, not any one datasheet.
  *
- *   Poisson draws are exact at every mean (no Gaussian approximation):
- *   mu < 10 by inversion, a sequential search of the cumulative
- *   distribution with one uniform (L. Devroye, "Non-Uniform Random Variate
- *   Generation", Springer 1986, X.3.2); mu >= 10 by PTRS, W. Hoermann,
- *   "The transformed rejection method for generating Poisson random
- *   variables", Insurance: Mathematics and Economics 12(1), 1993, 39-45
- *   (about 2.3 uniforms per draw; GSL's gsl_ran_poisson, also exact, takes
- *   5 to 10 times longer here). Uniforms and the read noise's Gaussian
- *   (gsl_ran_gaussian_ziggurat) come from a gsl_rng continuing the
- *   filter's stream ctx->rng (core/rng_gsl.h). A mean above
- *   full_well + 40 sqrt(full_well) + 40 saturates without a draw: the
- *   count would fall below the well with probability far under 1e-15.
+ *   Random numbers by position: value (pixel p, channel c) takes Philox
+ *   block 3 p + c of ctx->rng's stream, c being the rgb channel, the CFA
+ *   colour of a mosaic pixel (frame.cfa), or 0 (emva_x_c below). So the
+ *   noise of a value depends on its position alone (any banding or thread
+ *   count), and "cfa" before this filter gives the same bits as "cfa"
+ *   after it (filters/chain.c moves it forward). Poisson draws are exact
+ *   at every mean (no Gaussian approximation): mu < 10 by inversion, mu >=
+ *   10 by PTRS, W. Hoermann, "The transformed rejection method for
+ *   generating Poisson random variables", Insurance: Mathematics and
+ *   Economics 12(1), 1993, 39-45 (filters/poisson_ctr.c); the read noise is
+ *   Box-Muller from the block's other two words (filters/emva_kernel.c).
+ *   A mean above full_well + 40 sqrt(full_well) + 40 saturates without a
+ *   draw: the count would fall below the well with probability far under
+ *   1e-15.
  *
- *   Fixed patterns: a and b of a photodiode come from the stream keyed
- *   sensim_rng_init(seed, sensor_id, 0xFFFFFFFF, 0x52880000 + row), drawn
- *   along the row as (a, b) for value index x * channels + c. The frame
- *   word is the constant 0xFFFFFFFF, not the frame index, so every frame of
- *   a sensor sees the same pattern; the world seed and the sensor id change
+ *   Fixed patterns: a and b of the value at (x, y, c) are the Box-Muller
+ *   pair of block 3 x + c of the stream keyed sensim_rng_init(seed,
+ *   sensor_id, 0xFFFFFFFF, 0x52880000 + y), c as above. The frame word is
+ *   the constant 0xFFFFFFFF, not the frame index, so every frame of a
+ *   sensor sees the same pattern; the world seed and the sensor id change
  *   it. Keying by row keeps a photodiode's pattern independent of the image
- *   width. Chain streams use elements 0x80000000 + slot, so these do not
- *   collide with them; images are limited to 65536 rows. The pattern is
- *   computed on the first frame and kept while seed, sensor and size stay
- *   the same. */
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_sf_gamma.h>
+ *   width. Chain streams use elements 0x80000000 + slot (+ r 2^16 for
+ *   PTRS's retries), so these do not collide with them; images are limited
+ *   to 65536 rows. The pattern is
+ *   computed on the first frame and kept while seed, sensor, size and CFA
+ *   layout stay the same. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
-#include "core/rng_gsl.h"
+#include "core/rng_counter.h"
 #include "filters/chain.h"
+#include "filters/bands.h"
+#include "filters/emva_kernel.h"
 
 static const sensim_payload kFloatImages[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_RAW_F32,
                                               SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_NONE};
@@ -113,6 +116,8 @@ static sensim_status intensity_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+#define INTENSITY_CHUNK 256 /* normal pairs per batch */
+
 static sensim_status intensity_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   const intensity_params *p = user;
   int ch = channels_of(f->type);
@@ -121,9 +126,18 @@ static sensim_status intensity_apply(void *user, sensim_frame *f, sensim_filter_
                         sensim_payload_name(f->type));
   double a = p->s1 * p->s1, b = p->s2 * p->s2;
   float *v = f->data;
-  for (size_t i = 0; i < (size_t)ch * f->count; i++) {
-    double I = v[i] > 0.0f ? (double)v[i] : 0.0;
-    v[i] = (float)(v[i] + sqrt(a * I + b) * sensim_rng_normal(&ctx->rng));
+  /* Value i takes normal i of sensim_rng_normal2f_n over the filter's
+   * fresh stream (pairs from consecutive words, vectorised). */
+  float n01[2 * INTENSITY_CHUNK];
+  size_t n = (size_t)ch * f->count;
+  for (size_t i0 = 0; i0 < n; i0 += 2 * INTENSITY_CHUNK) {
+    size_t m = n - i0 < 2 * INTENSITY_CHUNK ? n - i0 : 2 * INTENSITY_CHUNK;
+    sensim_rng_normal2f_n(&ctx->rng, n01, (m + 1) / 2);
+    for (size_t i = 0; i < m; i++) {
+      float x = v[i0 + i];
+      double I = x > 0.0f ? (double)x : 0.0;
+      v[i0 + i] = (float)(x + sqrt(a * I + b) * (double)n01[i]);
+    }
   }
   return SENSIM_OK;
 }
@@ -153,7 +167,7 @@ typedef struct emva_filter {
   float *fpn;
   uint64_t fpn_seed;
   uint32_t fpn_sensor, fpn_w, fpn_h;
-  int fpn_ch;
+  int fpn_ch, fpn_cfa; /* fpn_cfa: the frame's CFA layout, -1 for none */
 } emva_filter;
 
 static void emva_destroy(void *user) {
@@ -196,22 +210,59 @@ static sensim_status emva_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+/* Block of a value's numbers: its rgb value index (pixel p, channel c)
+ * -> 3 p + c, where c is the value's channel in an rgb frame, the colour of
+ * its filter in a mosaic with a CFA layout, and 0 otherwise. So a mosaic
+ * value draws exactly what the same channel of the rgb pixel drew, and
+ * "cfa" placed first gives the same bits as "cfa" placed after this filter
+ * (filters/chain.c relies on it). `x_c` is x 3 + c within the row. */
+static inline uint32_t emva_x_c(const int *cell, int ch, uint32_t y, size_t i) {
+  if (ch == 3) return (uint32_t)i;
+  uint32_t x = (uint32_t)i;
+  return 3u * x + (cell ? (uint32_t)cell[(x & 1u) + 2u * (y & 1u)] : 0u);
+}
+
+/* Rows [y0, y1) of a fixed pattern. */
+typedef struct pattern_job {
+  const sensim_filter_ctx *ctx;
+  const int *cell;
+  int ch;
+  size_t per_row;
+  float *fpn;
+} pattern_job;
+
+static void pattern_rows(void *arg, size_t y0, size_t y1) {
+  const pattern_job *j = arg;
+  uint32_t blocks[SENSIM_EMVA_CHUNK], w[4 * SENSIM_EMVA_CHUNK];
+  for (uint32_t y = (uint32_t)y0; y < y1; y++) {
+    sensim_rng r;
+    sensim_rng_init(&r, j->ctx->seed, j->ctx->sensor_id, FPN_FRAME, FPN_ELEMENT + y);
+    float *pa = j->fpn + 2 * j->per_row * y, *pb = pa + j->per_row;
+    for (size_t i0 = 0; i0 < j->per_row; i0 += SENSIM_EMVA_CHUNK) {
+      size_t n = j->per_row - i0 < SENSIM_EMVA_CHUNK ? j->per_row - i0 : SENSIM_EMVA_CHUNK;
+      for (size_t i = 0; i < n; i++) blocks[i] = emva_x_c(j->cell, j->ch, y, i0 + i);
+      sensim__philox_at(&r, blocks, n, w, SENSIM_EMVA_CHUNK);
+      for (size_t i = 0; i < n; i++)
+        sensim__normal_pair_fast(w[i], w[SENSIM_EMVA_CHUNK + i], &pa[i0 + i], &pb[i0 + i]);
+    }
+  }
+}
+
 /* Make sure u->fpn holds this frame's fixed pattern (see the file comment
- * for the keying). */
-static sensim_status emva_pattern(emva_filter *u, const sensim_frame *f, const sensim_filter_ctx *ctx, int ch) {
+ * for the keying): per row, the a (PRNU) plane of the row's values, then
+ * their b (DSNU) plane. */
+static sensim_status emva_pattern(emva_filter *u, const sensim_frame *f, const sensim_filter_ctx *ctx, int ch,
+                                  const int *cell) {
+  int cfa = cell ? (int)f->cfa : -1;
   if (u->fpn && u->fpn_seed == ctx->seed && u->fpn_sensor == ctx->sensor_id && u->fpn_w == f->width &&
-      u->fpn_h == f->height && u->fpn_ch == ch)
+      u->fpn_h == f->height && u->fpn_ch == ch && u->fpn_cfa == cfa)
     return SENSIM_OK;
   size_t per_row = (size_t)f->width * (size_t)ch;
   size_t nvals = per_row * f->height;
   float *fpn = malloc((nvals > 0 ? nvals : 1) * 2 * sizeof *fpn);
   if (!fpn) return sensim__fail(SENSIM_ENOMEM, "noise_emva1288: out of memory for the fixed pattern");
-  for (uint32_t y = 0; y < f->height; y++) {
-    sensim_rng r;
-    sensim_rng_init(&r, ctx->seed, ctx->sensor_id, FPN_FRAME, FPN_ELEMENT + y);
-    float *row = fpn + 2 * per_row * y;
-    for (size_t i = 0; i < 2 * per_row; i++) row[i] = (float)sensim_rng_normal(&r);
-  }
+  pattern_job job = {.ctx = ctx, .cell = cell, .ch = ch, .per_row = per_row, .fpn = fpn};
+  sensim__filter_bands(f->height, 1, pattern_rows, &job);
   free(u->fpn);
   u->fpn = fpn;
   u->fpn_seed = ctx->seed;
@@ -219,34 +270,33 @@ static sensim_status emva_pattern(emva_filter *u, const sensim_frame *f, const s
   u->fpn_w = f->width;
   u->fpn_h = f->height;
   u->fpn_ch = ch;
+  u->fpn_cfa = cfa;
   return SENSIM_OK;
 }
 
-/* Poisson(mu) variate for mu >= 0, exact (file comment). */
-static double poisson_draw(gsl_rng *g, double mu) {
-  if (mu < 10.0) {
-    /* Inversion; the cap only guards against the cumulative sum stalling
-     * a rounding error below u (P(k > 200) < 1e-200 here). */
-    double u = gsl_rng_uniform(g), p = exp(-mu), F = p;
-    int k = 0;
-    while (u > F && k < 200) {
-      k++;
-      p *= mu / k;
-      F += p;
+/* One frame's work, split into rows. */
+typedef struct emva_run {
+  sensim_emva_kernel k;
+  const float *fpn;   /* u->fpn, or NULL without a pattern */
+  float *v;           /* the frame's values */
+  uint32_t width;
+  int ch;             /* values per pixel */
+  const int *cell;    /* raw_f32 with a CFA layout: colour per 2 x 2 position; else NULL */
+} emva_run;
+
+static void emva_rows(void *arg, size_t y0, size_t y1) {
+  const emva_run *r = arg;
+  const size_t per_row = (size_t)r->width * (size_t)r->ch;
+  uint32_t blocks[SENSIM_EMVA_CHUNK];
+  for (uint32_t y = (uint32_t)y0; y < y1; y++) {
+    float *row = r->v + per_row * y;
+    const float *pa = r->fpn ? r->fpn + 2 * per_row * y : NULL, *pb = pa ? pa + per_row : NULL;
+    const uint32_t base = 3u * r->width * y; /* fits: emva_apply checks 3 count < 2^32 */
+    for (size_t i0 = 0; i0 < per_row; i0 += SENSIM_EMVA_CHUNK) {
+      size_t n = per_row - i0 < SENSIM_EMVA_CHUNK ? per_row - i0 : SENSIM_EMVA_CHUNK;
+      for (size_t i = 0; i < n; i++) blocks[i] = base + emva_x_c(r->cell, r->ch, y, i0 + i);
+      sensim__emva_values(&r->k, blocks, n, pa ? pa + i0 : NULL, pb ? pb + i0 : NULL, row + i0);
     }
-    return k;
-  }
-  /* PTRS, Hoermann (1993), Algorithm PTRS with his constants. */
-  double b = 0.931 + 2.53 * sqrt(mu), a = -0.059 + 0.02483 * b;
-  double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), v_r = 0.9277 - 3.6224 / (b - 2.0);
-  double log_mu = log(mu);
-  for (;;) {
-    double U = gsl_rng_uniform(g) - 0.5, V = gsl_rng_uniform(g);
-    double us = 0.5 - fabs(U);
-    double k = floor((2.0 * a / us + b) * U + mu + 0.43);
-    if (us >= 0.07 && V <= v_r) return k; /* inside the squeeze */
-    if (k < 0 || (us < 0.013 && V > us)) continue;
-    if (log(V * inv_alpha / (a / (us * us) + b)) <= -mu + k * log_mu - gsl_sf_lngamma(k + 1.0)) return k;
   }
 }
 
@@ -263,39 +313,29 @@ static sensim_status emva_apply(void *user, sensim_frame *f, sensim_filter_ctx *
   if (f->height > FPN_MAX_ROWS)
     return sensim__fail(SENSIM_EINVAL, "noise_emva1288: %u rows exceed the %u the fixed pattern is keyed for",
                         f->height, FPN_MAX_ROWS);
+  if (f->count > 0x55555555u)
+    return sensim__fail(SENSIM_EINVAL, "noise_emva1288: %zu pixels exceed the 2^32 / 3 its streams address",
+                        (size_t)f->count);
+  const int *cell = NULL;
+  if (f->type == SENSIM_PAYLOAD_RAW_F32 && f->cfa != SENSIM_CFA_NONE) {
+    if ((unsigned)f->cfa > (unsigned)SENSIM_CFA_GBRG)
+      return sensim__fail(SENSIM_EINVAL, "noise_emva1288: frame has an invalid CFA layout %d", (int)f->cfa);
+    cell = sensim__cfa_cell(f->cfa);
+  }
   double t_exp = f->exposure_time > 0 && isfinite(f->exposure_time) ? f->exposure_time : 0.0;
-  double mu_d = u->dark_current * t_exp;
-  int fpn = u->prnu > 0 || u->dsnu > 0;
-  if (fpn) {
-    sensim_status rc = emva_pattern(u, f, ctx, ch);
+  if (u->prnu > 0 || u->dsnu > 0) {
+    sensim_status rc = emva_pattern(u, f, ctx, ch, cell);
     if (rc) return rc;
   }
-  gsl_rng *g = sensim__rng_gsl_alloc(&ctx->rng);
-  if (!g) return sensim__fail(SENSIM_ENOMEM, "noise_emva1288: out of memory for the random stream");
-  /* Beyond this mean the drawn count exceeds the well with certainty (the
-   * well is over 40 standard deviations below the mean). */
-  double sure_sat = u->full_well + 40.0 * sqrt(u->full_well) + 40.0;
-  float *v = f->data;
-  size_t n = (size_t)ch * f->count;
-  for (size_t i = 0; i < n; i++) {
-    double mu_e = v[i] > 0.0f ? (double)v[i] : 0.0; /* NaN collects nothing */
-    double gain = 1.0, offset = 0.0;
-    if (fpn) {
-      gain = 1.0 + u->prnu * u->fpn[2 * i];
-      if (gain < 0.0) gain = 0.0;
-      offset = u->dsnu * u->fpn[2 * i + 1];
-    }
-    double mu = mu_e * gain + mu_d, q;
-    if (!u->shot_noise) q = mu;
-    else if (mu >= sure_sat) q = u->full_well;
-    else q = poisson_draw(g, mu);
-    if (q > u->full_well) q = u->full_well;
-    /* Every draw from g: it continues ctx->rng, so drawing from both would
-     * repeat numbers. */
-    double w = u->read_noise > 0 ? gsl_ran_gaussian_ziggurat(g, 1.0) : 0.0;
-    v[i] = (float)(q + offset + u->read_noise * w);
-  }
-  gsl_rng_free(g);
+  emva_run r = {.k = {.stream = &ctx->rng, .prnu = u->prnu, .dsnu = u->dsnu, .read_noise = u->read_noise,
+                      .full_well = u->full_well, .mu_d = u->dark_current * t_exp,
+                      /* Beyond this mean the drawn count exceeds the well
+                       * with certainty (the well is over 40 standard
+                       * deviations below the mean). */
+                      .sure_sat = u->full_well + 40.0 * sqrt(u->full_well) + 40.0, .shot_noise = u->shot_noise},
+                .fpn = u->prnu > 0 || u->dsnu > 0 ? u->fpn : NULL, .v = f->data, .width = f->width, .ch = ch,
+                .cell = cell};
+  sensim__filter_bands(f->height, 1, emva_rows, &r); /* rows in bands on the world's workers */
   return SENSIM_OK;
 }
 

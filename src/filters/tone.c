@@ -39,7 +39,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cpu.h"
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 static const sensim_payload kRgbOrGray[] = {SENSIM_PAYLOAD_RGB_F32, SENSIM_PAYLOAD_GRAY_F32, SENSIM_PAYLOAD_NONE};
@@ -69,6 +71,52 @@ static const char *const kToneKeys[][4] = {
     [TONE_SIGMOID] = {"slope", "midpoint", NULL},
     [TONE_TABLE] = {"table", NULL},
 };
+
+/* The sRGB curve without pow: above the linear segment's end (0.0031308 >
+ * 2^-9), a float v lies in segment s = (bits of v >> 15) - (118 << 8) of
+ * 2^8 equal segments per octave [2^e, 2^(e+1)), e = -9 .. -1. Each entry
+ * holds the curve's Taylor polynomial of degree 2 at the segment's start
+ * x0, evaluated at t = v - x0. Its error, at most h^3 max|f'''| / 6 over
+ * a segment of width h = 2^(e-8), is under 3e-10 relative at every e
+ * (largest at the low end), so the result is the formula's value rounded
+ * to float (6e-8) up to that: within 1e-7 of the double formula, which a
+ * test checks over a dense sweep of [0, 1]. The linear segment, v = 1 and
+ * the clamps are computed as before. */
+#define SRGB_SEG_BITS 8u
+#define SRGB_ENTRIES (9u * (1u << SRGB_SEG_BITS))
+#define SRGB_EXP0 118u /* biased exponent of 2^-9 */
+
+static float float_of_bits(uint32_t b) {
+  float x;
+  memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+/* 3 doubles per entry: f(x0), f'(x0), f''(x0) / 2 of f(x) = 1.055 x^(1/2.4) - 0.055. */
+static void srgb_table(double *t) {
+  for (uint32_t s = 0; s < SRGB_ENTRIES; s++) {
+    double x0 = float_of_bits((SRGB_EXP0 << 23) + (s << (23 - SRGB_SEG_BITS)));
+    double p = pow(x0, 1.0 / 2.4);
+    t[3 * s] = 1.055 * p - 0.055;
+    t[3 * s + 1] = 1.055 / 2.4 * p / x0;
+    t[3 * s + 2] = 0.5 * 1.055 / 2.4 * (1.0 / 2.4 - 1.0) * p / (x0 * x0);
+  }
+}
+
+/* tone_eval's srgb case from the table: the same value at 0 and 1, the
+ * same linear segment, the polynomial in between. */
+static inline float srgb_fast(const double *t, float v) {
+  if (!(v > 0)) return 0.0f; /* also NaN */
+  if (v >= 1) return (float)(1.055 * pow(1.0, 1.0 / 2.4) - 0.055);
+  double dv = v;
+  if (dv <= 0.0031308) return (float)(12.92 * dv);
+  uint32_t b;
+  memcpy(&b, &v, sizeof b);
+  uint32_t s = (b >> (23 - SRGB_SEG_BITS)) - (SRGB_EXP0 << SRGB_SEG_BITS);
+  double tt = dv - (double)float_of_bits(b & ~((1u << (23 - SRGB_SEG_BITS)) - 1u));
+  const double *e = t + 3 * s;
+  return (float)(e[0] + tt * (e[1] + tt * e[2]));
+}
 
 static sensim_status tone_table(const cJSON *params, tone_params **out) {
   const cJSON *t = params ? cJSON_GetObjectItemCaseSensitive(params, "table") : NULL;
@@ -126,6 +174,11 @@ static sensim_status tone_create(const cJSON *params, void **user) {
   if (curve == TONE_TABLE) {
     rc = tone_table(params, &p);
     if (rc) return rc;
+  } else if (curve == TONE_SRGB) {
+    p = malloc(sizeof *p + 3 * SRGB_ENTRIES * sizeof p->table[0]);
+    if (!p) return sensim__fail(SENSIM_ENOMEM, "out of memory");
+    p->n = SRGB_ENTRIES;
+    srgb_table(p->table);
   } else {
     p = malloc(sizeof *p);
     if (!p) return sensim__fail(SENSIM_ENOMEM, "out of memory");
@@ -171,6 +224,63 @@ static double tone_eval(const tone_params *p, double v) {
   return v;
 }
 
+typedef struct tone_job {
+  const tone_params *p;
+  float *d;
+} tone_job;
+
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* srgb_fast on eight values at a time: the same double operations on
+ * gathered table entries, the same special cases by blends. Returns how
+ * many values it did (n - n % 8). */
+__attribute__((target("avx2"))) static size_t srgb_avx2(const double *t, float *d, size_t n) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  const __m256 at_one = _mm256_set1_ps((float)(1.055 * pow(1.0, 1.0 / 2.4) - 0.055));
+  const __m256i base = _mm256_set1_epi32((int)(SRGB_EXP0 << SRGB_SEG_BITS)), top = _mm256_set1_epi32((int)SRGB_ENTRIES - 1);
+  const __m256i low_mask = _mm256_set1_epi32((int)~((1u << (23 - SRGB_SEG_BITS)) - 1u));
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(d + i);
+    __m256i b = _mm256_castps_si256(v);
+    __m256i s = _mm256_sub_epi32(_mm256_srli_epi32(b, 23 - SRGB_SEG_BITS), base);
+    s = _mm256_max_epi32(_mm256_min_epi32(s, top), _mm256_setzero_si256()); /* other lanes: any valid entry */
+    __m256i s3 = _mm256_add_epi32(s, _mm256_add_epi32(s, s));
+    __m256 x0f = _mm256_castsi256_ps(_mm256_and_si256(b, low_mask));
+    __m128 half[2];
+    for (int h = 0; h < 2; h++) {
+      __m128i idx = h ? _mm256_extracti128_si256(s3, 1) : _mm256_castsi256_si128(s3);
+      __m256d dv = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v));
+      __m256d x0 = _mm256_cvtps_pd(h ? _mm256_extractf128_ps(x0f, 1) : _mm256_castps256_ps128(x0f));
+      __m256d e0 = _mm256_i32gather_pd(t, idx, 8), e1 = _mm256_i32gather_pd(t + 1, idx, 8);
+      __m256d e2 = _mm256_i32gather_pd(t + 2, idx, 8);
+      __m256d tt = _mm256_sub_pd(dv, x0);
+      __m256d poly = _mm256_add_pd(e0, _mm256_mul_pd(tt, _mm256_add_pd(e1, _mm256_mul_pd(tt, e2))));
+      __m256d lin = _mm256_mul_pd(_mm256_set1_pd(12.92), dv);
+      __m256d is_lin = _mm256_cmp_pd(dv, _mm256_set1_pd(0.0031308), _CMP_LE_OQ);
+      half[h] = _mm256_cvtpd_ps(_mm256_blendv_pd(poly, lin, is_lin));
+    }
+    __m256 r = _mm256_set_m128(half[1], half[0]);
+    r = _mm256_blendv_ps(r, at_one, _mm256_cmp_ps(v, one, _CMP_GE_OQ));
+    r = _mm256_blendv_ps(zero, r, _mm256_cmp_ps(v, zero, _CMP_GT_OQ)); /* NaN and v <= 0: 0 */
+    _mm256_storeu_ps(d + i, r);
+  }
+  return i;
+}
+#endif
+
+static void tone_values(void *arg, size_t lo, size_t hi) {
+  const tone_job *j = arg;
+  float *d = j->d;
+  if (j->p->curve == TONE_SRGB) {
+    size_t i = lo;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+    if (sensim__cpu_has_avx2()) i += srgb_avx2(j->p->table, d + lo, hi - lo);
+#endif
+    for (; i < hi; i++) d[i] = srgb_fast(j->p->table, d[i]);
+  } else
+    for (size_t i = lo; i < hi; i++) d[i] = (float)tone_eval(j->p, d[i]);
+}
+
 static sensim_status tone_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   const tone_params *p = user;
@@ -178,7 +288,8 @@ static sensim_status tone_apply(void *user, sensim_frame *f, sensim_filter_ctx *
     return sensim__fail(SENSIM_ETYPE, "tone needs a frame in SIGNAL units (0 black, 1 full scale; put \"adc\" before it)");
   float *d = f->data;
   size_t n = f->count * channels(f);
-  for (size_t i = 0; i < n; i++) d[i] = (float)tone_eval(p, d[i]);
+  tone_job job = {p, d};
+  sensim__filter_bands(n, 4096, tone_values, &job); /* values in bands on the world's workers */
   return SENSIM_OK;
 }
 
@@ -231,6 +342,68 @@ static uint16_t quant(float v, double maxcode) {
   return (uint16_t)floor((double)v * maxcode + 0.5);
 }
 
+/* quant(v, 255) of rgb values into rgba8, alpha 255. For v in (0, 1),
+ * v 255 + 0.5 is positive, so truncation is floor; one body compiled
+ * twice (the AVX2 copy vectorises), the same arithmetic either way. */
+__attribute__((always_inline)) static inline void rgba8_body(const float *in, uint8_t *o, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    for (int c = 0; c < 3; c++) {
+      float v = in[3 * i + c];
+      double q = (double)v * 255.0 + 0.5;
+      int k = v > 0 ? (v >= 1 ? 255 : (int)q) : 0;
+      o[4 * i + c] = (uint8_t)k;
+    }
+    o[4 * i + 3] = 255;
+  }
+}
+static void rgba8_plain(const float *in, uint8_t *o, size_t n) { rgba8_body(in, o, n); }
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+/* rgba8_body eight values at a time (the compiler does not if-convert it):
+ * codes of 8 consecutive values, then per pixel its three codes and 255. */
+__attribute__((target("avx2"))) static void rgba8_avx2(const float *in, uint8_t *o, size_t n) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  const __m256d k255 = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
+  size_t i = 0;
+  uint8_t codes[24];
+  for (; i + 8 <= n; i += 8) { /* 8 pixels = 24 values, three vectors */
+    for (int q = 0; q < 3; q++) {
+      __m256 v = _mm256_loadu_ps(in + 3 * i + 8 * q);
+      __m128i k0 = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)), k255), half));
+      __m128i k1 = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)), k255), half));
+      __m256i k = _mm256_set_m128i(k1, k0);
+      k = _mm256_blendv_epi8(k, _mm256_set1_epi32(255), _mm256_castps_si256(_mm256_cmp_ps(v, one, _CMP_GE_OQ)));
+      k = _mm256_and_si256(k, _mm256_castps_si256(_mm256_cmp_ps(v, zero, _CMP_GT_OQ))); /* NaN, v <= 0: 0 */
+      int32_t kk[8];
+      _mm256_storeu_si256((__m256i *)kk, k);
+      for (int l = 0; l < 8; l++) codes[8 * q + l] = (uint8_t)kk[l];
+    }
+    for (int p = 0; p < 8; p++) {
+      o[4 * (i + (size_t)p)] = codes[3 * p];
+      o[4 * (i + (size_t)p) + 1] = codes[3 * p + 1];
+      o[4 * (i + (size_t)p) + 2] = codes[3 * p + 2];
+      o[4 * (i + (size_t)p) + 3] = 255;
+    }
+  }
+  rgba8_body(in + 3 * i, o + 4 * i, n - i);
+}
+#endif
+
+typedef struct rgba8_job {
+  const float *in;
+  uint8_t *out;
+} rgba8_job;
+
+static void rgba8_pixels(void *arg, size_t lo, size_t hi) {
+  const rgba8_job *j = arg;
+#if defined(SENSIM_HAVE_AVX2_PATHS)
+  if (sensim__cpu_has_avx2()) {
+    rgba8_avx2(j->in + 3 * lo, j->out + 4 * lo, hi - lo);
+    return;
+  }
+#endif
+  rgba8_plain(j->in + 3 * lo, j->out + 4 * lo, hi - lo);
+}
+
 /* Replace float data (nch values per pixel) by integers of `type`. */
 static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) {
   float *in = f->data;
@@ -242,11 +415,8 @@ static sensim_status quantize_to(sensim_frame *f, sensim_payload type, int nch) 
   }
   size_t n = f->count;
   if (type == SENSIM_PAYLOAD_RGBA8) {
-    uint8_t *o = f->data;
-    for (size_t i = 0; i < n; i++) {
-      for (int c = 0; c < 3; c++) o[4 * i + c] = (uint8_t)quant(in[3 * i + c], 255.0);
-      o[4 * i + 3] = 255;
-    }
+    rgba8_job job = {in, f->data};
+    sensim__filter_bands(n, 4096, rgba8_pixels, &job); /* pixels in bands on the world's workers */
   } else if (type == SENSIM_PAYLOAD_GRAY8) {
     uint8_t *o = f->data;
     for (size_t i = 0; i < n; i++) o[i] = (uint8_t)quant(in[i], 255.0);

@@ -72,7 +72,7 @@ static void filter_ready(sensim_sensor *s) {
     pthread_mutex_unlock(&s->mu);
     if (c->status == SENSIM_OK) {
       sensim_frame_pool *outer = sensim__frame_pool_enter(s->frames);
-      c->status = sensim__chain_run(&s->chain, &c->frame, c->ctx.key.seed, c->ctx.key.sensor);
+      c->status = sensim__chain_run_forked(&s->chain, &c->frame, c->ctx.key.seed, c->ctx.key.sensor, c->ctx.fork);
       sensim__frame_pool_leave(outer);
       if (c->status) snprintf(c->error, sizeof c->error, "%s", sensim_last_error());
     }
