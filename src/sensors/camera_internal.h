@@ -63,12 +63,17 @@ typedef struct sensim_camera {
   double readout;  /* (height - 1) x line_time, s */
   pthread_mutex_t scratch_mu;           /* guards `scratch` */
   sensim_camera_scratch *scratch;       /* free scratch sets */
+  size_t scratch_made;                  /* scratch sets in existence (free or in use) */
 } sensim_camera;
 
 /* A scratch set for one band (reused, or allocated on first use), and its
  * return. sensors/camera_scratch.c. */
 sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out);
 void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s);
+/* Make sure at least n scratch sets exist (the bands one frame runs at
+ * once), sized for snap's bodies, so that a frame's bands find them made,
+ * whichever threads happen to run them together. */
+sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, const sensim_snapshot *snap);
 /* Fill s->bodies from the snapshot (growing it only when the world has more
  * bodies than before). */
 sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap);

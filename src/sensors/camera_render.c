@@ -504,6 +504,9 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   const size_t strips = (cam->p.height + TILE - 1) / TILE;
   size_t nb = sensim__fork_band_count(ctx->fork, strips, 1);
   if (nb > SENSIM_CAMERA_MAX_BANDS) nb = SENSIM_CAMERA_MAX_BANDS;
+  /* At most the workers and the joining thread run bands at once. */
+  const size_t busy = (size_t)sensim__fork_threads(ctx->fork) + 1;
+  if ((rc = sensim__camera_scratch_reserve((sensim_camera *)cam, busy < nb ? busy : nb, ctx->snap))) goto done;
   for (size_t i = 0; i < nb; i++) {
     bands[i].r = base;
     bands[i].f = f;

@@ -24,6 +24,8 @@ static void scratch_free(sensim_camera_scratch *s) {
   free(s);
 }
 
+static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch **out);
+
 sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out) {
   pthread_mutex_lock(&c->scratch_mu);
   sensim_camera_scratch *s = c->scratch;
@@ -34,6 +36,37 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratc
     return SENSIM_OK;
   }
   *out = NULL;
+  sensim_status rc = scratch_new(c, &s);
+  if (rc) return rc;
+  pthread_mutex_lock(&c->scratch_mu);
+  c->scratch_made++;
+  pthread_mutex_unlock(&c->scratch_mu);
+  *out = s;
+  return SENSIM_OK;
+}
+
+sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, const sensim_snapshot *snap) {
+  for (;;) {
+    pthread_mutex_lock(&c->scratch_mu);
+    int enough = c->scratch_made >= n;
+    if (!enough) c->scratch_made++;
+    pthread_mutex_unlock(&c->scratch_mu);
+    if (enough) return SENSIM_OK;
+    sensim_camera_scratch *s;
+    sensim_status rc = scratch_new(c, &s);
+    if (!rc && (rc = sensim__camera_scratch_bodies(s, snap))) scratch_free(s);
+    if (rc) {
+      pthread_mutex_lock(&c->scratch_mu);
+      c->scratch_made--;
+      pthread_mutex_unlock(&c->scratch_mu);
+      return rc;
+    }
+    sensim__camera_scratch_give(c, s);
+  }
+}
+
+static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch **out) {
+  sensim_camera_scratch *s;
   const size_t n = (size_t)4 * c->p.width * (size_t)c->p.samples;
   s = calloc(1, sizeof *s);
   if (!s) return sensim__fail(SENSIM_ENOMEM, "out of memory for camera scratch");
