@@ -87,16 +87,18 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
     const uint32_t *wd = s->words;
     const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
     for (uint32_t x = 0; x < W; x++)
-      for (int k = 0; k < S; k++, wd += per) {
+      for (int k = 0, cu = 0, cv = 0; k < S; k++, wd += per) {
         const size_t si = ((size_t)ry * W + x) * S + k;
         /* Uniforms in (0, 1): the centres of 2^24 (position) or 2^32
          * (time) equal bins. Without a square number of samples the grid
          * is one cell: plain jitter over the pixel. */
         const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24, jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
         const double jt = per == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
-        const int cu = cam->grid ? k % g : 0, cv = cam->grid ? k / g : 0;
+        /* Sample k's stratum: column k % g, row k / g (counted, not
+         * divided: an integer division per sample showed in profiles). */
         s->uvoff[si][0] = (float)((cu + ju) * ig);
         s->uvoff[si][1] = (float)((cv + jv) * ig);
+        if (cam->grid && ++cu == g) cu = 0, cv++;
         /* Stratified in time too, so blur is smooth at few samples. A
          * sample's time matters only if the camera or the scene moves. */
         if (timed) {
