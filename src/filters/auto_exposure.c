@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "core/internal.h"
+#include "filters/bands.h"
 #include "filters/chain.h"
 
 #define AE_MAX_DELAY 16 /* sensim_exposure_state.pending holds 16 requests */
@@ -96,13 +97,48 @@ static sensim_status ae_init(void *user, sensim_payload in) {
                       sensim_payload_name(in));
 }
 
+/* The frame's mean luminance (Rec. 709 weights on rgb; the value itself on
+ * a mosaic or grey frame). The sum runs over a fixed partition of the
+ * values, AE_PARTS chunks with four interleaved partial sums each, added in
+ * a fixed order: the same bits for any thread count (the chunks are banded
+ * over the world's workers, filters/bands.h), and four independent
+ * accumulators instead of one dependent chain. */
+#define AE_PARTS 16
+
+typedef struct ae_job {
+  const float *d;
+  size_t count;
+  int rgb;
+  double part[AE_PARTS];
+} ae_job;
+
+static void ae_chunks(void *arg, size_t lo, size_t hi) {
+  ae_job *j = arg;
+  for (size_t c = lo; c < hi; c++) {
+    const size_t i0 = j->count * c / AE_PARTS, i1 = j->count * (c + 1) / AE_PARTS;
+    double s[4] = {0, 0, 0, 0};
+    size_t i = i0;
+    if (j->rgb) {
+      for (; i + 4 <= i1; i += 4)
+        for (int k = 0; k < 4; k++) {
+          const float *p = j->d + 3 * (i + k);
+          s[k] += 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+        }
+      for (; i < i1; i++) s[0] += 0.2126 * j->d[3 * i] + 0.7152 * j->d[3 * i + 1] + 0.0722 * j->d[3 * i + 2];
+    } else {
+      for (; i + 4 <= i1; i += 4)
+        for (int k = 0; k < 4; k++) s[k] += j->d[i + k];
+      for (; i < i1; i++) s[0] += j->d[i];
+    }
+    j->part[c] = (s[0] + s[1]) + (s[2] + s[3]);
+  }
+}
+
 static double ae_measure(const sensim_frame *f) {
-  const float *d = f->data;
+  ae_job j = {f->data, f->count, f->type == SENSIM_PAYLOAD_RGB_F32, {0}};
+  sensim__filter_bands(AE_PARTS, 1, ae_chunks, &j);
   double s = 0.0;
-  if (f->type == SENSIM_PAYLOAD_RGB_F32)
-    for (size_t i = 0; i < f->count; i++) s += 0.2126 * d[3 * i] + 0.7152 * d[3 * i + 1] + 0.0722 * d[3 * i + 2];
-  else
-    for (size_t i = 0; i < f->count; i++) s += d[i];
+  for (int c = 0; c < AE_PARTS; c++) s += j.part[c];
   return f->count ? s / (double)f->count : 0.0;
 }
 

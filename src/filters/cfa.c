@@ -80,6 +80,26 @@ static sensim_status cfa_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
+typedef struct cfa_job {
+  const float *rgb;
+  float *raw;
+  const int *cell;
+  uint32_t width;
+} cfa_job;
+
+/* Rows [lo, hi) of the mosaic: each pixel keeps its cell's channel. */
+static void cfa_rows(void *arg, size_t lo, size_t hi) {
+  const cfa_job *j = arg;
+  const uint32_t W = j->width;
+  for (size_t y = lo; y < hi; y++) {
+    const int *row = j->cell + 2 * (y & 1u);
+    for (uint32_t x = 0; x < W; x++) {
+      const size_t i = y * W + x;
+      j->raw[i] = j->rgb[3 * i + (size_t)row[x & 1u]];
+    }
+  }
+}
+
 static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   sensim_cfa cfa = *(const sensim_cfa *)user;
@@ -93,13 +113,8 @@ static sensim_status cfa_apply(void *user, sensim_frame *f, sensim_filter_ctx *c
     f->type = SENSIM_PAYLOAD_RGB_F32;
     return rc;
   }
-  float *raw = f->data;
-  const int *cell = sensim__cfa_cell(cfa);
-  for (uint32_t y = 0; y < f->height; y++)
-    for (uint32_t x = 0; x < f->width; x++) {
-      size_t i = (size_t)y * f->width + x;
-      raw[i] = rgb[3 * i + (size_t)cell[(x & 1u) + 2u * (y & 1u)]];
-    }
+  cfa_job job = {rgb, f->data, sensim__cfa_cell(cfa), f->width};
+  sensim__filter_bands(f->height, 8, cfa_rows, &job); /* rows in bands on the world's workers */
   sensim__frame_buffer_free(rgb);
   f->cfa = cfa;
   return SENSIM_OK;
