@@ -85,6 +85,24 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
     sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
     sensim_rng_fill_u32(&rng, s->words, (size_t)per * W * S);
     const uint32_t *wd = s->words;
+    if (S == 1 && !timed) {
+      /* One sample per pixel, no time needed: the loop below in simple
+       * vectorisable form. In float, (w >> 8) is exact and adding 0.5
+       * rounds once, as the double expression's conversion does: the same
+       * bits. */
+      const size_t i0 = (size_t)ry * W;
+      for (uint32_t x = 0; x < W; x++) {
+        s->uvoff[i0 + x][0] = ((float)(wd[per * x] >> 8) + 0.5f) * 0x1p-24f;
+        s->uvoff[i0 + x][1] = ((float)(wd[per * x + 1] >> 8) + 0.5f) * 0x1p-24f;
+      }
+      for (uint32_t x = 0; x < W; x++) {
+        s->col[i0 + x][0] = s->col[i0 + x][1] = s->col[i0 + x][2] = 0.0f;
+        s->hit_t[i0 + x] = INFINITY;
+        s->hit_body[i0 + x] = -1;
+        s->axial[i0 + x] = 0.0f;
+      }
+      continue;
+    }
     const double t_end = r->poses.t1 - (cam->p.height - 1.0 - y) * cam->p.line_time;
     for (uint32_t x = 0; x < W; x++)
       for (int k = 0, cu = 0, cv = 0; k < S; k++, wd += per) {
@@ -363,11 +381,50 @@ static void put_label(sensim_label *dst, uint16_t class_id, uint32_t instance_id
  * sample nearest the pixel centre, since they cannot be averaged. Every
  * value of the strip's pixels is written (misses: depth 0, label 0, normal
  * 0), so the frame's buffers need not start zeroed. */
+/* resolve for one sample per pixel on a fixed pose: each plane a row at a
+ * time in its own simple loop (the image row is the strip's radiance row as
+ * it stands), which the compiler can keep in registers and vectorise. */
+static void resolve1(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
+  const sensim_camera_scratch *s = r->s;
+  const uint32_t W = r->cam->p.width;
+  const int along = r->cam->p.depth_along_ray;
+  const float *m = r->rot; /* sensor to world; its transpose takes normals back */
+  for (uint32_t ry = 0; ry < nrows; ry++) {
+    const size_t i0 = (size_t)ry * W, p0 = (size_t)(y0 + ry) * W;
+    memcpy((float *)f->data + 3 * p0, s->col[i0], 3 * (size_t)W * sizeof(float));
+    const int *hb = s->hit_body + i0;
+    const float *ht = s->hit_t + i0, *ax = s->axial + i0, *hn = s->hit_n[i0];
+    float *depth = f->depth + p0, *nrm = f->normals + 3 * p0;
+    for (uint32_t x = 0; x < W; x++) depth[x] = hb[x] < 0 ? 0.0f : along ? ht[x] : ht[x] * ax[x];
+    for (uint32_t x = 0; x < W; x++) {
+      const float *n = hn + 3 * (size_t)x;
+      const float a = m[0] * n[0] + m[3] * n[1] + m[6] * n[2];
+      const float b = m[1] * n[0] + m[4] * n[1] + m[7] * n[2];
+      const float c = m[2] * n[0] + m[5] * n[1] + m[8] * n[2];
+      /* The camera sees the face turned towards it; a miss has no normal
+       * (and its scratch normal is stale: selected away, never multiplied). */
+      const float k = a > 0 ? -1.0f : 1.0f;
+      const int hit = hb[x] >= 0;
+      nrm[3 * (size_t)x] = hit ? k * a : 0.0f;
+      nrm[3 * (size_t)x + 1] = hit ? k * b : 0.0f;
+      nrm[3 * (size_t)x + 2] = hit ? k * c : 0.0f;
+    }
+    for (uint32_t x = 0; x < W; x++) {
+      const int b = hb[x];
+      put_label(&f->labels[p0 + x], b < 0 ? 0 : s->bodies[b].class_id, b < 0 ? 0 : s->bodies[b].instance_id);
+    }
+  }
+}
+
 static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
   const sensim_camera *cam = r->cam;
   const sensim_camera_scratch *s = r->s;
   const uint32_t W = cam->p.width;
   const int S = cam->p.samples;
+  if (S == 1 && r->fixed) {
+    resolve1(r, y0, nrows, f);
+    return;
+  }
   const float inv_s = 1.0f / (float)S;
   float *rgb = f->data;
   for (uint32_t ry = 0; ry < nrows; ry++)
