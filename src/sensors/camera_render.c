@@ -310,23 +310,30 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       }
     }
     sensim__camera_lights16(&sh, light->color);
-    sensim_rt_shadow16 sp;
     unsigned cast = 0;
-    for (int l = 0; l < LANES; l++) {
-      if (!((shaded >> l) & 1) || !sh.lit[l]) continue;
-      if (!light->cast_shadows) {
-        float *col = s->col[L->sample[l]];
-        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
-        continue;
-      }
-      sp.org_x[l] = sh.pox[l], sp.org_y[l] = sh.poy[l], sp.org_z[l] = sh.poz[l];
-      sp.dir_x[l] = sh.tox[l], sp.dir_y[l] = sh.toy[l], sp.dir_z[l] = sh.toz[l];
-      sp.tnear[l] = 0.0f;
-      sp.tfar[l] = dist[l];
-      sp.time[l] = pk->time[l];
-      cast |= 1u << l;
-    }
+    for (int l = 0; l < LANES; l++)
+      if (((shaded >> l) & 1) && sh.lit[l] != 0.0f) cast |= 1u << l;
     if (!cast) continue;
+    if (!light->cast_shadows) {
+      for (int l = 0; l < LANES; l++)
+        if ((cast >> l) & 1) {
+          float *col = s->col[L->sample[l]];
+          for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
+        }
+      continue;
+    }
+    /* The shadow packet is the shading state's arrays, copied whole (lanes
+     * not cast are masked). */
+    sensim_rt_shadow16 sp;
+    memcpy(sp.org_x, sh.pox, sizeof sp.org_x);
+    memcpy(sp.org_y, sh.poy, sizeof sp.org_y);
+    memcpy(sp.org_z, sh.poz, sizeof sp.org_z);
+    memcpy(sp.dir_x, sh.tox, sizeof sp.dir_x);
+    memcpy(sp.dir_y, sh.toy, sizeof sp.dir_y);
+    memcpy(sp.dir_z, sh.toz, sizeof sp.dir_z);
+    memset(sp.tnear, 0, sizeof sp.tnear);
+    memcpy(sp.tfar, dist, sizeof sp.tfar);
+    memcpy(sp.time, pk->time, sizeof sp.time);
     const unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
     for (int l = 0; l < LANES; l++)
       if ((lit >> l) & 1) {
