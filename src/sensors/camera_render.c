@@ -231,10 +231,13 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
   sensim__rt_packet16_normals(r->view, pk, hit, sh.nx, sh.ny, sh.nz);
   /* Koschmieder: the segment transmits exp(-beta d) of what lies behind it
    * and adds (1 - exp(-beta d)) of the horizon sky (the background). */
-  for (int l = 0; l < LANES; l++) {
-    for (int c = 0; c < 3; c++) sh.w[c][l] = L->w[c][l], sh.base[c][l] = 0.0f;
-    sh.rough[l] = 1.0f, sh.metal[l] = 0.0f, sh.T[l] = 0.0f;
-    if (!((L->valid >> l) & 1)) continue;
+  memcpy(sh.w, L->w, sizeof sh.w);
+  memset(sh.base, 0, sizeof sh.base);
+  memset(sh.metal, 0, sizeof sh.metal);
+  memset(sh.T, 0, sizeof sh.T);
+  for (int l = 0; l < LANES; l++) sh.rough[l] = 1.0f;
+  for (unsigned lv = L->valid; lv; lv &= lv - 1) {
+    const int l = __builtin_ctz(lv);
     const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
     float *col = s->col[L->sample[l]];
     if (!((hit >> l) & 1)) {
@@ -266,11 +269,12 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     if (((hit >> l) & 1) && sh.T[l] > 0) shaded |= 1u << l;
   if (!shaded) return SENSIM_OK;
   sensim__camera_surfaces16(pk, &sh, r->ambient);
-  for (int l = 0; l < LANES; l++) {
-    if (!((shaded >> l) & 1)) continue;
+  const int mirrors = bounce < r->cam->p.max_bounces;
+  for (unsigned ls = shaded; ls; ls &= ls - 1) {
+    const int l = __builtin_ctz(ls);
     float *col = s->col[L->sample[l]];
     for (int c = 0; c < 3; c++) col[c] += sh.amb[c][l];
-    if (bounce < r->cam->p.max_bounces && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
+    if (mirrors && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
       sensim_surface sf = {{sh.nx[l], sh.ny[l], sh.nz[l]},
                            {sh.vx[l], sh.vy[l], sh.vz[l]},
                            {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
@@ -335,11 +339,11 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     memcpy(sp.tfar, dist, sizeof sp.tfar);
     memcpy(sp.time, pk->time, sizeof sp.time);
     const unsigned lit = cast & ~sensim__rt_occluded16(r->view, &sp, cast);
-    for (int l = 0; l < LANES; l++)
-      if ((lit >> l) & 1) {
-        float *col = s->col[L->sample[l]];
-        for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
-      }
+    for (unsigned ll = lit; ll; ll &= ll - 1) {
+      const int l = __builtin_ctz(ll);
+      float *col = s->col[L->sample[l]];
+      for (int c = 0; c < 3; c++) col[c] += sh.contrib[c][l];
+    }
   }
   return SENSIM_OK;
 }
