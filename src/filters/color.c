@@ -78,14 +78,37 @@ __attribute__((target("avx2"))) static void channel_sums_avx2(const float *rgb, 
 }
 #endif
 
-static void channel_stats(const float *rgb, size_t n, double mean[3], double sd[3]) {
-  double s[3];
+/* The sums run over STAT_PARTS fixed chunks of the pixels, banded over the
+ * world's workers (filters/bands.h) and added in chunk order: the chunks
+ * depend on n alone, so the bits do not depend on the thread count. */
+#define STAT_PARTS 16
+
+typedef struct sums_job {
+  const float *rgb;
+  size_t n;
+  double part[STAT_PARTS][3];
+} sums_job;
+
+static void sums_chunks(void *arg, size_t lo, size_t hi) {
+  sums_job *j = arg;
+  for (size_t c = lo; c < hi; c++) {
+    const size_t i0 = j->n * c / STAT_PARTS, i1 = j->n * (c + 1) / STAT_PARTS;
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2())
-    channel_sums_avx2(rgb, n, s);
-  else
+    if (sensim__cpu_has_avx2())
+      channel_sums_avx2(j->rgb + 3 * i0, i1 - i0, j->part[c]);
+    else
 #endif
-    channel_sums_plain(rgb, n, s);
+      channel_sums_plain(j->rgb + 3 * i0, i1 - i0, j->part[c]);
+  }
+}
+
+static void channel_stats(const float *rgb, size_t n, double mean[3], double sd[3]) {
+  sums_job job;
+  job.rgb = rgb, job.n = n;
+  sensim__filter_bands(STAT_PARTS, 1, sums_chunks, &job);
+  double s[3] = {0, 0, 0};
+  for (int c = 0; c < STAT_PARTS; c++)
+    for (int k = 0; k < 3; k++) s[k] += job.part[c][k];
   for (int c = 0; c < 3; c++) mean[c] = n ? s[c] / (double)n : 0.0;
   if (!sd) return;
   double q[3] = {0, 0, 0};
