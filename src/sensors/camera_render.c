@@ -27,6 +27,7 @@
 
 #define TILE 4 /* a tile is TILE x TILE pixels: one packet of 16 */
 #define LANES 16
+#define RENDER_SUNS 8
 
 /* A packet of rays with what the shading needs besides Embree's fields. */
 typedef struct lanes {
@@ -53,6 +54,10 @@ typedef struct render {
   float bg[3];     /* background radiance */
   float beta;      /* fog extinction, 1/m */
   float ambient;   /* ambient irradiance / pi */
+  /* Directional lights (the first RENDER_SUNS): direction to them,
+   * irradiance, whether they send anything; the same at every point. */
+  float sun_to[RENDER_SUNS][3], sun_irr[RENDER_SUNS];
+  int sun_ok[RENDER_SUNS];
 } render;
 
 static void add3(float dst[3], const float w[3], const float v[3], float k) {
@@ -295,9 +300,15 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     const sensim_light *light = &snap->lights[li];
     float dist[LANES];
     if (light->kind == SENSIM_LIGHT_DIRECTIONAL) {
-      float to[3], irr, d;
+      float to[3], irr, d = INFINITY;
       const float o[3] = {0, 0, 0};
-      if (!sensim__light_at(light, o, to, &irr, &d)) continue;
+      if (li < RENDER_SUNS) {
+        if (!r->sun_ok[li]) continue;
+        memcpy(to, r->sun_to[li], sizeof to);
+        irr = r->sun_irr[li];
+      } else if (!sensim__light_at(light, o, to, &irr, &d)) {
+        continue;
+      }
       for (int l = 0; l < LANES; l++) {
         sh.tox[l] = to[0], sh.toy[l] = to[1], sh.toz[l] = to[2];
         sh.irr[l] = (shaded >> l) & 1 ? irr : 0.0f;
@@ -568,6 +579,13 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];
   base.beta = (float)cam->beta;
   base.ambient = (float)(ctx->snap->params.ambient / M_PI);
+  for (size_t li = 0; li < ctx->snap->nlights && li < RENDER_SUNS; li++) {
+    const float o[3] = {0, 0, 0};
+    float d;
+    const sensim_light *l = &ctx->snap->lights[li];
+    base.sun_ok[li] =
+        l->kind == SENSIM_LIGHT_DIRECTIONAL && sensim__light_at(l, o, base.sun_to[li], &base.sun_irr[li], &d);
+  }
   /* Bands of strips on the pool: rows draw from their own random streams
    * and strips write disjoint pixels, so the image is the same however it
    * is banded. */
