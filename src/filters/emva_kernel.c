@@ -40,35 +40,9 @@ static float emva_one(const sensim_emva_kernel *k, uint32_t block, const uint32_
 /* The first value of sensim__normal_pair_fast on eight lanes (the steps of
  * normal_pairs8 in core/rng.c). */
 __attribute__((target("avx2"), always_inline)) static inline __m256 normal8(__m256i w0, __m256i w1) {
-  const __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f), one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
-  const __m256 zero = _mm256_setzero_ps();
-  __m256i k1 = _mm256_add_epi32(_mm256_srli_epi32(w0, 8), _mm256_set1_epi32(1));
-  __m256 u1 = _mm256_mul_ps(_mm256_cvtepi32_ps(k1), scale);
-  __m256 u2 = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(w1, 8)), scale);
-  __m256i bits = _mm256_castps_si256(u1);
-  __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127));
-  __m256 m = _mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
-                                                 _mm256_set1_epi32(0x3F800000)));
-  __m256 big = _mm256_cmp_ps(m, _mm256_set1_ps(1.41421356f), _CMP_GT_OQ);
-  m = sensim__blend8(big, _mm256_mul_ps(half, m), m);
-  e = _mm256_sub_epi32(e, _mm256_castps_si256(big));
-  __m256 s = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one)), s2 = _mm256_mul_ps(s, s);
-  __m256 p = _mm256_add_ps(_mm256_set1_ps(1.0f / 7), _mm256_mul_ps(s2, _mm256_set1_ps(1.0f / 9)));
-  p = _mm256_add_ps(_mm256_set1_ps(1.0f / 5), _mm256_mul_ps(s2, p));
-  p = _mm256_add_ps(_mm256_set1_ps(1.0f / 3), _mm256_mul_ps(s2, p));
-  p = _mm256_add_ps(one, _mm256_mul_ps(s2, p));
-  __m256 ln = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(e), _mm256_set1_ps(0.69314718f)),
-                            _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(2.0f), s), p));
-  __m256 m2 = _mm256_mul_ps(_mm256_set1_ps(-2.0f), ln);
-  __m256 r = _mm256_sqrt_ps(sensim__blend8(_mm256_cmp_ps(m2, zero, _CMP_GT_OQ), m2, zero));
-  __m256 kq = _mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_add_ps(u2, half)));
-  __m256 y = _mm256_mul_ps(_mm256_set1_ps(4.0f), _mm256_sub_ps(u2, kq));
-  __m256 hs = sensim__blend8(_mm256_cmp_ps(y, zero, _CMP_GE_OQ), half, _mm256_set1_ps(-0.5f));
-  __m256i q = _mm256_cvttps_epi32(_mm256_add_ps(y, hs));
-  __m256 th = _mm256_mul_ps(_mm256_sub_ps(y, _mm256_cvtepi32_ps(q)), _mm256_set1_ps(1.57079633f));
-  __m256 sn, cs;
-  sensim__sincos_quadrant8(th, q, &sn, &cs);
-  return _mm256_mul_ps(r, cs);
+  __m256 a, b;
+  sensim__box_muller8(w0, w1, &a, &b);
+  return a;
 }
 
 /* sensim__ln on four lanes, the same operations. */
