@@ -300,6 +300,15 @@ void sensim__rt_occluded(const sensim_rt_view *v, const sensim_rt_ray *rays, uns
   }
 }
 
+/* Lane `from` of a 16-wide ray's nine leading float arrays (origin, tnear,
+ * direction, time, tfar: the same layout in RTCRayHit16 and RTCRay16)
+ * copied to lane `to`. */
+_Static_assert(offsetof(sensim_rt_packet16, tfar) == 8 * 16 * sizeof(float), "nine leading float arrays");
+_Static_assert(offsetof(sensim_rt_shadow16, tfar) == 8 * 16 * sizeof(float), "nine leading float arrays");
+static void copy_lane16(float *arrays /* the packet, read as floats */, int from, int to) {
+  for (int k = 0; k < 9; k++) arrays[16 * k + to] = arrays[16 * k + from];
+}
+
 void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, unsigned lanes, int coherent) {
   RTC_ALIGN(64) int valid[16];
   struct RTCIntersectContext ctx;
@@ -308,11 +317,7 @@ void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, uns
   const int first = __builtin_ctz(lanes);
   for (int i = 0; i < 16; i++) {
     valid[i] = (lanes >> i) & 1 ? -1 : 0;
-    if (!valid[i]) { /* a copy of a valid lane: garbage in masked lanes slows the traversal */
-      pk->org_x[i] = pk->org_x[first], pk->org_y[i] = pk->org_y[first], pk->org_z[i] = pk->org_z[first];
-      pk->dir_x[i] = pk->dir_x[first], pk->dir_y[i] = pk->dir_y[first], pk->dir_z[i] = pk->dir_z[first];
-      pk->tnear[i] = pk->tnear[first], pk->tfar[i] = pk->tfar[first], pk->time[i] = pk->time[first];
-    }
+    if (!valid[i]) copy_lane16((float *)(void *)pk, first, i); /* garbage in masked lanes slows the traversal */
     pk->mask[i] = 0xFFFFFFFFu; /* Debian's Embree is built with ray masks on */
     pk->id[i] = 0;
     pk->flags[i] = 0;
@@ -365,9 +370,8 @@ unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, 
   for (int i = 0; i < 16; i++) {
     valid[i] = (lanes >> i) & 1 ? -1 : 0;
     if (!valid[i]) {
-      pk->org_x[i] = pk->org_x[first], pk->org_y[i] = pk->org_y[first], pk->org_z[i] = pk->org_z[first];
-      pk->dir_x[i] = pk->dir_x[first], pk->dir_y[i] = pk->dir_y[first], pk->dir_z[i] = pk->dir_z[first];
-      pk->tnear[i] = 0.0f, pk->tfar[i] = 0.0f, pk->time[i] = pk->time[first];
+      copy_lane16((float *)(void *)pk, first, i);
+      pk->tnear[i] = pk->tfar[i] = 0.0f; /* and of zero extent */
     }
     pk->mask[i] = 0xFFFFFFFFu;
     pk->id[i] = 0;
