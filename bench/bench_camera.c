@@ -42,14 +42,7 @@
 #define WARM 2      /* deliveries per camera before the clock starts */
 #define MAX_CAMS 4
 
-#define SENSIM_CHECK(call)                                                                                    \
-  do {                                                                                                        \
-    sensim_status st_ = (call);                                                                               \
-    if (st_ != SENSIM_OK) {                                                                                   \
-      fprintf(stderr, "bench_camera: %s failed: %s: %s\n", #call, sensim_status_str(st_), sensim_last_error()); \
-      return -1;                                                                                              \
-    }                                                                                                         \
-  } while (0)
+#define SENSIM_CHECK(call) BENCH_CHECK("bench_camera", -1, call)
 
 static const char *const kChain[] = {"image_sensor", "noise_emva1288", "cfa",           "adc",  "demosaic",
                                      "white_balance", "ccm",           "auto_exposure", "tone", "quantize"};

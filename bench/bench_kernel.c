@@ -153,14 +153,7 @@ static void check_camera(const sensim_frame *f, const rayset *r, const bench_tow
   snprintf(out, n, "class same at %.2f%% of pixels, depth within 1%% at %.2f%%", k * same_class, k * same_depth);
 }
 
-#define SENSIM_CHECK(call)                                                                                    \
-  do {                                                                                                        \
-    sensim_status st_ = (call);                                                                               \
-    if (st_ != SENSIM_OK) {                                                                                   \
-      fprintf(stderr, "bench_kernel: %s failed: %s: %s\n", #call, sensim_status_str(st_), sensim_last_error()); \
-      return 1;                                                                                               \
-    }                                                                                                         \
-  } while (0)
+#define SENSIM_CHECK(call) BENCH_CHECK("bench_kernel", 1, call)
 
 static int parse_args(int argc, char **argv, cfg *c) {
   for (int i = 1; i < argc; i++) {

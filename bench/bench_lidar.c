@@ -80,14 +80,7 @@ typedef struct brun {
   bench_meas m;
 } brun;
 
-#define SENSIM_CHECK(call)                                                                                      \
-  do {                                                                                                          \
-    sensim_status st_ = (call);                                                                                 \
-    if (st_ != SENSIM_OK) {                                                                                     \
-      fprintf(stderr, "bench_lidar: %s failed: %s: %s\n", #call, sensim_status_str(st_), sensim_last_error()); \
-      return -1;                                                                                                \
-    }                                                                                                           \
-  } while (0)
+#define SENSIM_CHECK(call) BENCH_CHECK("bench_lidar", -1, call)
 
 /* The preset's parameters; the sweep's beam is 3 mrad circular. --quick
  * cuts the columns so the smoke test takes a second. */

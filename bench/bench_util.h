@@ -53,4 +53,15 @@ typedef struct bench_row {
 void bench_print_table(int markdown, const char *title, const char *const *head, int ncol, const bench_row *rows,
                        int nrows);
 
+/* Run a sensim call; on failure print "<prog>: <call> failed: <status>:
+ * <message>" and return `fail` from the calling function. */
+#define BENCH_CHECK(prog, fail, call)                                                                       \
+  do {                                                                                                      \
+    sensim_status st_ = (call);                                                                             \
+    if (st_ != SENSIM_OK) {                                                                                 \
+      fprintf(stderr, "%s: %s failed: %s: %s\n", prog, #call, sensim_status_str(st_), sensim_last_error()); \
+      return fail;                                                                                          \
+    }                                                                                                       \
+  } while (0)
+
 #endif
