@@ -26,12 +26,7 @@ static sensim_status frame_alloc(sensim_frame *frame, sensim_payload type, uint3
   frame->data = data;
   if (width != frame->width || height != frame->height) {
     /* The camera's planes are width x height: they cannot follow a new size. */
-    sensim__frame_buffer_free(frame->depth);
-    sensim__frame_buffer_free(frame->labels);
-    sensim__frame_buffer_free(frame->normals);
-    frame->depth = NULL;
-    frame->labels = NULL;
-    frame->normals = NULL;
+    sensim__frame_drop_planes(frame);
   }
   frame->type = type;
   frame->width = width;
@@ -47,6 +42,15 @@ sensim_status sensim_frame_alloc(sensim_frame *frame, sensim_payload type, uint3
 
 sensim_status sensim__frame_alloc_unset(sensim_frame *frame, sensim_payload type, uint32_t width, uint32_t height) {
   return frame_alloc(frame, type, width, height, 0);
+}
+
+void sensim__frame_drop_planes(sensim_frame *frame) {
+  sensim__frame_buffer_free(frame->depth);
+  sensim__frame_buffer_free(frame->labels);
+  sensim__frame_buffer_free(frame->normals);
+  frame->depth = NULL;
+  frame->labels = NULL;
+  frame->normals = NULL;
 }
 
 void sensim__frame_release(sensim_frame *frame) {

@@ -110,4 +110,7 @@ void *sensim__frame_buffer(size_t bytes, int zero);
  * no-op. Calling free() instead is always correct, but the pool loses the
  * block and the next frame allocates it again. */
 void sensim__frame_buffer_free(void *block);
+/* Give back a frame's depth, label and normal planes (sensim__frame_buffer_free)
+ * and leave it without them: what a change of image size or layout does. */
+void sensim__frame_drop_planes(sensim_frame *frame);
 #endif

@@ -70,4 +70,21 @@ static inline sensim_quat q_exp(sensim_vec3 r) {
   return q_make(cos(h), r.x * k, r.y * k, r.z * k);
 }
 
+/* Row-major rotation matrix of unit quaternion q, Hamilton convention
+ * (Shoemake, SIGGRAPH 1985): m v = q v q*. */
+static inline void q_matrix(sensim_quat q, double m[9]) {
+  const double w = q.w, x = q.x, y = q.y, z = q.z;
+  m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y - w * z), m[2] = 2 * (x * z + w * y);
+  m[3] = 2 * (x * y + w * z), m[4] = 1 - 2 * (x * x + z * z), m[5] = 2 * (y * z - w * x);
+  m[6] = 2 * (x * z - w * y), m[7] = 2 * (y * z + w * x), m[8] = 1 - 2 * (x * x + y * y);
+}
+
+/* q_matrix rounded to float (the same bits as computing each entry in
+ * double and converting it). */
+static inline void q_matrix_f(sensim_quat q, float m[9]) {
+  double d[9];
+  q_matrix(q, d);
+  for (int i = 0; i < 9; i++) m[i] = (float)d[i];
+}
+
 #endif

@@ -541,12 +541,7 @@ static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *
         out[(oy * ow + ox) * nch + c] = (float)(s * inv);
       }
   sensim__frame_buffer_free(in);
-  sensim__frame_buffer_free(f->depth);
-  sensim__frame_buffer_free(f->labels);
-  sensim__frame_buffer_free(f->normals);
-  f->depth = NULL;
-  f->labels = NULL;
-  f->normals = NULL;
+  sensim__frame_drop_planes(f);
   return SENSIM_OK;
 }
 

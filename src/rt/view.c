@@ -118,15 +118,6 @@ void sensim__rt_cache_release(sensim_rt *rt) {
   rt->cached = NULL;
 }
 
-/* Row-major rotation matrix of a unit quaternion (Hamilton convention;
- * Shoemake, SIGGRAPH 1985). */
-static void quat_matrix(sensim_quat q, float m[9]) {
-  double w = q.w, x = q.x, y = q.y, z = q.z;
-  m[0] = (float)(1 - 2 * (y * y + z * z)), m[1] = (float)(2 * (x * y - w * z)), m[2] = (float)(2 * (x * z + w * y));
-  m[3] = (float)(2 * (x * y + w * z)), m[4] = (float)(1 - 2 * (x * x + z * z)), m[5] = (float)(2 * (y * z - w * x));
-  m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)), m[8] = (float)(1 - 2 * (x * x + y * y));
-}
-
 /* *p holds at least n elements of size es (growing it when it holds fewer;
  * what it held is not kept). */
 static int reserve(void **p, size_t *cap, size_t n, size_t es) {
@@ -230,7 +221,7 @@ static sensim_status build(RTCDevice dev, sensim_rt_scene *s) {
                                               (float)st->rot.z);
       rtcQuaternionDecompositionSetTranslation(&qd, (float)st->pos.x, (float)st->pos.y, (float)st->pos.z);
       rtcSetGeometryTransformQuaternion(g, (unsigned)k, &qd);
-      quat_matrix(st->rot, s->mat[s->first[i] + (size_t)k]);
+      q_matrix_f(st->rot, s->mat[s->first[i] + (size_t)k]);
     }
     if (ns == 1) {
       memcpy(s->fixed[i].m, s->mat[s->first[i]], sizeof s->fixed[i].m);

@@ -64,13 +64,6 @@ static void add3(float dst[3], const float w[3], const float v[3], float k) {
   for (int c = 0; c < 3; c++) dst[c] += w[c] * v[c] * k;
 }
 
-static void quat_matrix(sensim_quat q, float m[9]) {
-  const double w = q.w, x = q.x, y = q.y, z = q.z;
-  m[0] = (float)(1 - 2 * (y * y + z * z)), m[1] = (float)(2 * (x * y - w * z)), m[2] = (float)(2 * (x * z + w * y));
-  m[3] = (float)(2 * (x * y + w * z)), m[4] = (float)(1 - 2 * (x * x + z * z)), m[5] = (float)(2 * (y * z - w * x));
-  m[6] = (float)(2 * (x * z - w * y)), m[7] = (float)(2 * (y * z + w * x)), m[8] = (float)(1 - 2 * (x * x + y * y));
-}
-
 /* The strip's samples: jittered-stratified positions in each pixel and
  * stratified times in each row's exposure, from the row's stream in pixel
  * order (two random words per sample, three with an exposure time). */
@@ -561,19 +554,14 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   if (base.fixed) {
     base.org[0] = (float)poses.pose[0].pos.x, base.org[1] = (float)poses.pose[0].pos.y;
     base.org[2] = (float)poses.pose[0].pos.z;
-    quat_matrix(poses.pose[0].rot, base.rot);
+    q_matrix_f(poses.pose[0].rot, base.rot);
   }
   double pin[4];
   base.pinhole = base.fixed && sensim__optics_pinhole(cam->optics, pin);
   if (base.pinhole) {
     base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2], base.pin.isy = pin[3];
     memcpy(base.pin.org, base.org, sizeof base.org);
-    const sensim_quat q = poses.pose[0].rot;
-    const double w = q.w, x = q.x, y = q.y, z = q.z;
-    const double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                         2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                         2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    memcpy(base.pin.rot, m, sizeof m);
+    q_matrix(poses.pose[0].rot, base.pin.rot);
   }
   base.static_view = sensim__rt_view_is_static(view);
   for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];

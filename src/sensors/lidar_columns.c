@@ -24,10 +24,8 @@ static double fire_time(const sensim_lidar *l, double win, int j, int c) {
  * to q_rotate(q, Rz(az) v) up to double rounding (1e-16), far below the
  * float the rays are traced in. */
 static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
-  double w = q.w, x = q.x, y = q.y, z = q.z;
-  double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  double r[9];
+  q_matrix(q, r);
   for (int i = 0; i < 3; i++) {
     m[3 * i] = r[3 * i] * ca + r[3 * i + 1] * sa;
     m[3 * i + 1] = r[3 * i + 1] * ca - r[3 * i] * sa;
