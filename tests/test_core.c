@@ -7,6 +7,7 @@ int main(void) {
   failed += sensim_test_rng();
   failed += sensim_test_pool();
   failed += sensim_test_fork();
+  failed += sensim_test_stash();
   failed += sensim_test_geodesy();
   failed += sensim_test_payload();
   failed += sensim_test_error();

@@ -7,18 +7,19 @@
 #include "rt/rt.h"
 #include "rt/rt_internal.h"
 
+static void binding_block_free(void *p) {
+  sensim_rt_binding *b = p;
+  free(b->blas);
+  free(b->held);
+  free(b);
+}
+
 static void release(void *p) {
   sensim_rt *rt = p;
   if (!rt) return;
   sensim__rt_cache_release(rt);
   sensim__rt_spares_free(rt);
-  while (rt->spare_bindings) {
-    sensim_rt_binding *b = rt->spare_bindings;
-    rt->spare_bindings = b->link;
-    free(b->blas);
-    free(b->held);
-    free(b);
-  }
+  sensim__stash_destroy(&rt->spare_bindings, binding_block_free);
   pthread_mutex_destroy(&rt->lock);
   for (size_t i = 0; i < rt->nblas; i++)
     if (rt->blas[i]) rtcReleaseScene(rt->blas[i]);
@@ -84,6 +85,9 @@ sensim_status sensim__rt_sync(sensim_world *w) {
       return sensim__fail(SENSIM_EBACKEND, "Embree: could not create a device (error %d)",
                           (int)rtcGetDeviceError(NULL));
     }
+    sensim__stash_init(&rt->spare_bindings, SENSIM_RT_SPARES);
+    sensim__stash_init(&rt->spare_lists, SENSIM_RT_SPARES);
+    sensim__stash_init(&rt->spare_views, SENSIM_RT_SPARES);
     w->rt = rt;
     w->rt_release = release;
   }
@@ -112,10 +116,7 @@ sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sens
   sensim_status rc = sensim__rt_sync(w);
   if (rc) return rc;
   sensim_rt *rt = w->rt;
-  pthread_mutex_lock(&rt->lock);
-  sensim_rt_binding *b = rt->spare_bindings;
-  if (b) rt->spare_bindings = b->link, rt->nspare_bindings--;
-  pthread_mutex_unlock(&rt->lock);
+  sensim_rt_binding *b = sensim__stash_take(&rt->spare_bindings);
   if (!b) b = calloc(1, sizeof *b);
   if (!b || !reserve((void **)&b->blas, &b->cap_blas, snap->nbodies, sizeof *b->blas) ||
       !reserve((void **)&b->held, &b->cap_held, rt->nblas, sizeof *b->held)) {
@@ -149,14 +150,6 @@ void sensim__rt_binding_free(void *p) {
   rtcReleaseDevice(b->device);
   /* Kept for the next capture's binding (the kernel outlives every
    * capture), unless enough are kept already. */
-  sensim_rt *rt = b->rt;
   b->nheld = 0;
-  pthread_mutex_lock(&rt->lock);
-  int keep = rt->nspare_bindings < SENSIM_RT_SPARES;
-  if (keep) b->link = rt->spare_bindings, rt->spare_bindings = b, rt->nspare_bindings++;
-  pthread_mutex_unlock(&rt->lock);
-  if (keep) return;
-  free(b->held);
-  free(b->blas);
-  free(b);
+  if (!sensim__stash_give(&b->rt->spare_bindings, b)) binding_block_free(b);
 }

@@ -4,6 +4,7 @@
 
 #include <embree3/rtcore.h>
 #include <pthread.h>
+#include "core/stash.h"
 #include "rt/rt.h"
 
 #define SENSIM_RT_MAX_STEPS 64
@@ -34,7 +35,6 @@ typedef struct sensim_rt_body_rot {
  * (sensim__rt_scene_release drops a reference). Immutable once built. */
 typedef struct sensim_rt_scene {
   RTCScene scene;
-  struct sensim_rt_scene *link; /* the kernel's spare instance lists */
   size_t cap_nb, cap_total;     /* capacities of the per-body and per-step arrays (spares) */
   int refs;                   /* guarded by the owning sensim_rt's lock */
   size_t nbodies;             /* snapshot bodies the lists below index */
@@ -59,13 +59,12 @@ typedef struct sensim_rt {
   pthread_mutex_t lock;
   sensim_rt_scene *cached;
   unsigned long builds;       /* top-level scenes built, for tests */
-  /* Blocks of finished captures kept for the next ones (guarded by lock,
-   * at most SENSIM_RT_SPARES of each): in a world whose instances do not
-   * change, a capture then allocates nothing in the kernel. */
-  struct sensim_rt_binding *spare_bindings;
-  sensim_rt_scene *spare_lists;  /* instance lists without an Embree scene */
-  struct sensim_rt_view *spare_views;
-  int nspare_bindings, nspare_lists, nspare_views;
+  /* Blocks of finished captures kept for the next ones (at most
+   * SENSIM_RT_SPARES of each): in a world whose instances do not change, a
+   * capture then allocates nothing in the kernel. */
+  sensim_stash spare_bindings;
+  sensim_stash spare_lists; /* instance lists without an Embree scene */
+  sensim_stash spare_views;
 } sensim_rt;
 
 #define SENSIM_RT_SPARES 8
@@ -78,7 +77,6 @@ struct sensim_rt_binding {
   size_t nbodies;
   sensim_rt *rt;      /* the world's kernel: outlives every capture job (the pool stops first) */
   size_t cap_blas, cap_held;
-  struct sensim_rt_binding *link; /* the kernel's spares */
 };
 
 struct sensim_rt_view {
@@ -87,7 +85,6 @@ struct sensim_rt_view {
   RTCScene scene;               /* sh->scene */
   double t0, t1;                /* window mapped to ray time [0, 1] */
   const sensim_snapshot *snap;  /* borrowed: the capture owns it */
-  struct sensim_rt_view *link;  /* the kernel's spares */
 };
 
 /* Free the kernel's spare blocks (rt/view.c; the world's release). */

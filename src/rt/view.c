@@ -84,24 +84,14 @@ static void scene_free(sensim_rt_scene *s) {
 
 /* Keep instance list s (no Embree scene yet) for the next view, or free it. */
 static void list_spare(sensim_rt *rt, sensim_rt_scene *s) {
-  pthread_mutex_lock(&rt->lock);
-  int keep = rt->nspare_lists < SENSIM_RT_SPARES && !s->scene && !s->mat && !s->fixed;
-  if (keep) s->link = rt->spare_lists, rt->spare_lists = s, rt->nspare_lists++;
-  pthread_mutex_unlock(&rt->lock);
-  if (!keep) scene_free(s);
+  if (s->scene || s->mat || s->fixed || !sensim__stash_give(&rt->spare_lists, s)) scene_free(s);
 }
 
+static void scene_free_any(void *s) { scene_free(s); }
+
 void sensim__rt_spares_free(sensim_rt *rt) {
-  while (rt->spare_lists) {
-    sensim_rt_scene *s = rt->spare_lists;
-    rt->spare_lists = s->link;
-    scene_free(s);
-  }
-  while (rt->spare_views) {
-    sensim_rt_view *v = rt->spare_views;
-    rt->spare_views = v->link;
-    free(v);
-  }
+  sensim__stash_destroy(&rt->spare_lists, scene_free_any);
+  sensim__stash_destroy(&rt->spare_views, free);
 }
 
 /* Drop a reference taken under rt->lock. */
@@ -131,11 +121,7 @@ static int reserve(void **p, size_t *cap, size_t n, size_t es) {
 /* The instance list of a snapshot, without its Embree scene: a spare one
  * refilled, or a new one. */
 static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_snapshot *snap) {
-  sensim_rt *rt = b->rt;
-  pthread_mutex_lock(&rt->lock);
-  sensim_rt_scene *s = rt->spare_lists;
-  if (s) rt->spare_lists = s->link, rt->nspare_lists--;
-  pthread_mutex_unlock(&rt->lock);
+  sensim_rt_scene *s = sensim__stash_take(&b->rt->spare_lists);
   size_t cap_nb = s ? s->cap_nb : 0, cap_total = s ? s->cap_total : 0;
   if (!s && !(s = calloc(1, sizeof *s))) return NULL;
   size_t nb = snap->nbodies;
@@ -147,7 +133,6 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
   }
   s->cap_nb = cb;
   s->cap_total = cap_total;
-  s->link = NULL;
   s->nbodies = nb;
   s->refs = 1;
   memset(s->blas, 0, (nb ? nb : 1) * sizeof *s->blas);
@@ -240,10 +225,7 @@ static sensim_status build(RTCDevice dev, sensim_rt_scene *s) {
 sensim_status sensim__rt_view_create(const sensim_rt_binding *b, const sensim_snapshot *snap,
                                      sensim_rt_view **out) {
   sensim_rt *rt = b->rt;
-  pthread_mutex_lock(&rt->lock);
-  sensim_rt_view *v = rt->spare_views;
-  if (v) rt->spare_views = v->link, rt->nspare_views--;
-  pthread_mutex_unlock(&rt->lock);
+  sensim_rt_view *v = sensim__stash_take(&rt->spare_views);
   if (!v) v = malloc(sizeof *v);
   sensim_rt_scene *s = v ? instance_list(b, snap) : NULL;
   if (!s) {
@@ -289,11 +271,7 @@ void sensim__rt_view_destroy(sensim_rt_view *v) {
   if (!v) return;
   sensim_rt *rt = v->rt;
   scene_unref(rt, v->sh);
-  pthread_mutex_lock(&rt->lock);
-  int keep = rt->nspare_views < SENSIM_RT_SPARES;
-  if (keep) v->link = rt->spare_views, rt->spare_views = v, rt->nspare_views++;
-  pthread_mutex_unlock(&rt->lock);
-  if (!keep) free(v);
+  if (!sensim__stash_give(&rt->spare_views, v)) free(v);
 }
 
 int sensim__rt_view_is_static(const sensim_rt_view *v) { return v->sh->is_static; }

@@ -25,7 +25,6 @@ static void camera_destroy(void *impl) {
   if (!c) return;
   sensim__optics_destroy(c->optics);
   sensim__camera_scratch_free_all(c);
-  pthread_mutex_destroy(&c->scratch_mu);
   free(c);
 }
 
@@ -110,9 +109,9 @@ sensim_status sensim_camera_create(sensim_world *w, const sensim_sensor_params *
   sensim_camera *c = calloc(1, sizeof *c);
   if (!c) return sensim__fail(SENSIM_ENOMEM, "out of memory for a camera");
   c->p = *cp;
-  pthread_mutex_init(&c->scratch_mu, NULL);
+  sensim__stash_init(&c->scratch, SENSIM_STASH_MAX);
   if ((rc = sensim__optics_create(cp, &c->optics))) {
-    pthread_mutex_destroy(&c->scratch_mu);
+    sensim__stash_destroy(&c->scratch, free);
     free(c);
     return rc;
   }

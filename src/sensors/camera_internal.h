@@ -3,7 +3,8 @@
 #ifndef SENSIM_SENSORS_CAMERA_INTERNAL_H
 #define SENSIM_SENSORS_CAMERA_INTERNAL_H
 
-#include <pthread.h>
+#include <stdatomic.h>
+#include "core/stash.h"
 #include "sensim/camera.h"
 #include "sensors/optics.h"
 #include "sensors/traced.h"
@@ -48,7 +49,6 @@ typedef struct sensim_camera_scratch {
   sensim_camera_body *bodies; /* per snapshot body, filled per frame */
   size_t cap_bodies;
   sensim_camera_wave cur, next;
-  struct sensim_camera_scratch *link; /* the camera's free list */
 } sensim_camera_scratch;
 
 /* Render bands per frame at most (core/fork.h asks for 4 (threads + 1)). */
@@ -61,9 +61,8 @@ typedef struct sensim_camera {
   int nch;         /* rays per sample: 1, or 3 (one per channel) with lateral CA */
   double beta;     /* fog extinction coefficient, 1/m */
   double readout;  /* (height - 1) x line_time, s */
-  pthread_mutex_t scratch_mu;           /* guards `scratch` */
-  sensim_camera_scratch *scratch;       /* free scratch sets */
-  size_t scratch_made;                  /* scratch sets in existence (free or in use) */
+  sensim_stash scratch;              /* free scratch sets */
+  atomic_size_t scratch_made;        /* scratch sets in existence (free or in use) */
 } sensim_camera;
 
 /* A scratch set for one band (reused, or allocated on first use), and its

@@ -3,6 +3,7 @@
  * each take their own set; a set is sized for the camera (4 rows x width x
  * samples), which never changes, so a set once made serves every later
  * band. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "core/internal.h"
 #include "scene/scene.h"
@@ -26,43 +27,29 @@ static void scratch_free(sensim_camera_scratch *s) {
 
 static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch **out);
 
+static void scratch_free_any(void *s) { scratch_free(s); }
+
 sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out) {
-  pthread_mutex_lock(&c->scratch_mu);
-  sensim_camera_scratch *s = c->scratch;
-  if (s) c->scratch = s->link;
-  pthread_mutex_unlock(&c->scratch_mu);
-  if (s) {
-    *out = s;
-    return SENSIM_OK;
-  }
-  *out = NULL;
-  sensim_status rc = scratch_new(c, &s);
-  if (rc) return rc;
-  pthread_mutex_lock(&c->scratch_mu);
-  c->scratch_made++;
-  pthread_mutex_unlock(&c->scratch_mu);
-  *out = s;
-  return SENSIM_OK;
+  *out = sensim__stash_take(&c->scratch);
+  if (*out) return SENSIM_OK;
+  sensim_status rc = scratch_new(c, out);
+  if (!rc) atomic_fetch_add(&c->scratch_made, 1);
+  return rc;
 }
 
 sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, const sensim_snapshot *snap) {
-  for (;;) {
-    pthread_mutex_lock(&c->scratch_mu);
-    int enough = c->scratch_made >= n;
-    if (!enough) c->scratch_made++;
-    pthread_mutex_unlock(&c->scratch_mu);
-    if (enough) return SENSIM_OK;
+  for (size_t made = atomic_load(&c->scratch_made); made < n; made = atomic_load(&c->scratch_made)) {
+    if (!atomic_compare_exchange_weak(&c->scratch_made, &made, made + 1)) continue;
     sensim_camera_scratch *s;
     sensim_status rc = scratch_new(c, &s);
     if (!rc && (rc = sensim__camera_scratch_bodies(s, snap))) scratch_free(s);
     if (rc) {
-      pthread_mutex_lock(&c->scratch_mu);
-      c->scratch_made--;
-      pthread_mutex_unlock(&c->scratch_mu);
+      atomic_fetch_sub(&c->scratch_made, 1);
       return rc;
     }
     sensim__camera_scratch_give(c, s);
   }
+  return SENSIM_OK;
 }
 
 static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch **out) {
@@ -88,19 +75,12 @@ static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch *
 }
 
 void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s) {
-  pthread_mutex_lock(&c->scratch_mu);
-  s->link = c->scratch;
-  c->scratch = s;
-  pthread_mutex_unlock(&c->scratch_mu);
+  if (sensim__stash_give(&c->scratch, s)) return;
+  scratch_free(s);
+  atomic_fetch_sub(&c->scratch_made, 1);
 }
 
-void sensim__camera_scratch_free_all(sensim_camera *c) {
-  while (c->scratch) {
-    sensim_camera_scratch *s = c->scratch;
-    c->scratch = s->link;
-    scratch_free(s);
-  }
-}
+void sensim__camera_scratch_free_all(sensim_camera *c) { sensim__stash_destroy(&c->scratch, scratch_free_any); }
 
 sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap) {
   if (snap->nbodies > s->cap_bodies) {

@@ -31,33 +31,19 @@ void sensim_lidar_params_init(sensim_lidar_params *p) {
 }
 
 void *sensim__lidar_scratch_take(sensim_lidar *l) {
-  void *b = NULL;
-  pthread_mutex_lock(&l->scratch_mu);
-  if (l->nscratch) b = l->scratch[--l->nscratch];
-  pthread_mutex_unlock(&l->scratch_mu);
+  void *b = sensim__stash_take(&l->scratch);
   return b ? b : malloc(sensim__lidar_band_scratch(l));
 }
 
 void sensim__lidar_scratch_give(sensim_lidar *l, void *block) {
-  pthread_mutex_lock(&l->scratch_mu);
-  if (l->nscratch == l->cap_scratch) {
-    size_t cap = l->cap_scratch ? 2 * l->cap_scratch : 16;
-    void **a = realloc(l->scratch, cap * sizeof *a);
-    if (a) l->scratch = a, l->cap_scratch = cap;
-  }
-  int kept = l->nscratch < l->cap_scratch;
-  if (kept) l->scratch[l->nscratch++] = block;
-  pthread_mutex_unlock(&l->scratch_mu);
-  if (!kept) free(block);
+  if (!sensim__stash_give(&l->scratch, block)) free(block);
 }
 
 static void lidar_destroy(void *impl) {
   sensim_lidar *l = impl;
   if (!l) return;
   sensim__lidar_footprint_free(&l->fp);
-  for (size_t i = 0; i < l->nscratch; i++) free(l->scratch[i]);
-  free(l->scratch);
-  pthread_mutex_destroy(&l->scratch_mu);
+  sensim__stash_destroy(&l->scratch, free);
   free(l->dir0);
   free(l->col_az);
   free(l->dsoa);
@@ -237,9 +223,9 @@ sensim_status sensim_lidar_create(sensim_world *w, const sensim_sensor_params *s
                           lp->columns);
   sensim_lidar *l = calloc(1, sizeof *l);
   if (!l) return sensim__fail(SENSIM_ENOMEM, "out of memory for a lidar");
-  pthread_mutex_init(&l->scratch_mu, NULL);
+  sensim__stash_init(&l->scratch, SENSIM_STASH_MAX);
   if ((rc = sensim__lidar_footprint_init(lp, &l->fp))) {
-    pthread_mutex_destroy(&l->scratch_mu);
+    sensim__stash_destroy(&l->scratch, free);
     free(l);
     return rc;
   }

@@ -3,9 +3,9 @@
 #ifndef SENSIM_SENSORS_LIDAR_INTERNAL_H
 #define SENSIM_SENSORS_LIDAR_INTERNAL_H
 
-#include <pthread.h>
 #include <math.h>
 #include "core/internal.h"
+#include "core/stash.h"
 #include "sensim/lidar.h"
 #include "sensors/traced.h"
 #include "sensors/window.h"
@@ -52,9 +52,7 @@ typedef struct sensim_lidar {
   float *dsoa;       /* dir0 as three arrays (x of every sub-ray, then y, then z), padded by 8 */
   double *col_az;    /* per column: azimuth, rad (one allocation with col_cs) */
   double *col_cs;    /* per column: cos and sin of col_az */
-  pthread_mutex_t scratch_mu; /* guards the spare band scratch below */
-  void **scratch;             /* spare band scratch blocks (sensim__lidar_band_scratch bytes) */
-  size_t nscratch, cap_scratch;
+  sensim_stash scratch; /* spare band scratch blocks (sensim__lidar_band_scratch bytes) */
 } sensim_lidar;
 
 /* Group one beam's sub-ray hits into returns: hits within

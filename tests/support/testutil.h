@@ -68,6 +68,7 @@ int sensim_test_math(void);
 int sensim_test_rng(void);
 int sensim_test_pool(void);
 int sensim_test_fork(void);
+int sensim_test_stash(void);
 int sensim_test_capture_ctx(void);
 int sensim_test_runtime_registry(void);
 int sensim_test_handover(void);
