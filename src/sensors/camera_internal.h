@@ -70,9 +70,10 @@ typedef struct sensim_camera {
 sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratch **out);
 void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s);
 /* Make sure at least n scratch sets exist (the bands one frame runs at
- * once), sized for snap's bodies, so that a frame's bands find them made,
- * whichever threads happen to run them together. */
-sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, const sensim_snapshot *snap);
+ * once, and the set holding its body table), with room for nbodies in
+ * their body tables, so that a frame finds them made whichever threads
+ * happen to run its bands together. */
+sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, size_t nbodies);
 /* Fill s->bodies from the snapshot (growing it only when the world has more
  * bodies than before). */
 sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap);

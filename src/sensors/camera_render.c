@@ -46,6 +46,7 @@ typedef struct render {
   sensim_rt_view *view;
   sensim_pose_table poses;
   sensim_camera_scratch *s;
+  const sensim_camera_body *bodies; /* per snapshot body, shared by the frame's bands */
   int fixed;            /* one pose for every ray */
   float org[3], rot[9]; /* that pose: origin, sensor-to-world rotation (row-major) */
   int pinhole;          /* plain pinhole on a fixed pose: rays by the packet kernel */
@@ -252,7 +253,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l], s->hit_n[si][2] = sh.nz[l];
       s->hit_body[si] = body;
     }
-    const sensim_camera_body *cb = &s->bodies[body];
+    const sensim_camera_body *cb = &r->bodies[body];
     if (cb->textured) {
       sensim_surface sf;
       sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
@@ -426,7 +427,7 @@ static void resolve1(const render *r, uint32_t y0, uint32_t nrows, sensim_frame 
     }
     for (uint32_t x = 0; x < W; x++) {
       const int b = hb[x];
-      put_label(&f->labels[p0 + x], b < 0 ? 0 : s->bodies[b].class_id, b < 0 ? 0 : s->bodies[b].instance_id);
+      put_label(&f->labels[p0 + x], b < 0 ? 0 : r->bodies[b].class_id, b < 0 ? 0 : r->bodies[b].instance_id);
     }
   }
 }
@@ -471,7 +472,7 @@ static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *
         continue;
       }
       f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      put_label(&f->labels[px], s->bodies[b].class_id, s->bodies[b].instance_id);
+      put_label(&f->labels[px], r->bodies[b].class_id, r->bodies[b].instance_id);
       /* The normal in the sensor frame; the camera sees the face turned
        * towards it. */
       const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);
@@ -524,7 +525,6 @@ static void band_run(void *arg) {
   band *b = arg;
   render *r = &b->r;
   sensim_status rc = sensim__camera_scratch_take((sensim_camera *)r->cam, &r->s);
-  if (!rc) rc = sensim__camera_scratch_bodies(r->s, r->snap);
   for (size_t st = b->b.lo; st < b->b.hi && !rc; st++) rc = render_strip(r, (uint32_t)(st * TILE), b->f);
   if (rc) sensim__band_fail(&b->b, rc);
   if (r->s) sensim__camera_scratch_give((sensim_camera *)r->cam, r->s);
@@ -535,6 +535,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   sensim_rt_view *view = NULL;
   sensim_pose_table poses = {0, 0, 0, NULL};
   band bands[SENSIM_CAMERA_MAX_BANDS];
+  sensim_camera_scratch *table = NULL; /* holds the frame's body table */
   sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
@@ -580,15 +581,22 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   const size_t strips = (cam->p.height + TILE - 1) / TILE;
   size_t nb = sensim__fork_band_count(ctx->fork, strips, 1);
   if (nb > SENSIM_CAMERA_MAX_BANDS) nb = SENSIM_CAMERA_MAX_BANDS;
-  /* At most the workers and the joining thread run bands at once. */
+  /* At most the workers and the joining thread run bands at once; one set
+   * more holds the frame's body table, filled once here and read by every
+   * band. */
   const size_t busy = (size_t)sensim__fork_threads(ctx->fork) + 1;
-  if ((rc = sensim__camera_scratch_reserve((sensim_camera *)cam, busy < nb ? busy : nb, ctx->snap))) goto done;
+  if ((rc = sensim__camera_scratch_reserve((sensim_camera *)cam, (busy < nb ? busy : nb) + 1, ctx->snap->nbodies))) goto done;
+  if ((rc = sensim__camera_scratch_take((sensim_camera *)cam, &table)) ||
+      (rc = sensim__camera_scratch_bodies(table, ctx->snap)))
+    goto done;
+  base.bodies = table->bodies;
   for (size_t i = 0; i < nb; i++) {
     bands[i].r = base;
     bands[i].f = f;
   }
   rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands, band_run);
 done:
+  if (table) sensim__camera_scratch_give((sensim_camera *)cam, table);
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);
   return rc;

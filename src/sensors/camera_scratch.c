@@ -37,12 +37,14 @@ sensim_status sensim__camera_scratch_take(sensim_camera *c, sensim_camera_scratc
   return rc;
 }
 
-sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, const sensim_snapshot *snap) {
+static sensim_status bodies_reserve(sensim_camera_scratch *s, size_t n);
+
+sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, size_t nbodies) {
   for (size_t made = atomic_load(&c->scratch_made); made < n; made = atomic_load(&c->scratch_made)) {
     if (!atomic_compare_exchange_weak(&c->scratch_made, &made, made + 1)) continue;
     sensim_camera_scratch *s;
     sensim_status rc = scratch_new(c, &s);
-    if (!rc && (rc = sensim__camera_scratch_bodies(s, snap))) scratch_free(s);
+    if (!rc && (rc = bodies_reserve(s, nbodies))) scratch_free(s); /* any set may hold a frame's table */
     if (rc) {
       atomic_fetch_sub(&c->scratch_made, 1);
       return rc;
@@ -82,13 +84,19 @@ void sensim__camera_scratch_give(sensim_camera *c, sensim_camera_scratch *s) {
 
 void sensim__camera_scratch_free_all(sensim_camera *c) { sensim__stash_destroy(&c->scratch, scratch_free_any); }
 
+/* Room for n bodies in s's body table. */
+static sensim_status bodies_reserve(sensim_camera_scratch *s, size_t n) {
+  if (n <= s->cap_bodies) return SENSIM_OK;
+  sensim_camera_body *b = realloc(s->bodies, n * sizeof *b);
+  if (!b) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera bodies", n);
+  s->bodies = b;
+  s->cap_bodies = n;
+  return SENSIM_OK;
+}
+
 sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap) {
-  if (snap->nbodies > s->cap_bodies) {
-    sensim_camera_body *b = realloc(s->bodies, snap->nbodies * sizeof *b);
-    if (!b) return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu camera bodies", snap->nbodies);
-    s->bodies = b;
-    s->cap_bodies = snap->nbodies;
-  }
+  sensim_status rc = bodies_reserve(s, snap->nbodies);
+  if (rc) return rc;
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_body_snap *bs = &snap->bodies[i];
     sensim_camera_body *cb = &s->bodies[i];
