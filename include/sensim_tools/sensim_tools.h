@@ -3,7 +3,8 @@
  * libsensim_tools holds the evaluation tools built on sensim's public API
  * (sensim/sensim.h) and nothing else: sim-to-real metrics (VEPD and its EKF
  * judge), Allan deviation, camera noise calibration, image augmentation,
- * image statistics, camera-stage ablation, and the CSV tables and PNG
+ * image statistics, camera-stage ablation, sweeps of many runs with
+ * their manifests and summary tables, and the CSV tables and PNG
  * plots they report with. A program links it next to libsensim:
  *
  *   #include <sensim/sensim.h>
@@ -29,5 +30,6 @@
 #include "sensim_tools/image_stats.h"
 #include "sensim_tools/augment.h"
 #include "sensim_tools/ablate.h"
+#include "sensim_tools/sweep.h"
 
 #endif
