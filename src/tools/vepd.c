@@ -67,6 +67,32 @@ sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
   return SENSIM_OK;
 }
 
+sensim_status sensim_tools__vepd_from_metrics(const sensim_vepd_run_metrics *ma, size_t na,
+                                            const sensim_vepd_run_metrics *mb, size_t nb,
+                                            sensim_vepd_result *out) {
+  if (na == 0 || nb == 0)
+    return sensim_error_set(SENSIM_EINVAL, "vepd: empty run set (%zu and %zu runs)", na, nb);
+  /* rmse and h_diff per run: set a at [0, na), set b at [na, na + nb). */
+  double *rmse = malloc(2 * (na + nb) * sizeof *rmse);
+  if (!rmse) return sensim_error_set(SENSIM_ENOMEM, "vepd: out of memory");
+  double *hd = rmse + na + nb;
+  sensim_vepd_result r = {0};
+  for (size_t i = 0; i < na + nb; i++) {
+    const sensim_vepd_run_metrics *m = i < na ? &ma[i] : &mb[i - na];
+    rmse[i] = m->rmse;
+    hd[i] = m->h_diff;
+    r.rmse_mean[i >= na] += m->rmse / (double)(i < na ? na : nb);
+    r.h_diff_mean[i >= na] += m->h_diff / (double)(i < na ? na : nb);
+  }
+  sensim_status st = sensim_wasserstein1(rmse, na, rmse + na, nb, &r.w1);
+  if (st == SENSIM_OK) st = sensim_wasserstein1(hd, na, hd + na, nb, &r.w2);
+  free(rmse);
+  if (st != SENSIM_OK) return st;
+  r.vepd = 0.5 * (r.w1 + r.w2);
+  *out = r;
+  return SENSIM_OK;
+}
+
 sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
                                   size_t nb, sensim_vepd_result *out, sensim_vepd_run_metrics *ma,
                                   sensim_vepd_run_metrics *mb) {
@@ -74,36 +100,16 @@ sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sen
   if (!a || !b) return sensim_error_set(SENSIM_EINVAL, "vepd: NULL run set");
   if (na == 0 || nb == 0)
     return sensim_error_set(SENSIM_EINVAL, "vepd: empty run set (%zu and %zu runs)", na, nb);
-  /* rmse and h_diff per run: set a at [0, na), set b at [na, na + nb). */
-  double *rmse = malloc(2 * (na + nb) * sizeof *rmse);
   sensim_vepd_run_metrics *met = malloc((na + nb) * sizeof *met);
+  if (!met) return sensim_error_set(SENSIM_ENOMEM, "vepd: out of memory");
   sensim_status st = SENSIM_OK;
-  if (!rmse || !met) {
-    st = sensim_error_set(SENSIM_ENOMEM, "vepd: out of memory");
-    goto done;
-  }
-  double *hd = rmse + na + nb;
-  sensim_vepd_result r = {0};
   for (size_t i = 0; i < na + nb && st == SENSIM_OK; i++) {
     st = sensim_vepd_run_metrics_compute(i < na ? &a[i] : &b[i - na], &met[i]);
-    if (st != SENSIM_OK) {
-      sensim_error_prefix("vepd: set %s run %zu", i < na ? "a" : "b", i < na ? i : i - na);
-      break;
-    }
-    rmse[i] = met[i].rmse;
-    hd[i] = met[i].h_diff;
-    r.rmse_mean[i >= na] += met[i].rmse / (double)(i < na ? na : nb);
-    r.h_diff_mean[i >= na] += met[i].h_diff / (double)(i < na ? na : nb);
+    if (st != SENSIM_OK) sensim_error_prefix("vepd: set %s run %zu", i < na ? "a" : "b", i < na ? i : i - na);
   }
-  if (st == SENSIM_OK) st = sensim_wasserstein1(rmse, na, rmse + na, nb, &r.w1);
-  if (st == SENSIM_OK) st = sensim_wasserstein1(hd, na, hd + na, nb, &r.w2);
-  if (st != SENSIM_OK) goto done;
-  r.vepd = 0.5 * (r.w1 + r.w2);
-  *out = r;
-  for (size_t i = 0; i < na && ma; i++) ma[i] = met[i];
-  for (size_t i = 0; i < nb && mb; i++) mb[i] = met[na + i];
-done:
-  free(rmse);
+  if (st == SENSIM_OK) st = sensim_tools__vepd_from_metrics(met, na, met + na, nb, out);
+  for (size_t i = 0; st == SENSIM_OK && i < na && ma; i++) ma[i] = met[i];
+  for (size_t i = 0; st == SENSIM_OK && i < nb && mb; i++) mb[i] = met[na + i];
   free(met);
   return st;
 }

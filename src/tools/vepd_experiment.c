@@ -237,50 +237,6 @@ static sensim_status sim_set(const sensim_vepd_experiment_params *p, const sensi
   return SENSIM_OK;
 }
 
-static const uint8_t palette[SENSIM_VEPD_MAX_VARIANTS + 1][3] = {
-    {0, 0, 0},     {31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
-    {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127}};
-
-/* One histogram PNG: set 0 is the reference, sets 1.. the variants
- * (vals[i] holds cnt[i] values; cnt 0 = not available). */
-static sensim_status histogram(const char *path, const char *title, const char *xlabel,
-                               double *const *vals, const size_t *cnt, const char *const *names,
-                               size_t nsets) {
-  double lo = INFINITY, hi = -INFINITY;
-  size_t total = 0;
-  for (size_t i = 0; i < nsets; i++)
-    for (size_t k = 0; k < cnt[i]; k++) {
-      lo = fmin(lo, vals[i][k]);
-      hi = fmax(hi, vals[i][k]);
-      total++;
-    }
-  if (total == 0) return SENSIM_OK;
-  if (!(hi > lo)) {
-    double pad = 0.5 * fmax(fabs(lo), 1e-3);
-    lo -= pad;
-    hi += pad;
-  }
-  size_t nb = (size_t)ceil(sqrt((double)total));
-  nb = nb < 5 ? 5 : nb > 30 ? 30 : nb;
-  double edges[31], counts[30];
-  for (size_t b = 0; b <= nb; b++) edges[b] = lo + (hi - lo) * (double)b / (double)nb;
-  sensim_plot *pl = NULL;
-  sensim_status st = sensim_plot_create(800, 500, title, xlabel, "runs", 0, 0, &pl);
-  for (size_t i = 0; st == SENSIM_OK && i < nsets; i++) {
-    if (!cnt[i]) continue;
-    for (size_t b = 0; b < nb; b++) counts[b] = 0.0;
-    for (size_t k = 0; k < cnt[i]; k++) {
-      size_t b = (size_t)((vals[i][k] - lo) / (hi - lo) * (double)nb);
-      counts[b < nb ? b : nb - 1] += 1.0;
-    }
-    sensim_plot_style style = {{palette[i][0], palette[i][1], palette[i][2]}, 0, 0, names[i]};
-    st = sensim_plot_bars(pl, edges, counts, nb, &style);
-  }
-  if (st == SENSIM_OK) st = sensim_plot_write_png(pl, path);
-  sensim_plot_destroy(pl);
-  return st;
-}
-
 /* Everything for one manoeuvre: reference, variants, cells, files. */
 static sensim_status run_manoeuvre(const sensim_vepd_experiment_params *p, sensim_vepd_manoeuvre m,
                                    sensim_vepd_experiment_result *out, FILE *table) {
@@ -327,7 +283,7 @@ static sensim_status run_manoeuvre(const sensim_vepd_experiment_params *p, sensi
     if (st == SENSIM_ENOTFOUND) { /* a filter not built in: no numbers */
       cell->status = SENSIM_ENOTFOUND;
       st = SENSIM_OK;
-      if (table) fprintf(table, "%s,%s,not_built,,,,,,,\n", p->variants[v].name, mname);
+      if (table) sensim_tools__vepd_table_row(table, p->variants[v].name, mname, NULL);
       continue;
     }
     if (st == SENSIM_OK)
@@ -348,22 +304,10 @@ static sensim_status run_manoeuvre(const sensim_vepd_experiment_params *p, sensi
       hd[v + 1][k] = met[nref + k].h_diff;
     }
     cnt[v + 1] = p->runs;
-    const sensim_vepd_result *r = &cell->result;
-    if (table)
-      fprintf(table, "%s,%s,ok,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p->variants[v].name, mname,
-              r->w1, r->w2, r->vepd, r->rmse_mean[0], r->rmse_mean[1], r->h_diff_mean[0],
-              r->h_diff_mean[1]);
+    if (table) sensim_tools__vepd_table_row(table, p->variants[v].name, mname, &cell->result);
   }
-  if (st == SENSIM_OK && p->out_dir) {
-    char path[4096], title[128];
-    snprintf(path, sizeof path, "%s/hist_rmse_%s.png", p->out_dir, mname);
-    snprintf(title, sizeof title, "speed RMSE per run, %s", mname);
-    st = histogram(path, title, "RMSE (m/s)", rm, cnt, names, p->nvariants + 1);
-    snprintf(path, sizeof path, "%s/hist_hdiff_%s.png", p->out_dir, mname);
-    snprintf(title, sizeof title, "|H(estimate) - H(truth)| per run, %s", mname);
-    if (st == SENSIM_OK)
-      st = histogram(path, title, "Wiener entropy difference", hd, cnt, names, p->nvariants + 1);
-  }
+  if (st == SENSIM_OK && p->out_dir)
+    st = sensim_tools__vepd_histograms(p->out_dir, mname, mname, rm, hd, cnt, names, p->nvariants + 1);
   free(vals);
   free(met);
   sensim_vepd_runs_free(ref, nref);
@@ -387,9 +331,7 @@ sensim_status sensim_vepd_experiment_run(const sensim_vepd_experiment_params *p,
     if (st == SENSIM_OK) st = sensim_atomic_file_open(path, &af);
     if (st == SENSIM_OK) {
       table = sensim_atomic_file_stream(af);
-      fputs("variant,manoeuvre,status,w1,w2,vepd,rmse_mean_ref,rmse_mean_variant,"
-            "hdiff_mean_ref,hdiff_mean_variant\n",
-            table);
+      fputs(SENSIM_TOOLS_VEPD_TABLE_COLUMNS "\n", table);
     }
   }
   for (int m = 0; st == SENSIM_OK && m < SENSIM_VEPD_MANOEUVRES; m++)
