@@ -302,47 +302,6 @@ sensim_status sensim_ablation_edit(const char *json, sensim_ablation a, size_t f
 
 /* ---- rendering every variant ---- */
 
-static sensim_status read_text(const char *path, char **out) {
-  *out = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    int e = errno;
-    return sensim_error_set(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO, "scenario '%s': %s", path,
-                        strerror(e));
-  }
-  size_t cap = 1 << 14, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
-      if (!b) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n - 1, fp);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(fp);
-  fclose(fp);
-  if (!buf) return sensim_error_set(SENSIM_ENOMEM, "scenario '%s': out of memory (or larger than 1 GiB)", path);
-  if (bad) {
-    free(buf);
-    return sensim_error_set(SENSIM_EIO, "scenario '%s': read error", path);
-  }
-  if (memchr(buf, '\0', n)) {
-    free(buf);
-    return sensim_error_set(SENSIM_EPARSE, "%s: contains a NUL byte (not a text file)", path);
-  }
-  buf[n] = '\0';
-  *out = buf;
-  return SENSIM_OK;
-}
-
 static sensim_status run_variant(const char *text, const char *path, const char *base_dir, const char *out_dir,
                                  sensim_ablation a, const sensim_ablate_options *o) {
   const char *name = sensim_ablation_name(a);
@@ -386,22 +345,15 @@ sensim_status sensim_ablate_run(const char *scenario_path, const char *out_dir, 
     if (!sensim_ablation_name(o.variants[i]))
       return sensim_error_set(SENSIM_EINVAL, "ablation: variant %zu is %d, not a variant", i, (int)o.variants[i]);
   char *text = NULL;
-  sensim_status st = read_text(scenario_path, &text);
+  sensim_status st = sensim_tools__read_text(scenario_path, "scenario", &text);
   if (st) return st;
   /* Relative files in the scenario resolve against its folder, as
    * sensim_scenario_load does. */
-  char *base = sensim_tools__strdup(scenario_path);
+  char *base = sensim_tools__dirname(scenario_path);
   if (!base) {
     free(text);
     return SENSIM_ENOMEM;
   }
-  char *slash = strrchr(base, '/');
-  if (slash == base)
-    base[1] = '\0';
-  else if (slash)
-    *slash = '\0';
-  else
-    strcpy(base, ".");
   size_t nv = o.variants ? o.nvariants : SENSIM_ABLATE_COUNT;
   for (size_t i = 0; st == SENSIM_OK && i < nv; i++) {
     sensim_ablation a = o.variants ? o.variants[i] : (sensim_ablation)i;
