@@ -72,7 +72,9 @@
  * "combine": "product" (default) runs every combination, the first axis
  * outermost, the last fastest; "list" runs value i of every axis together
  * (all axes the same length). Axis names are unique, non-empty and not
- * "run", "status" or "error"; every run's overrides are applied at load,
+ * "run", "status", "error", "world_seed" nor another column of the
+ * sweep's tables ("sim_time", "frames_*"; for vepd "model", "manoeuvre",
+ * "k", "rmse", "variant", "w1", ...); every run's overrides are applied at load,
  * so a pointer that does not resolve fails the load, naming the run and
  * the axis, before anything runs. Value errors (a sigma < 0) fail that run
  * only. At most SENSIM_SWEEP_MAX_RUNS runs.
@@ -88,8 +90,10 @@
  *   DIR/summary.csv             one row per run (sensim_sweep_reduce)
  *   DIR/vepd_table.csv, DIR/hist_*.png   vepd: the experiment's table and
  *                               histograms from every run, the files and
- *                               format of sensim_vepd_experiment_run (the
- *                               file's axes, if any, as leading columns)
+ *                               format of sensim_vepd_experiment_run; with
+ *                               axes in the file, the table has one leading
+ *                               column per axis and the histograms of
+ *                               combination c are hist_*_<manoeuvre>_cccc.png
  *
  * A run's manifest (its record) is a JSON object:
  *   {"sweep": NAME, "kind": "scenario"|"ablation"|"vepd", "run": i,
@@ -99,12 +103,17 @@
  *    "seed": S,                  the world seed
  *    "parameters": {AXIS: VALUE, ...},  each axis's value (a variant's name)
  *    "status": "ok" | "failed", "error": "message" (failed only),
- *    "results": {...}}           scenario, ablation: {"sim_time": s,
- *                                "frames": {SENSOR: n, ...}}; vepd:
- *                                {"estimates": n, "rmse", "h_est",
- *                                "h_true", "h_diff"} (vepd.h)
- * Numbers are printed with 17 significant digits, so reading a record
- * back gives the very doubles the run computed. */
+ *    "results": {...}}           ok only. scenario: {"sim_time": s,
+ *                                "frames": {SENSOR: frames delivered, ...},
+ *                                "warnings": [...] (the load's, if any)};
+ *                                ablation: the same and "changes" (what
+ *                                the variant changed, sensim_ablation_edit's
+ *                                notes); vepd: {"estimates": n, "rmse",
+ *                                "h_est", "h_true", "h_diff"} (vepd.h)
+ * "parameters" also holds the implicit axes: "ablation"; "model",
+ * "manoeuvre" and "k". Numbers are printed as the shortest of 15 and 17
+ * significant digits that reads back exactly, so reading a record back
+ * gives the very doubles the run computed. */
 #ifndef SENSIM_TOOLS_SWEEP_H
 #define SENSIM_TOOLS_SWEEP_H
 
@@ -202,12 +211,13 @@ typedef struct sensim_sweep_totals {
  *
  * summary.csv: a header, then one row per run in index order: run (the
  * folder name), status (ok, failed or missing), one column per axis (the
- * value as compact JSON, a variant's name), seed, the results (scenario
- * and ablation: sim_time and frames_<sensor> for every sensor any record
- * names, in order of first appearance; vepd: estimates, rmse, h_est,
- * h_true, h_diff) and error; RFC 4180 quoting where a field holds a comma,
- * a quote or a line break. A VEPD cell whose set has a failed or missing
- * run has status "incomplete" and no numbers.
+ * value as compact JSON, a variant's name; the implicit axes where they
+ * sit: ablation first, model, manoeuvre and k last), world_seed, the
+ * results (scenario and ablation: sim_time and frames_<sensor> for every
+ * sensor any record names, in order of first appearance; vepd: estimates,
+ * rmse, h_est, h_true, h_diff) and error; RFC 4180 quoting where a field
+ * holds a comma, a quote or a line break. A VEPD cell whose sets have a
+ * failed or missing run has status "incomplete" and no numbers.
  *
  * SENSIM_EINVAL for a record that does not parse or belongs to another
  * run or sweep (its message names the run); SENSIM_EIO for a write. */
