@@ -62,6 +62,8 @@
  * object) in file order:
  *   {"name", "seeds": [s, ...] | {"first": s, "count": n}}  world seeds
  *       (integers 0 .. 2^53), set at /world/seed; "name" defaults to "seed".
+ *       One seeds axis at most, and it owns the seed: no other axis may
+ *       set /world or /world/seed.
  *   {"name", "pointer": "/a/b/0", "values": [v, ...]}  any JSON values set
  *       at an RFC 6901 JSON pointer: an existing member or array element is
  *       replaced, a missing member of an existing object added, "-" appends
@@ -97,9 +99,11 @@
  *
  * A run's manifest (its record) is a JSON object:
  *   {"sweep": NAME, "kind": "scenario"|"ablation"|"vepd", "run": i,
- *    "digest": "16 hex digits",  FNV-1a 64 of the run's resolved document
- *                                and kind-specific settings: what makes it
- *                                the same run on a rerun
+ *    "digest": "16 hex digits",  FNV-1a 64 of the run's kind, the base
+ *                                document, the run's overrides in order
+ *                                and its implicit settings: what makes it
+ *                                the same run on a rerun (not where the
+ *                                files are)
  *    "seed": S,                  the world seed
  *    "parameters": {AXIS: VALUE, ...},  each axis's value (a variant's name)
  *    "status": "ok" | "failed", "error": "message" (failed only),

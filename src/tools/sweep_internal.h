@@ -24,6 +24,7 @@ typedef struct sweep_axis {
   size_t n;            /* values, >= 1 */
   cJSON **values;      /* seeds (numbers), any JSON values, or variants ({"name", "set"}) */
   char **labels;       /* n: the value as compact JSON, a variant's name */
+  char **sets;         /* SWEEP_VARIANTS: n, each variant's "set" as compact JSON */
   cJSON *owned;        /* the seeds of {"first", "count"}, made here */
 } sweep_axis;
 
@@ -47,9 +48,11 @@ struct sensim_sweep {
   int zip;        /* "combine": "list" */
   cJSON *spec;    /* the parsed file, name filled in */
   cJSON *base;    /* the run document before overrides (the scenario, or "vepd") */
+  char *base_text; /* base as compact JSON: what digests start from */
   size_t naxes;
   sweep_axis *axes;
   size_t ncombos; /* combinations of the file's axes */
+  int seed_axis;  /* index of the seeds axis, or -1 */
   /* ablation: the implicit outer axis */
   sensim_ablation ablations[SENSIM_ABLATE_COUNT];
   size_t nablations;
@@ -79,9 +82,18 @@ size_t sensim_tools__sweep_axis_index(const sensim_sweep *s, size_t a, size_t co
  * order (a duplicate; cJSON_Delete it). SENSIM_EINVAL naming the run and
  * the axis when a pointer does not resolve. */
 sensim_status sensim_tools__sweep_resolve(const sensim_sweep *s, size_t i, cJSON **doc);
-/* The world seed and digest of run i from its resolved document. */
-sensim_status sensim_tools__sweep_identify(const sensim_sweep *s, size_t i, const cJSON *doc, uint64_t *seed,
-                                          uint64_t *digest);
+/* Run i's digest: FNV-1a 64 of the kind, the base document, the run's
+ * overrides in order and its implicit settings. The resolved document is
+ * a function of exactly these, so this fingerprints it without printing
+ * it (a sweep of 10^6 runs loads in seconds). */
+uint64_t sensim_tools__sweep_digest(const sensim_sweep *s, size_t i);
+/* Which of the sweep's distinct documents run i has: runs that differ
+ * only in their seed or implicit axes share one. */
+size_t sensim_tools__sweep_doc_key(const sensim_sweep *s, size_t i);
+/* A scenario document's world seed (/world/seed; 1, the scenario's
+ * default, when absent). SENSIM_EINVAL when it is not an integer in
+ * 0..2^53. */
+sensim_status sensim_tools__sweep_doc_seed(const cJSON *doc, uint64_t *seed);
 /* A vepd run's model (the reference's variant for model 0 when the
  * reference is a variant) and its label ("reference" or the variant's name). */
 const sensim_vepd_variant *sensim_tools__sweep_model(const sensim_sweep *s, size_t model, const char **label);

@@ -34,7 +34,9 @@ static int is_int_in(const cJSON *v, double lo, double hi) {
 
 static void axis_free(sweep_axis *a) {
   for (size_t i = 0; a->labels && i < a->n; i++) free(a->labels[i]);
+  for (size_t i = 0; a->sets && i < a->n; i++) free(a->sets[i]);
   free(a->labels);
+  free(a->sets);
   free(a->values);
   cJSON_Delete(a->owned);
 }
@@ -51,6 +53,7 @@ void sensim_sweep_destroy(sensim_sweep *s) {
     for (size_t f = 0; f < SENSIM_VEPD_MAX_CHAIN; f++) free(s->vepd.params_text[v][f]);
   free(s->vepd.reference_dir);
   cJSON_Delete(s->base);
+  free(s->base_text);
   cJSON_Delete(s->spec);
   free(s->name);
   free(s->source);
@@ -429,14 +432,17 @@ static sensim_status load_axis(sensim_sweep *s, const cJSON *ax, size_t i) {
   a->n = (size_t)cJSON_GetArraySize(list);
   a->values = calloc(a->n, sizeof *a->values);
   a->labels = calloc(a->n, sizeof *a->labels);
-  if (!a->values || !a->labels) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  a->sets = a->type == SWEEP_VARIANTS ? calloc(a->n, sizeof *a->sets) : NULL;
+  if (!a->values || !a->labels || (a->type == SWEEP_VARIANTS && !a->sets)) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
   size_t k = 0;
   for (cJSON *v = list->child; v; v = v->next, k++) {
     a->values[k] = v;
     a->labels[k] = a->type == SWEEP_VARIANTS
                        ? sensim_tools__strdup(cJSON_GetObjectItemCaseSensitive(v, "name")->valuestring)
                        : cJSON_PrintUnformatted(v);
-    if (!a->labels[k]) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+    if (a->sets) a->sets[k] = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(v, "set"));
+    if (!a->labels[k] || (a->sets && !a->sets[k]))
+      return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
   }
   return SENSIM_OK;
 }
@@ -457,6 +463,31 @@ static sensim_status load_axes(sensim_sweep *s) {
   for (const cJSON *ax = axes ? axes->child : NULL; ax; ax = ax->next, i++) {
     sensim_status st = load_axis(s, ax, i);
     if (st != SENSIM_OK) return st;
+  }
+  s->seed_axis = -1;
+  for (i = 0; i < s->naxes; i++) {
+    if (s->axes[i].type != SWEEP_SEEDS) continue;
+    if (s->seed_axis >= 0)
+      return sensim_error_set(SENSIM_EINVAL, "%s: axes[%d] and axes[%zu] both give seeds; a sweep has one seeds axis",
+                              s->source, s->seed_axis, i);
+    s->seed_axis = (int)i;
+  }
+  /* The seeds axis owns /world/seed: nothing else may set it, or the
+   * seed a run reports would not be the one it ran with. */
+  for (i = 0; s->seed_axis >= 0 && i < s->naxes; i++) {
+    const sweep_axis *a = &s->axes[i];
+    for (size_t k = 0; a->type != SWEEP_SEEDS && k < (a->type == SWEEP_VARIANTS ? a->n : 1); k++) {
+      const cJSON *set = a->type == SWEEP_VARIANTS ? cJSON_GetObjectItemCaseSensitive(a->values[k], "set") : NULL;
+      for (const cJSON *kv = set ? set->child : NULL;; kv = kv->next) {
+        const char *ptr = set ? (kv ? kv->string : NULL) : a->pointer;
+        if (!ptr) break;
+        if (strcmp(ptr, "/world") == 0 || strcmp(ptr, "/world/seed") == 0 || strncmp(ptr, "/world/seed/", 12) == 0)
+          return sensim_error_set(SENSIM_EINVAL,
+                                  "%s: axes[%zu] '%s' sets %s, which the seeds axis '%s' owns", s->source, i, a->name,
+                                  ptr, s->axes[s->seed_axis].name);
+        if (!set) break;
+      }
+    }
   }
   s->ncombos = 1;
   for (i = 0; i < s->naxes; i++) {
@@ -530,32 +561,64 @@ static char *make_label(const sensim_sweep *s, size_t i) {
   return out;
 }
 
+/* Labels, seeds and digests of every run, and each distinct document
+ * resolved once: a pointer that does not resolve fails the load. */
 static sensim_status plan_runs(sensim_sweep *s) {
   s->labels = calloc(s->nruns, sizeof *s->labels);
   s->seeds = calloc(s->nruns, sizeof *s->seeds);
   s->digests = calloc(s->nruns, sizeof *s->digests);
-  if (!s->labels || !s->seeds || !s->digests) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
-  for (size_t i = 0; i < s->nruns; i++) {
+  s->base_text = cJSON_PrintUnformatted(s->base);
+  size_t ndocs = 1;
+  for (size_t a = 0; a < s->naxes && !s->zip; a++)
+    if ((int)a != s->seed_axis) ndocs *= s->axes[a].n;
+  if (s->zip) ndocs = s->seed_axis >= 0 && s->naxes == 1 ? 1 : s->ncombos;
+  unsigned char *checked = calloc(ndocs, 1);
+  uint64_t *doc_seed = calloc(ndocs, sizeof *doc_seed);
+  sensim_status st = s->labels && s->seeds && s->digests && s->base_text && checked && doc_seed
+                         ? SENSIM_OK
+                         : sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  for (size_t i = 0; st == SENSIM_OK && i < s->nruns; i++) {
     s->labels[i] = make_label(s, i);
-    if (!s->labels[i]) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
-    cJSON *doc = NULL;
-    sensim_status st = sensim_tools__sweep_resolve(s, i, &doc);
-    if (st == SENSIM_OK) st = sensim_tools__sweep_identify(s, i, doc, &s->seeds[i], &s->digests[i]);
-    if (st == SENSIM_OK && s->kind == SENSIM_SWEEP_VEPD) {
-      /* Types and keys now; domains (a duration < 2 s) fail the run. */
-      sensim_vepd_experiment_params p = s->vepd.p;
-      char *imu = NULL;
-      st = sensim_tools__sweep_vepd_params(doc, &p, &imu);
-      free(imu);
-      if (st != SENSIM_OK) sensim_error_prefix("run_%04zu (%s)", i, s->labels[i]);
+    if (!s->labels[i]) {
+      st = sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+      break;
     }
-    cJSON_Delete(doc);
-    if (st != SENSIM_OK) {
-      sensim_error_prefix("%s", s->source);
-      return st;
+    size_t key = sensim_tools__sweep_doc_key(s, i);
+    if (!checked[key]) {
+      cJSON *doc = NULL;
+      st = sensim_tools__sweep_resolve(s, i, &doc);
+      if (st == SENSIM_OK && s->kind == SENSIM_SWEEP_VEPD) {
+        /* Types and keys now; domains (a duration < 2 s) fail the run. */
+        sensim_vepd_experiment_params p = s->vepd.p;
+        char *imu = NULL;
+        st = sensim_tools__sweep_vepd_params(doc, &p, &imu);
+        free(imu);
+      } else if (st == SENSIM_OK && s->seed_axis < 0) {
+        st = sensim_tools__sweep_doc_seed(doc, &doc_seed[key]);
+      }
+      cJSON_Delete(doc);
+      if (st != SENSIM_OK) {
+        sensim_error_prefix("run_%04zu (%s)", i, s->labels[i]);
+        break;
+      }
+      checked[key] = 1;
     }
+    sweep_pos pos;
+    sensim_tools__sweep_pos(s, i, &pos);
+    if (s->kind == SENSIM_SWEEP_VEPD)
+      s->seeds[i] = s->vepd.p.seed + (!s->vepd.reference_dir && pos.model == 0 ? s->vepd.p.runs : 0) + pos.k;
+    else if (s->seed_axis >= 0)
+      s->seeds[i] = (uint64_t)s->axes[s->seed_axis]
+                        .values[sensim_tools__sweep_axis_index(s, (size_t)s->seed_axis, pos.combo)]
+                        ->valuedouble;
+    else
+      s->seeds[i] = doc_seed[key];
+    s->digests[i] = sensim_tools__sweep_digest(s, i);
   }
-  return SENSIM_OK;
+  free(checked);
+  free(doc_seed);
+  if (st != SENSIM_OK) sensim_error_prefix("%s", s->source);
+  return st;
 }
 
 /* ---- the file ---------------------------------------------------------------------- */

@@ -2,10 +2,10 @@
  * the axes (the first axis outermost, the last fastest; "list" takes value
  * i of every axis; an ablation's implicit axis outermost, a vepd sweep's
  * model, manoeuvre and k innermost), its document with every override
- * applied, its world seed and its digest: the fingerprint a rerun compares
- * to tell a complete run from a stale one. The digest covers what the run
- * computes (its kind, document and implicit settings), not where the files
- * are, so a rerun from another folder still finds its runs complete. */
+ * applied, and its digest: the fingerprint a rerun compares to tell a
+ * complete run from a stale one. The digest covers what the run computes
+ * (its kind, document and implicit settings), not where the files are, so
+ * a rerun from another folder still finds its runs complete. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,37 +117,52 @@ static uint64_t fnv(uint64_t h, const char *p, size_t n) {
 
 static uint64_t fnv_str(uint64_t h, const char *p) { return fnv(h, p ? p : "", (p ? strlen(p) : 0) + 1); }
 
-sensim_status sensim_tools__sweep_identify(const sensim_sweep *s, size_t i, const cJSON *doc, uint64_t *seed,
-                                          uint64_t *digest) {
+uint64_t sensim_tools__sweep_digest(const sensim_sweep *s, size_t i) {
   sweep_pos pos;
   sensim_tools__sweep_pos(s, i, &pos);
+  uint64_t h = 14695981039346656037ULL;
+  h = fnv_str(h, sensim_tools__sweep_kind_name(s->kind));
+  h = fnv_str(h, s->base_text);
+  for (size_t a = 0; a < s->naxes; a++) {
+    const sweep_axis *ax = &s->axes[a];
+    size_t k = sensim_tools__sweep_axis_index(s, a, pos.combo);
+    h = fnv_str(h, ax->type == SWEEP_VARIANTS ? "set" : ax->pointer);
+    h = fnv_str(h, ax->type == SWEEP_VARIANTS ? ax->sets[k] : ax->labels[k]);
+  }
   char extra[256] = "";
   if (s->kind == SENSIM_SWEEP_VEPD) {
     const char *label;
     sensim_tools__sweep_model(s, pos.model, &label);
-    uint64_t off = !s->vepd.reference_dir && pos.model == 0 ? s->vepd.p.runs : 0;
-    *seed = s->vepd.p.seed + off + pos.k;
     snprintf(extra, sizeof extra, "model=%s manoeuvre=%s k=%zu seed=%llu", label,
              sensim_vepd_manoeuvre_name((sensim_vepd_manoeuvre)s->vepd.manoeuvres[pos.manoeuvre]), pos.k,
-             (unsigned long long)*seed);
-  } else {
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(doc, "world");
-    const cJSON *sd = cJSON_IsObject(w) ? cJSON_GetObjectItemCaseSensitive(w, "seed") : NULL;
-    /* The scenario's default seed is 1 (docs/scenario.md); a seed that is
-     * not one fails the run's load, so 0 here is only a placeholder. */
-    double v = sd ? (cJSON_IsNumber(sd) ? sd->valuedouble : -1) : 1;
-    *seed = v >= 0 && v <= 9007199254740992.0 && floor(v) == v ? (uint64_t)v : 0;
-    if (s->kind == SENSIM_SWEEP_ABLATION)
-      snprintf(extra, sizeof extra, "ablation=%s frames=%zu", sensim_ablation_name(s->ablations[pos.ablation]),
-               s->ablation_frames);
+             (unsigned long long)s->seeds[i]);
+  } else if (s->kind == SENSIM_SWEEP_ABLATION) {
+    snprintf(extra, sizeof extra, "ablation=%s frames=%zu", sensim_ablation_name(s->ablations[pos.ablation]),
+             s->ablation_frames);
   }
-  char *text = cJSON_PrintUnformatted(doc);
-  if (!text) return sensim_error_set(SENSIM_ENOMEM, "sweep: out of memory");
-  uint64_t h = 14695981039346656037ULL;
-  h = fnv_str(h, sensim_tools__sweep_kind_name(s->kind));
-  h = fnv_str(h, text);
-  h = fnv_str(h, extra);
-  free(text);
-  *digest = h;
+  return fnv_str(h, extra);
+}
+
+size_t sensim_tools__sweep_doc_key(const sensim_sweep *s, size_t i) {
+  sweep_pos pos;
+  sensim_tools__sweep_pos(s, i, &pos);
+  if (s->zip) return s->seed_axis >= 0 && s->naxes == 1 ? 0 : pos.combo;
+  size_t key = 0;
+  for (size_t a = 0; a < s->naxes; a++)
+    if ((int)a != s->seed_axis) key = key * s->axes[a].n + sensim_tools__sweep_axis_index(s, a, pos.combo);
+  return key;
+}
+
+sensim_status sensim_tools__sweep_doc_seed(const cJSON *doc, uint64_t *seed) {
+  const cJSON *w = cJSON_GetObjectItemCaseSensitive(doc, "world");
+  const cJSON *sd = cJSON_IsObject(w) ? cJSON_GetObjectItemCaseSensitive(w, "seed") : NULL;
+  if (!sd) {
+    *seed = 1;
+    return SENSIM_OK;
+  }
+  double v = cJSON_IsNumber(sd) ? sd->valuedouble : -1;
+  if (!(v >= 0 && v <= 9007199254740992.0 && floor(v) == v))
+    return sensim_error_set(SENSIM_EINVAL, "world.seed must be an integer in 0..2^53");
+  *seed = (uint64_t)v;
   return SENSIM_OK;
 }
