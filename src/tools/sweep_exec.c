@@ -159,8 +159,11 @@ sensim_status sensim_tools__sweep_vepd_params(const cJSON *doc, sensim_vepd_expe
   const cJSON *imu = cJSON_GetObjectItemCaseSensitive(doc, "imu_noise");
   if (st == SENSIM_OK && imu) {
     if (!cJSON_IsObject(imu)) return sensim_error_set(SENSIM_EINVAL, "vepd.imu_noise must be an object (the filter's params)");
-    *imu_noise = cJSON_PrintUnformatted(imu);
-    if (!*imu_noise) st = sensim_error_set(SENSIM_ENOMEM, "out of memory");
+    /* {} is the filter's defaults, as no params are. */
+    if (imu->child) {
+      *imu_noise = cJSON_PrintUnformatted(imu);
+      if (!*imu_noise) st = sensim_error_set(SENSIM_ENOMEM, "out of memory");
+    }
   }
   p->imu_noise = *imu_noise;
   return st;

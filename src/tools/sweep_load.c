@@ -223,6 +223,29 @@ static sensim_status load_vepd(sensim_sweep *s, const cJSON *v) {
   if (!s->base) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
   sweep_vepd *d = &s->vepd;
   sensim_vepd_experiment_params_init(&d->p);
+  /* The values a run may override, filled with the defaults where the
+   * file leaves them out, so that an axis can point at "/ekf/gnss_sigma"
+   * or "/imu_noise/accel_noise_density" without spelling out the rest. */
+  const sensim_vepd_experiment_params *p0 = &d->p;
+  const char *const top[] = {"duration", "host_rate", "gnss_rate", "imu_rate"};
+  const double topv[] = {p0->duration, p0->host_rate, p0->gnss_rate, p0->imu_rate};
+  for (size_t k = 0; k < 4; k++)
+    if (!cJSON_GetObjectItemCaseSensitive(s->base, top[k]) && !cJSON_AddNumberToObject(s->base, top[k], topv[k]))
+      return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  if (!cJSON_GetObjectItemCaseSensitive(s->base, "imu_noise") && !cJSON_AddObjectToObject(s->base, "imu_noise"))
+    return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  cJSON *ekf = cJSON_GetObjectItemCaseSensitive(s->base, "ekf");
+  if (!ekf) ekf = cJSON_AddObjectToObject(s->base, "ekf");
+  if (!ekf) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  if (cJSON_IsObject(ekf)) {
+    const char *const ek[] = {"accel_noise", "gyro_noise", "pos_noise", "gnss_sigma", "init_sigma_psi",
+                              "init_sigma_v", "output_rate"};
+    const double ev[] = {p0->ekf.accel_noise,    p0->ekf.gyro_noise,   p0->ekf.pos_noise, p0->ekf.gnss_sigma,
+                         p0->ekf.init_sigma_psi, p0->ekf.init_sigma_v, p0->ekf.output_rate};
+    for (size_t k = 0; k < 7; k++)
+      if (!cJSON_GetObjectItemCaseSensitive(ekf, ek[k]) && !cJSON_AddNumberToObject(ekf, ek[k], ev[k]))
+        return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  }
   const cJSON *runs = cJSON_GetObjectItemCaseSensitive(s->base, "runs");
   const cJSON *seed = cJSON_GetObjectItemCaseSensitive(s->base, "seed");
   if (runs && !is_int_in(runs, 1, 100000))
@@ -596,11 +619,9 @@ static sensim_status plan_runs(sensim_sweep *s) {
       } else if (st == SENSIM_OK && s->seed_axis < 0) {
         st = sensim_tools__sweep_doc_seed(doc, &doc_seed[key]);
       }
+      if (st != SENSIM_OK && doc) sensim_error_prefix("run_%04zu (%s)", i, s->labels[i]);
       cJSON_Delete(doc);
-      if (st != SENSIM_OK) {
-        sensim_error_prefix("run_%04zu (%s)", i, s->labels[i]);
-        break;
-      }
+      if (st != SENSIM_OK) break; /* the message names the run */
       checked[key] = 1;
     }
     sweep_pos pos;
