@@ -63,6 +63,14 @@ SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char
 /* Create every missing folder of `path` (like mkdir -p). */
 SENSIM_API sensim_status sensim_mkdirs(const char *path);
 
+/* The whole text file at `path` into *out (malloc'd, NUL-terminated;
+ * free() it), as scenario files are read. SENSIM_ENOTFOUND for a missing
+ * file, SENSIM_EIO for another open or read error, SENSIM_EPARSE for a
+ * NUL byte (not a text file), SENSIM_ENOMEM past 1 GiB; messages start
+ * with `what` and the path ("scenario 'x.json': ..."; `what` NULL:
+ * "file"). *out is written only on success. */
+SENSIM_API sensim_status sensim_read_text_file(const char *path, const char *what, char **out);
+
 /* ---- all-or-nothing files (io/atomic_file.c) -----------------------------
  * How every sensim writer writes: into a temporary file next to the target,
  * renamed over it only when every byte was written, so a failed write never

@@ -1,4 +1,4 @@
-/* io/fs.c: folders and all-or-nothing file writes. */
+/* io/fs.c: folders, whole text files and all-or-nothing file writes. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -165,3 +165,48 @@ size_t sensim__sweep_temp_files(const char *dir) {
   closedir(d);
   return removed;
 }
+
+sensim_status sensim_read_text_file(const char *path, const char *what, char **out) {
+  if (!path || !out) return sensim__fail(SENSIM_EINVAL, "sensim_read_text_file: NULL argument");
+  if (!what) what = "file";
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    int e = errno;
+    return sensim__fail(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO,
+                        "%s '%s': %s", what, path, strerror(e));
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  sensim_status st = buf ? SENSIM_OK : SENSIM_ENOMEM;
+  while (st == SENSIM_OK) {
+    if (n + 1 >= cap) {
+      char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+      if (!b) {
+        st = SENSIM_ENOMEM;
+        break;
+      }
+      buf = b;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, fp);
+    n += got;
+    if (got == 0) {
+      if (ferror(fp)) st = SENSIM_EIO;
+      break;
+    }
+  }
+  fclose(fp);
+  if (st != SENSIM_OK) {
+    free(buf);
+    return sensim__fail(st, "%s '%s': %s", what, path,
+                        st == SENSIM_ENOMEM ? "out of memory (or larger than 1 GiB)" : "read error");
+  }
+  if (memchr(buf, '\0', n)) {
+    free(buf);
+    return sensim__fail(SENSIM_EPARSE, "%s '%s': contains a NUL byte (not a text file)", what, path);
+  }
+  buf[n] = '\0';
+  *out = buf;
+  return SENSIM_OK;
+}
+

@@ -160,57 +160,13 @@ sensim_status sensim_scenario_load_string_ex(const char *json, const char *sourc
   return sensim__scenario_load_text(json, source, base_dir, ov, out);
 }
 
-/* The whole file as a NUL-terminated string. */
-static sensim_status read_file(const char *path, char **out) {
-  *out = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    int e = errno;
-    return sensim__fail(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO,
-                        "cannot open scenario '%s': %s", path, strerror(e));
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  sensim_status st = buf ? SENSIM_OK : SENSIM_ENOMEM;
-  while (st == SENSIM_OK) {
-    if (n + 1 >= cap) {
-      char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
-      if (!b) {
-        st = SENSIM_ENOMEM;
-        break;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n - 1, fp);
-    n += got;
-    if (got == 0) {
-      if (ferror(fp)) st = SENSIM_EIO;
-      break;
-    }
-  }
-  fclose(fp);
-  if (st != SENSIM_OK) {
-    free(buf);
-    return sensim__fail(st, "cannot read scenario '%s'%s", path,
-                        st == SENSIM_ENOMEM ? ": out of memory (or larger than 1 GiB)" : "");
-  }
-  if (memchr(buf, '\0', n)) {
-    free(buf);
-    return sensim__fail(SENSIM_EPARSE, "%s: contains a NUL byte (not a text file)", path);
-  }
-  buf[n] = '\0';
-  *out = buf;
-  return SENSIM_OK;
-}
-
 sensim_status sensim_scenario_load_ex(const char *path, const sensim_scenario_overrides *ov,
                                          sensim_scenario **out) {
   if (!out) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_load: NULL out");
   *out = NULL;
   if (!path) return sensim__fail(SENSIM_EINVAL, "sensim_scenario_load: NULL path");
   char *text = NULL;
-  sensim_status st = read_file(path, &text);
+  sensim_status st = sensim_read_text_file(path, "scenario", &text);
   if (st != SENSIM_OK) return st;
   /* Relative mesh files resolve against the scenario's own folder. */
   char *dir = sensim__strdup(path);

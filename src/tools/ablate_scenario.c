@@ -345,7 +345,7 @@ sensim_status sensim_ablate_run(const char *scenario_path, const char *out_dir, 
     if (!sensim_ablation_name(o.variants[i]))
       return sensim_error_set(SENSIM_EINVAL, "ablation: variant %zu is %d, not a variant", i, (int)o.variants[i]);
   char *text = NULL;
-  sensim_status st = sensim_tools__read_text(scenario_path, "scenario", &text);
+  sensim_status st = sensim_read_text_file(scenario_path, "scenario", &text);
   if (st) return st;
   /* Relative files in the scenario resolve against its folder, as
    * sensim_scenario_load does. */

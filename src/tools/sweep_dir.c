@@ -46,7 +46,7 @@ sensim_status sensim_tools__remove_tree(const char *path) {
  * none or it does not read as a sweep's. */
 static char *marked_name(const char *path) {
   char *text = NULL;
-  if (sensim_tools__read_text(path, "sweep", &text) != SENSIM_OK) return NULL;
+  if (sensim_read_text_file(path, "sweep", &text) != SENSIM_OK) return NULL;
   cJSON *j = cJSON_Parse(text);
   free(text);
   const cJSON *nm = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "name") : NULL;
@@ -124,7 +124,7 @@ int sensim_sweep_run_complete(const sensim_sweep *s, const char *out_dir, size_t
   char *text = NULL;
   struct stat sb;
   int done = 0;
-  if (path && stat(path, &sb) == 0 && sensim_tools__read_text(path, "manifest", &text) == SENSIM_OK) {
+  if (path && stat(path, &sb) == 0 && sensim_read_text_file(path, "manifest", &text) == SENSIM_OK) {
     cJSON *m = cJSON_Parse(text);
     done = sensim_tools__sweep_record_matches(s, i, m) && sensim_tools__sweep_record_ok(m);
     cJSON_Delete(m);

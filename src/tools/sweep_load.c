@@ -106,7 +106,7 @@ static sensim_status load_scenario(sensim_sweep *s, const cJSON *scn) {
     return sensim_error_set(SENSIM_EINVAL, "%s: \"scenario\" must be a file name or a scenario object", s->source);
   char *path = join(s->base_dir, scn->valuestring);
   char *text = NULL;
-  sensim_status st = path ? sensim_tools__read_text(path, "scenario", &text) : SENSIM_ENOMEM;
+  sensim_status st = path ? sensim_read_text_file(path, "scenario", &text) : SENSIM_ENOMEM;
   if (st == SENSIM_OK) st = parse_text(text, path, &s->base);
   if (st == SENSIM_OK && !cJSON_IsObject(s->base))
     st = sensim_error_set(SENSIM_EPARSE, "%s: a scenario is a JSON object", path);
@@ -722,7 +722,7 @@ sensim_status sensim_sweep_load_string(const char *json, const char *source, con
 sensim_status sensim_sweep_load(const char *path, sensim_sweep **out) {
   if (!path || !out) return sensim_error_set(SENSIM_EINVAL, "sensim_sweep_load: NULL argument");
   char *text = NULL;
-  sensim_status st = sensim_tools__read_text(path, "sweep", &text);
+  sensim_status st = sensim_read_text_file(path, "sweep", &text);
   if (st != SENSIM_OK) return st;
   char *dir = sensim_tools__dirname(path);
   st = dir ? sensim_sweep_load_string(text, path, dir, out) : SENSIM_ENOMEM;

@@ -30,12 +30,6 @@ sensim_status sensim_tools__grow(void **array, size_t *cap, size_t need, size_t 
  * NULL out. */
 char *sensim_tools__strdup(const char *s);
 
-/* The whole text file at path into *out (malloc'd, NUL-terminated; free()
- * it). SENSIM_ENOTFOUND for a missing file, SENSIM_EIO for a read error,
- * SENSIM_EPARSE for a NUL byte, SENSIM_ENOMEM past 1 GiB; messages start
- * with `what` ("scenario 'x.json': ..."). */
-sensim_status sensim_tools__read_text(const char *path, const char *what, char **out);
-
 /* The folder of a file's path ("a/b.json" -> "a", "b.json" -> ".",
  * "/b.json" -> "/"), malloc'd; NULL when out of memory. */
 char *sensim_tools__dirname(const char *path);

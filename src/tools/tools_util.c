@@ -1,5 +1,5 @@
-/* tools/tools_util.c: the small helpers the tools share: allocation, text
- * files, folders of paths and a PNG header probe (tools/tools_internal.h). */
+/* tools/tools_util.c: the small helpers the tools share: allocation,
+ * folders of paths and a PNG header probe (tools/tools_internal.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,47 +41,6 @@ int sensim_tools__png_bits(const char *path, int *channels) {
   static const int per_type[7] = {1, 0, 3, 3, 2, 0, 4}; /* colour type -> channels */
   if (channels) *channels = hdr[25] <= 6 ? per_type[hdr[25]] : 0;
   return hdr[25] == 3 ? 8 : hdr[24];
-}
-
-sensim_status sensim_tools__read_text(const char *path, const char *what, char **out) {
-  *out = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    int e = errno;
-    return sensim_error_set(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO, "%s '%s': %s", what, path,
-                        strerror(e));
-  }
-  size_t cap = 1 << 14, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (n + 1 >= cap) {
-      char *b = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
-      if (!b) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = b;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n - 1, fp);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(fp);
-  fclose(fp);
-  if (!buf) return sensim_error_set(SENSIM_ENOMEM, "%s '%s': out of memory (or larger than 1 GiB)", what, path);
-  if (bad) {
-    free(buf);
-    return sensim_error_set(SENSIM_EIO, "%s '%s': read error", what, path);
-  }
-  if (memchr(buf, '\0', n)) {
-    free(buf);
-    return sensim_error_set(SENSIM_EPARSE, "%s: contains a NUL byte (not a text file)", path);
-  }
-  buf[n] = '\0';
-  *out = buf;
-  return SENSIM_OK;
 }
 
 char *sensim_tools__dirname(const char *path) {
