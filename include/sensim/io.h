@@ -63,6 +63,13 @@ SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char
 /* Create every missing folder of `path` (like mkdir -p). */
 SENSIM_API sensim_status sensim_mkdirs(const char *path);
 
+/* v as the shortest text of 15, 16 or 17 significant digits ("%.*g")
+ * that reads back (strtod) to the very same double, into buf (32 bytes
+ * hold any): how sensim's CSV, TUM and manifest files print numbers, so
+ * that files compare bit for bit and values survive a trip through text.
+ * NaN prints as printf does ("nan" or "-nan"). Returns buf. */
+SENSIM_API char *sensim_shortest_double(char *buf, size_t size, double v);
+
 /* The whole text file at `path` into *out (malloc'd, NUL-terminated;
  * free() it), as scenario files are read. SENSIM_ENOTFOUND for a missing
  * file, SENSIM_EIO for another open or read error, SENSIM_EPARSE for a

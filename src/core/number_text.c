@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include "core/payload.h"
 
-char *sensim__shortest_double(char *buf, size_t size, double v) {
+char *sensim_shortest_double(char *buf, size_t size, double v) {
   for (int prec = 15; prec <= 17; prec++) {
     snprintf(buf, size, "%.*g", prec, v);
     if (prec == 17 || strtod(buf, NULL) == v) break;
@@ -18,6 +18,6 @@ char *sensim__shortest_double(char *buf, size_t size, double v) {
 
 void sensim__csv_put_double(FILE *fp, double v, char sep) {
   char buf[40];
-  fputs(sensim__shortest_double(buf, sizeof buf, v), fp);
+  fputs(sensim_shortest_double(buf, sizeof buf, v), fp);
   fputc(sep, fp);
 }

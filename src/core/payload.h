@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "sensim/frame.h"
+#include "sensim/io.h"
 
 typedef enum sensim__shape {
   SENSIM__SHAPE_NONE = 0, /* NONE and ANY: no data */
@@ -63,12 +64,7 @@ int sensim__payload_file_bits(const sensim__payload_desc *d, int *channels);
  * hold frames of this payload. */
 int sensim__payload_takes_output(const sensim__payload_desc *d, const char *format);
 
-/* The shortest of %.15g, %.16g and %.17g that strtod reads back to v
- * exactly (IEEE 754-2008 5.12.2), in buf (at least 32 bytes). NaN prints
- * as printf does ("nan" or "-nan"). Returns buf. */
-char *sensim__shortest_double(char *buf, size_t size, double v);
-
-/* sensim__shortest_double(v) then `sep`, to fp: one CSV field. */
+/* sensim_shortest_double(v) (sensim/io.h) then `sep`, to fp: one CSV field. */
 void sensim__csv_put_double(FILE *fp, double v, char sep);
 
 #endif

@@ -14,7 +14,7 @@ static void points_csv_rows(FILE *fp, const sensim_frame *f) {
   const sensim_point *p = f->data;
   char t[40];
   /* Once per frame: a scan has 10^5 points sharing one capture time. */
-  sensim__shortest_double(t, sizeof t, f->t_capture);
+  sensim_shortest_double(t, sizeof t, f->t_capture);
   for (size_t i = 0; i < f->count; i++)
     fprintf(fp, "%s,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%u\n", t, p[i].x, p[i].y, p[i].z,
             p[i].intensity, (unsigned)p[i].ring, p[i].time_offset,

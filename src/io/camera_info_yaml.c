@@ -132,7 +132,7 @@ sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, ui
  * "1.0", "1e-05" -> "1.0e-05"). v is finite. */
 static const char *yaml_real(char buf[48], double v) {
   char t[40];
-  sensim__shortest_double(t, sizeof t, v);
+  sensim_shortest_double(t, sizeof t, v);
   if (strchr(t, '.')) {
     snprintf(buf, 48, "%s", t);
     return buf;

@@ -23,7 +23,7 @@ int sensim__tum_line(char *buf, size_t size, const sensim_frame *f) {
   size_t n = 0;
   for (int i = 0; i < 8; i++) {
     char t[40];
-    sensim__shortest_double(t, sizeof t, v[i]);
+    sensim_shortest_double(t, sizeof t, v[i]);
     int w = snprintf(buf + n, size - n, "%s%c", t, i < 7 ? ' ' : '\n');
     if (w < 0 || (size_t)w >= size - n) return -1;
     n += (size_t)w;

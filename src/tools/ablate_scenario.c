@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "tools/json_text.h"
 #include "tools/tools_internal.h"
 
 static const char *const kNames[SENSIM_ABLATE_COUNT] = {"baseline", "lens_pinhole",   "noise_off",
@@ -293,7 +294,7 @@ sensim_status sensim_ablation_edit(const char *json, sensim_ablation a, size_t f
   free(clean);
   if (!st) st = edit_tree(root, a, frames, &n);
   if (!st) {
-    *out = cJSON_PrintUnformatted(root);
+    *out = sensim_tools__json_print(root, 0);
     if (!*out) st = sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory printing the scenario");
   }
   cJSON_Delete(root);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tools/sweep_internal.h"
+#include "tools/json_text.h"
 #include "tools/tools_internal.h"
 
 sensim_status sensim_tools__remove_tree(const char *path) {
@@ -96,7 +97,7 @@ sensim_status sensim_sweep_prepare(const sensim_sweep *s, const char *out_dir) {
   }
   /* The sweep as loaded, its name filled in: the folder's mark, and what
    * made its runs. */
-  char *text = cJSON_Print(s->spec);
+  char *text = sensim_tools__json_print(s->spec, 1);
   sensim_atomic_file *af = NULL;
   st = text ? sensim_atomic_file_open(path, &af) : sensim_error_set(SENSIM_ENOMEM, "out of memory");
   if (st == SENSIM_OK) {

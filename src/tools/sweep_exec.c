@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/sweep_internal.h"
+#include "tools/json_text.h"
 #include "tools/tools_internal.h"
 
 /* ---- manifests ------------------------------------------------------------- */
@@ -70,7 +71,7 @@ static cJSON *record_new(const sensim_sweep *s, size_t i) {
 
 static sensim_status run_scenario(const sensim_sweep *s, size_t i, const cJSON *doc, const char *dir,
                                   cJSON *results) {
-  char *text = cJSON_PrintUnformatted(doc);
+  char *text = sensim_tools__json_print(doc, 0);
   if (!text) return sensim_error_set(SENSIM_ENOMEM, "out of memory");
   sensim_status st = SENSIM_OK;
   if (s->kind == SENSIM_SWEEP_ABLATION) {
@@ -161,7 +162,7 @@ sensim_status sensim_tools__sweep_vepd_params(const cJSON *doc, sensim_vepd_expe
     if (!cJSON_IsObject(imu)) return sensim_error_set(SENSIM_EINVAL, "vepd.imu_noise must be an object (the filter's params)");
     /* {} is the filter's defaults, as no params are. */
     if (imu->child) {
-      *imu_noise = cJSON_PrintUnformatted(imu);
+      *imu_noise = sensim_tools__json_print(imu, 0);
       if (!*imu_noise) st = sensim_error_set(SENSIM_ENOMEM, "out of memory");
     }
   }
@@ -234,7 +235,7 @@ sensim_status sensim_sweep_execute(const sensim_sweep *s, size_t i, const char *
     ok = cJSON_AddStringToObject(m, "status", "failed") &&
          cJSON_AddStringToObject(m, "error", sensim_last_error()[0] ? sensim_last_error() : sensim_status_str(run));
   }
-  char *text = ok ? cJSON_Print(m) : NULL;
+  char *text = ok ? sensim_tools__json_print(m, 1) : NULL;
   cJSON_Delete(m);
   char *rec = NULL;
   if (text) {

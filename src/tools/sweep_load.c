@@ -10,6 +10,7 @@
 #include <string.h>
 #include "tools/json_pointer.h"
 #include "tools/sweep_internal.h"
+#include "tools/json_text.h"
 #include "tools/tools_internal.h"
 
 #define SEED_MAX 9007199254740992.0 /* 2^53, the scenario's bound */
@@ -204,7 +205,7 @@ static sensim_status vepd_variants(sensim_sweep *s, const cJSON *vs) {
       if (st != SENSIM_OK) return st;
       var->filters[j] = fn->valuestring;
       if (fp) {
-        s->vepd.params_text[i][j] = cJSON_PrintUnformatted(fp);
+        s->vepd.params_text[i][j] = sensim_tools__json_print(fp, 0);
         if (!s->vepd.params_text[i][j]) return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
         var->params[j] = s->vepd.params_text[i][j];
       }
@@ -462,8 +463,8 @@ static sensim_status load_axis(sensim_sweep *s, const cJSON *ax, size_t i) {
     a->values[k] = v;
     a->labels[k] = a->type == SWEEP_VARIANTS
                        ? sensim_tools__strdup(cJSON_GetObjectItemCaseSensitive(v, "name")->valuestring)
-                       : cJSON_PrintUnformatted(v);
-    if (a->sets) a->sets[k] = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(v, "set"));
+                       : sensim_tools__json_print(v, 0);
+    if (a->sets) a->sets[k] = sensim_tools__json_print(cJSON_GetObjectItemCaseSensitive(v, "set"), 0);
     if (!a->labels[k] || (a->sets && !a->sets[k]))
       return sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
   }
@@ -590,7 +591,7 @@ static sensim_status plan_runs(sensim_sweep *s) {
   s->labels = calloc(s->nruns, sizeof *s->labels);
   s->seeds = calloc(s->nruns, sizeof *s->seeds);
   s->digests = calloc(s->nruns, sizeof *s->digests);
-  s->base_text = cJSON_PrintUnformatted(s->base);
+  s->base_text = sensim_tools__json_print(s->base, 0);
   size_t ndocs = 1;
   for (size_t a = 0; a < s->naxes && !s->zip; a++)
     if ((int)a != s->seed_axis) ndocs *= s->axes[a].n;

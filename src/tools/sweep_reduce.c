@@ -28,13 +28,9 @@ static void field(FILE *fp, const char *v) {
   fputc('"', fp);
 }
 
-/* The shortest of %.15g and %.17g that reads back as v, as cJSON prints
- * the manifests' numbers. */
 static void number(FILE *fp, double v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%.15g", v);
-  if (strtod(buf, NULL) != v) snprintf(buf, sizeof buf, "%.17g", v);
-  fputs(buf, fp);
+  char buf[40];
+  fputs(sensim_shortest_double(buf, sizeof buf, v), fp);
 }
 
 static const cJSON *get(const cJSON *o, const char *key) {
