@@ -30,7 +30,7 @@ from ._sensim import (  # noqa: F401  (the public API)
     utc_parse_iso8601, geodetic_to_ecef, ecef_to_geodetic, enu_to_geodetic, geodetic_to_enu,
     NMEA_DEFAULT_UTC_START,
     # the evaluation tools (python/src/tools*.c; sensim.tools adds Frame conveniences)
-    NoiseFit, EKF, ImageSetStats, DistortMap, Plot,
+    NoiseFit, EKF, ImageSetStats, DistortMap, Plot, Sweep,
     allan_deviation, allan_log_factors, allan_fit_lines, wiener_entropy, wasserstein1,
     noise_calib_fit, noise_calib_fit_moments, noise_calib_pngs, noise_calib_scenario,
     table_read, ablation_names, ablation_edit, ablate_run, vepd_run_metrics, vepd,

@@ -3,7 +3,7 @@
  * (Allan deviation and its lines, Wiener entropy, Wasserstein-1), camera
  * noise calibration (the NoiseFit type) and numeric CSV tables; and
  * sp_tools_init, which registers the other parts (tools_vepd.c,
- * tools_ekf.c, tools_ablate.c, tools_images.c, tools_draw.c).
+ * tools_ekf.c, tools_ablate.c, tools_images.c, tools_draw.c, tools_sweep.c).
  *
  * Arrays come in as any array-like and are copied to C-contiguous float64
  * (or float32 where the C call takes floats); results are new arrays. The
@@ -517,7 +517,7 @@ int sp_tools_init(PyObject *m) {
     return -1;
   }
   if (sp_tools_vepd_init(m) < 0 || sp_tools_ekf_init(m) < 0 || sp_tools_ablate_init(m) < 0 ||
-      sp_tools_images_init(m) < 0 || sp_tools_draw_init(m) < 0)
+      sp_tools_images_init(m) < 0 || sp_tools_draw_init(m) < 0 || sp_tools_sweep_init(m) < 0)
     return -1;
   return 0;
 }
