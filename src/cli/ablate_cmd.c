@@ -1,7 +1,6 @@
 /* cli/ablate_cmd.c: `sensim ablate`, a scenario rendered once per camera
  * stage removed (sensim_tools/ablate.h, docs/ablation.md). Exit codes as
  * main.c: 0 success, 1 failure, 2 bad usage. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +34,6 @@ static int usage(const char *what, const char *arg) {
   fprintf(stderr, "sensim ablate: %s%s%s%s\nTry 'sensim ablate --help'.\n", what, arg ? " '" : "", arg ? arg : "",
           arg ? "'" : "");
   return EXIT_USAGE;
-}
-
-static int parse_count(const char *s, long lo, long hi, long *v) {
-  char *end = NULL;
-  errno = 0;
-  long x = strtol(s, &end, 10);
-  if (errno || end == s || *end || x < lo || x > hi) return -1;
-  *v = x;
-  return 0;
 }
 
 /* Comma-separated variant names into list; -1 on an unknown or repeated one. */
@@ -89,9 +79,9 @@ int sensim__cli_ablate(int argc, char **argv) {
         if (!*v) return usage("--out needs a non-empty folder", NULL);
         out = v;
       } else if (strcmp(a, "--threads") == 0) {
-        if (parse_count(v, 0, 1024, &threads)) return usage("--threads: expected an integer in 0..1024, got", v);
+        if (sensim__cli_parse_long(v, 0, 1024, &threads)) return usage("--threads: expected an integer in 0..1024, got", v);
       } else if (strcmp(a, "--frames") == 0) {
-        if (parse_count(v, 1, 1000000, &frames)) return usage("--frames: expected an integer in 1..1000000, got", v);
+        if (sensim__cli_parse_long(v, 1, 1000000, &frames)) return usage("--frames: expected an integer in 1..1000000, got", v);
       } else if (parse_variants(v, list, &nlist)) {
         return usage("--variants: unknown or repeated variant in", v);
       }

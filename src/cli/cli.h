@@ -33,6 +33,7 @@ int sensim__cli_vepd(int argc, char **argv);
 int sensim__cli_ekf(int argc, char **argv);
 int sensim__cli_vepd_experiment(int argc, char **argv);
 int sensim__cli_ablate(int argc, char **argv);
+int sensim__cli_sweep(int argc, char **argv); /* sweep_cmd.c, sweep_mpi.c */
 int sensim__cli_augment(int argc, char **argv);
 int sensim__cli_image_stats(int argc, char **argv);
 int sensim__cli_contact_sheet(int argc, char **argv);  /* contact_sheet_cmd.c */
@@ -47,6 +48,9 @@ int sensim__cli_is_help(const char *arg);
  * option of the NULL-terminated `known` is near) and where help is, on
  * stderr; returns 2, the exit code of bad usage. */
 int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *const *known);
+/* A whole decimal integer in lo..hi into *v: 0, or -1 (v untouched) for
+ * anything else (empty, trailing text, out of range). */
+int sensim__cli_parse_long(const char *s, long lo, long hi, long *v);
 
 /* Before a run of scn into dir (out_dir.c): 0 when dir is missing or
  * empty; when it holds anything, 1 with a message on stderr, unless force,

@@ -1,7 +1,6 @@
 /* cli/contact_sheet_cmd.c: `sensim contact-sheet`, a folder of camera
  * frames on one page (sensim_tools/contact_sheet.h). Exit codes as main.c:
  * 0 success, 1 failure, 2 bad usage. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +30,6 @@ static int usage(const char *what, const char *arg) {
   return EXIT_USAGE;
 }
 
-static int parse_long(const char *s, long lo, long hi, long *v) {
-  char *end = NULL;
-  errno = 0;
-  long x = strtol(s, &end, 10);
-  if (errno || end == s || *end || x < lo || x > hi) return -1;
-  *v = x;
-  return 0;
-}
-
 int sensim__cli_contact_sheet(int argc, char **argv) {
   sensim_contact_sheet_params p;
   sensim_contact_sheet_params_init(&p);
@@ -61,13 +51,13 @@ int sensim__cli_contact_sheet(int argc, char **argv) {
       } else if (strcmp(a, "--title") == 0) {
         p.title = v;
       } else if (strcmp(a, "--cols") == 0) {
-        if (parse_long(v, 1, 256, &n) != 0) return usage("--cols: expected 1..256, got", v);
+        if (sensim__cli_parse_long(v, 1, 256, &n) != 0) return usage("--cols: expected 1..256, got", v);
         p.cols = (int)n;
       } else if (strcmp(a, "--max") == 0) {
-        if (parse_long(v, 0, 100000, &n) != 0) return usage("--max: expected 0..100000, got", v);
+        if (sensim__cli_parse_long(v, 0, 100000, &n) != 0) return usage("--max: expected 0..100000, got", v);
         p.max_frames = (size_t)n;
       } else {
-        if (parse_long(v, 16, 2048, &n) != 0)
+        if (sensim__cli_parse_long(v, 16, 2048, &n) != 0)
           return usage("--cell-width: expected 16..2048, got", v);
         p.cell_width = (int)n;
       }

@@ -3,7 +3,6 @@
  * frames of a static scene (sensim_tools/noise_calib.h;
  * docs/camera_pipeline.md, "Noise calibration"): from a folder of PNG
  * frames, or from a scenario's own sensor. Exit codes as main.c: 0 success, 1 failure, 2 bad usage. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +39,6 @@ static int usage(const char *what, const char *arg) {
   fprintf(stderr, "sensim noise-calib: %s%s%s%s\nTry 'sensim noise-calib --help'.\n", what,
           arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
   return EXIT_USAGE;
-}
-
-static int parse_count(const char *s, long lo, long hi, long *v) {
-  char *end = NULL;
-  errno = 0;
-  long x = strtol(s, &end, 10);
-  if (errno || end == s || *end || x < lo || x > hi) return -1;
-  *v = x;
-  return 0;
 }
 
 static void print_fit(const sensim_noise_fit *f, const char *source) {
@@ -90,12 +80,12 @@ int sensim__cli_noise_calib(int argc, char **argv) {
       else if (strcmp(a, "--sensor") == 0)
         sensor = v;
       else if (strcmp(a, "--frames") == 0) {
-        if (parse_count(v, 2, 1000000, &frames) != 0)
+        if (sensim__cli_parse_long(v, 2, 1000000, &frames) != 0)
           return usage("--frames: expected an integer in 2..1000000, got", v);
       } else if (strcmp(a, "--bins") == 0) {
-        if (parse_count(v, 2, SENSIM_NOISE_CALIB_MAX_BINS, &bins) != 0)
+        if (sensim__cli_parse_long(v, 2, SENSIM_NOISE_CALIB_MAX_BINS, &bins) != 0)
           return usage("--bins: expected an integer in 2..256, got", v);
-      } else if (parse_count(v, 0, 1024, &threads) != 0) {
+      } else if (sensim__cli_parse_long(v, 0, 1024, &threads) != 0) {
         return usage("--threads: expected an integer in 0..1024, got", v);
       }
     } else if (sensim__cli_is_help(a)) {
