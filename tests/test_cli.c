@@ -8,5 +8,6 @@ int main(void) {
   failed += sensim_test_cli_help();
   failed += sensim_test_cli_run_output();
   failed += sensim_test_cli_record();
+  failed += sensim_test_cli_sweep();
   return failed ? 1 : 0;
 }

@@ -26,6 +26,7 @@ static const command commands[] = {
     {"ekf", sensim__cli_ekf, "the VEPD judge: an EKF's speed estimates from GNSS and IMU CSVs"},
     {"vepd-experiment", sensim__cli_vepd_experiment,
      "the five GNSS models on three manoeuvres, scored by VEPD"},
+    {"sweep", sensim__cli_sweep, "many runs over seeds, values and variants, alone or under mpirun"},
     {"ablate", sensim__cli_ablate, "render a scenario once per camera stage removed"},
     {"augment", sensim__cli_augment, "give existing images a camera's signature, stage by stage"},
     {"image-stats", sensim__cli_image_stats, "statistics and histograms of two image sets"},

@@ -50,7 +50,7 @@ static void test_overview_lists_every_command_on_stdout(void **state) {
   char names[32][32];
   size_t n = listed_commands(out, names, 32);
   static const char *const expect[] = {"run", "demo", "noise-calib", "allan", "vepd", "ekf",
-                                       "vepd-experiment", "ablate", "augment", "image-stats",
+                                       "vepd-experiment", "sweep", "ablate", "augment", "image-stats",
                                        "contact-sheet", "preview-depth", "preview-labels"};
   assert_int_equal(n, sizeof expect / sizeof expect[0]);
   for (size_t i = 0; i < n; i++) assert_string_equal(names[i], expect[i]);
@@ -131,6 +131,7 @@ static void test_unknown_commands_and_options_name_the_near_one(void **state) {
       {{"ekf", "g.csv", "i.csv", "--truht", "t.csv", NULL}, "did you mean '--truth'?"},
       {{"vepd-experiment", "--run", "3", NULL}, "did you mean '--runs'?"},
       {{"ablate", "s.json", "--variant", "baseline", NULL}, "did you mean '--variants'?"},
+      {{"sweep", "s.json", "--thread", "2", NULL}, "unknown option '--thread'; did you mean '--threads'?"},
       {{"augment", "a", "b", "--stage", "noise", NULL}, "did you mean '--stages'?"},
       {{"image-stats", "a", "b", "--bin", "8", NULL}, "did you mean '--bins'?"},
       {{"run", "a.json", "--zzzzzz", NULL}, NULL},

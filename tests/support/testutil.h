@@ -132,5 +132,6 @@ int sensim_test_pictures_cli(void);
 int sensim_test_cli_help(void);
 int sensim_test_cli_run_output(void);
 int sensim_test_cli_record(void);
+int sensim_test_cli_sweep(void);
 
 #endif
