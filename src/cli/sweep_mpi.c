@@ -189,18 +189,16 @@ int sensim__sweep_mpi(const sweep_options *opt) {
   wait_quietly(&rq[0], 1000000);
   MPI_Iallreduce(neg, low, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD, &rq[1]);
   wait_quietly(&rq[1], 1000000);
-  int agreed = all[0] == 0 && all[1] == -low[1];
-  if (agreed && size > 1 && provided < MPI_THREAD_SERIALIZED) {
-    if (rank == 0)
-      fprintf(stderr, "sensim sweep: this MPI library gives no MPI_THREAD_SERIALIZED, which rank 0's "
-                      "dispatcher thread needs\n");
-    agreed = 0;
-  }
-  if (!agreed) {
-    if (rank == 0 && code == 0)
+  int loaded = all[0] == 0 && all[1] == -low[1];
+  int threads_ok = size == 1 || provided >= MPI_THREAD_SERIALIZED;
+  if (!loaded || !threads_ok) {
+    if (rank == 0 && code == 0 && !loaded)
       fprintf(stderr, "sensim sweep: %s: not every rank could load the sweep or they disagree on its runs "
                       "(%lld..%lld); every rank must see the same file (a shared filesystem)\n",
               opt->file, -low[1], all[1]);
+    else if (rank == 0 && !threads_ok)
+      fprintf(stderr, "sensim sweep: this MPI library gives no MPI_THREAD_SERIALIZED, which rank 0's "
+                      "dispatcher thread needs\n");
     if (code == 0) sensim__sweep_free(&job);
     MPI_Finalize();
     return 1;

@@ -101,6 +101,11 @@ run refuse 1 -- "${mpi_env[@]}" "$mpiexec" -n 2 "${extra[@]}" "$sensim" sweep "$
 grep -q "sweep" "$work/refuse.log" || fail "refusal without a message"
 same "$work/example.alone" "$work/example.1"
 
-checks=14
-echo "sweep_ranks: $((checks - fails > 0 ? checks - fails : 0)) passed, $fails failed"
+# A sweep file that does not load fails on every rank before anything is
+# made, with rank 0's message once.
+run missing 1 -- "${mpi_env[@]}" "$mpiexec" -n 2 "${extra[@]}" "$sensim" sweep "$work/missing.json" --out "$work/m"
+[ "$(grep -c 'missing.json' "$work/missing.log")" -eq 1 ] || fail "missing sweep file: not one message naming it"
+[ ! -e "$work/m" ] || fail "missing sweep file: the output folder was made"
+
+if [ "$fails" -eq 0 ]; then echo "sweep_ranks: every check passed"; else echo "sweep_ranks: $fails checks failed"; fi
 [ "$fails" -eq 0 ]
