@@ -6,7 +6,7 @@
 # apart from timing.csv, for three sweeps: examples/sweep.json (a scenario
 # over seeds and model variants), a VEPD sweep (the experiment's table and
 # histograms reduced from every rank's runs) and one whose failing runs are
-# recorded while the others go on. Then reruns: a complete sweep under 2
+# recorded while the others go on, and a camera-stage ablation. Then reruns: a complete sweep under 2
 # ranks runs nothing and leaves the files as they were; the failing sweep's
 # rerun redoes its failed runs alone.
 set -u
@@ -52,10 +52,11 @@ ranks_in() {
     fail "$t: a run on a rank outside 0..$((n - 1))"
 }
 
-for sweep in example vepd failing; do
+for sweep in example vepd ablation failing; do
   case $sweep in
     example) file=$src/examples/sweep.json want=0 ;;
     vepd) file=$src/tests/sweep_ranks/vepd.json want=0 ;;
+    ablation) file=$src/tests/sweep_ranks/ablation.json want=0 ;;
     failing) file=$src/tests/sweep_ranks/failing.json want=1 ;;
   esac
   d=$work/$sweep
@@ -81,6 +82,9 @@ distinct() { md5sum "$work"/example.alone/run_000?/"$1" | cut -d' ' -f1 | sort -
 # The VEPD sweep reduced the experiment's table and histograms.
 [ -s "$work/vepd.3/vepd_table.csv" ] && [ -s "$work/vepd.3/hist_rmse_straight_0000.png" ] ||
   fail "vepd: no table or histograms"
+# The ablation's runs rendered images that differ with their variant and seed.
+[ "$(md5sum "$work"/ablation.alone/run_000[0-5]/*/*.png 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l)" -ge 3 ] ||
+  fail "ablation: fewer than 3 distinct images over its 6 runs"
 # The failing sweep recorded 3 failed runs with the filter's message.
 [ "$(grep -c ',failed,' "$work/failing.3/summary.csv")" -eq 3 ] || fail "failing: expected 3 failed rows"
 grep -q 'sigma\[0\] = -1' "$work/failing.3/run_0001/manifest.json" || fail "failing: run_0001's error not recorded"
