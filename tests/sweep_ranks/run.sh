@@ -83,8 +83,8 @@ distinct() { md5sum "$work"/example.alone/run_000?/"$1" | cut -d' ' -f1 | sort -
 [ -s "$work/vepd.3/vepd_table.csv" ] && [ -s "$work/vepd.3/hist_rmse_straight_0000.png" ] ||
   fail "vepd: no table or histograms"
 # The ablation's runs rendered images that differ with their variant and seed.
-[ "$(md5sum "$work"/ablation.alone/run_000[0-5]/*/*.png 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l)" -ge 3 ] ||
-  fail "ablation: fewer than 3 distinct images over its 6 runs"
+[ "$(md5sum "$work"/ablation.alone/run_000[0-5]/*/*.png 2>/dev/null | cut -d' ' -f1 | sort -u | wc -l)" -eq 6 ] ||
+  fail "ablation: its 6 runs did not render 6 different images"
 # The failing sweep recorded 3 failed runs with the filter's message.
 [ "$(grep -c ',failed,' "$work/failing.3/summary.csv")" -eq 3 ] || fail "failing: expected 3 failed rows"
 grep -q 'sigma\[0\] = -1' "$work/failing.3/run_0001/manifest.json" || fail "failing: run_0001's error not recorded"
