@@ -1,0 +1,11 @@
+/* tests/test_sweep.c: sweeps (sensim_tools/sweep.h): loading and
+ * expansion, bad input, JSON pointers, execution and reduction,
+ * determinism and the vepd kind; its groups live in tests/sweep/. */
+#include "sweep/sweep_groups.h"
+#include "support/testutil.h"
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_sweep_json_pointer();
+  return failed ? 1 : 0;
+}
