@@ -7,5 +7,6 @@
 int main(void) {
   int failed = 0;
   failed += sensim_test_sweep_json_pointer();
+  failed += sensim_test_sweep_load();
   return failed ? 1 : 0;
 }
