@@ -8,5 +8,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_sweep_json_pointer();
   failed += sensim_test_sweep_load();
+  failed += sensim_test_sweep_bad_input();
   return failed ? 1 : 0;
 }
