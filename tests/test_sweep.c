@@ -9,5 +9,6 @@ int main(void) {
   failed += sensim_test_sweep_json_pointer();
   failed += sensim_test_sweep_load();
   failed += sensim_test_sweep_bad_input();
+  failed += sensim_test_sweep_exec();
   return failed ? 1 : 0;
 }
