@@ -10,5 +10,6 @@ int main(void) {
   failed += sensim_test_sweep_load();
   failed += sensim_test_sweep_bad_input();
   failed += sensim_test_sweep_exec();
+  failed += sensim_test_sweep_determinism();
   return failed ? 1 : 0;
 }
