@@ -11,5 +11,6 @@ int main(void) {
   failed += sensim_test_sweep_bad_input();
   failed += sensim_test_sweep_exec();
   failed += sensim_test_sweep_determinism();
+  failed += sensim_test_sweep_vepd();
   return failed ? 1 : 0;
 }
