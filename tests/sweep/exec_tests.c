@@ -121,6 +121,11 @@ static void test_out_of_domain_value_is_recorded_as_a_failed_run(void **state) {
   assert_null(cJSON_GetObjectItem(m, "results"));
   assert_json_text(cJSON_GetObjectItem(m, "parameters"), "{\"seed\":3,\"sigma\":[-1,-1,-1],\"imu_rate\":\"r100\"}");
   assert_true(cJSON_GetObjectItem(m, "run")->valuedouble == 1);
+  assert_true(cJSON_GetObjectItem(m, "seed")->valuedouble == 3);
+  char hex[17];
+  snprintf(hex, sizeof hex, "%016llx", (unsigned long long)s->digests[1]);
+  assert_string_equal(cJSON_GetObjectItem(m, "digest")->valuestring, hex);
+  assert_true(s->digests[0] != s->digests[1]);
   char *file = test_slurp(EX "/f/run_0001/manifest.json", NULL);
   assert_string_equal(file, rec);
   /* A failed run is not complete: a rerun does it again. */
@@ -193,6 +198,17 @@ static void test_run_complete_detects_stale_digests_and_failed_runs(void **state
   for (size_t i = 0; i < 4; i++) assert_int_equal(sensim_sweep_run_complete(s, EX "/c", i, NULL), 0);
   char *recs[4] = {NULL};
   for (size_t i = 0; i < 4; i++) SENSIM_OK_OR_FAIL(sensim_sweep_execute(s, i, EX "/c", &recs[i]));
+  for (size_t i = 0; i < 4; i++) {
+    /* Each record names its own run, seed and value. */
+    cJSON *m = sweep_parse(recs[i]);
+    assert_true(cJSON_GetObjectItem(m, "run")->valuedouble == (double)i);
+    assert_true(cJSON_GetObjectItem(m, "seed")->valuedouble == (i < 2 ? 1 : 2));
+    char want_par[64];
+    snprintf(want_par, sizeof want_par, "{\"seed\":%d,\"d\":%s}", i < 2 ? 1 : 2, i % 2 ? "0.3" : "0.2");
+    assert_json_text(cJSON_GetObjectItem(m, "parameters"), want_par);
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "results"), "sim_time")->valuedouble == (i % 2 ? 0.3 : 0.2));
+    cJSON_Delete(m);
+  }
   for (size_t i = 0; i < 4; i++) {
     char *got = NULL;
     assert_int_equal(sensim_sweep_run_complete(s, EX "/c", i, &got), 1);
@@ -352,6 +368,20 @@ static void test_reduce_quotes_an_error_with_comma_quote_and_newline(void **stat
                       "run_0001,missing,3,\"[-1,-1,-1]\",r100,3,,\n");
   free(got);
   free(recs[0]);
+  /* Each of the four characters alone calls for quotes. */
+  const char *errs[][2] = {{"a\nb", "\"a\nb\""}, {"a\rb", "\"a\rb\""}, {"a,b", "\"a,b\""},
+                           {"a\"b", "\"a\"\"b\""}, {"a;b 'c'", "a;b 'c'"}};
+  for (size_t i = 0; i < 5; i++) {
+    cJSON_ReplaceItemInObject(m, "error", cJSON_CreateString(errs[i][0]));
+    recs[0] = compact(m);
+    SENSIM_OK_OR_FAIL(sensim_sweep_reduce(s, EX "/q", recs, NULL));
+    free(recs[0]);
+    got = test_slurp(EX "/q/summary.csv", NULL);
+    char want[512];
+    snprintf(want, sizeof want, "\nrun_0000,failed,3,\"[0.2,0.2,0.4]\",r100,3,,%s\nrun_0001,", errs[i][1]);
+    sweep_assert_contains(got, want);
+    free(got);
+  }
   cJSON_Delete(m);
   free(rec);
   sensim_sweep_destroy(s);

@@ -115,9 +115,19 @@ static void test_vepd_sweep_reduces_to_the_experiments_files(void **state) {
   char line[512];
   snprintf(line, sizeof line, "%.*s", (int)(strchr(straight + 1, '\n') - straight + 1), straight);
   sweep_assert_contains(table, line);
-  free(exp);
   free(table);
   recs[9] = kept;
+  /* Without one reference drive (run 2: circle, k = 0) the circle cell has
+   * no reference set; the others are the experiment's. */
+  kept = recs[2];
+  recs[2] = NULL;
+  SENSIM_OK_OR_FAIL(sensim_sweep_reduce(s, VD "/sweep", recs, &t));
+  table = test_slurp(VD "/sweep/vepd_table.csv", NULL);
+  sweep_assert_contains(table, "\ngauss,circle,incomplete,,,,,,,\n");
+  sweep_assert_contains(table, line);
+  free(table);
+  free(exp);
+  recs[2] = kept;
   free_records(recs, 12);
   sensim_sweep_destroy(s);
 }
