@@ -351,8 +351,10 @@ static sensim_status load_seeds(const sensim_sweep *s, sweep_axis *a, const cJSO
     if (st != SENSIM_OK) return st;
     const cJSON *first = cJSON_GetObjectItemCaseSensitive(seeds, "first");
     const cJSON *count = cJSON_GetObjectItemCaseSensitive(seeds, "count");
+    /* count - 1 > SEED_MAX - first, not first + count - 1 > SEED_MAX: the
+     * sum past 2^53 rounds back to it in doubles; both sides here are exact. */
     if (!is_int_in(first, 0, SEED_MAX) || !is_int_in(count, 1, SENSIM_SWEEP_MAX_RUNS) ||
-        first->valuedouble + count->valuedouble - 1 > SEED_MAX)
+        count->valuedouble - 1 > SEED_MAX - first->valuedouble)
       return sensim_error_set(SENSIM_EINVAL,
                               "%s: %s.seeds: {\"first\": s, \"count\": n} with integers s >= 0, 1 <= n <= %d and s + "
                               "n - 1 <= 2^53",
