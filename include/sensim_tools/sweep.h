@@ -101,6 +101,7 @@
  *   {"sweep": NAME, "kind": "scenario"|"ablation"|"vepd", "run": i,
  *    "digest": "16 hex digits",  FNV-1a 64 of the run's kind, the base
  *                                document, the run's overrides in order
+ *                                (with their axes' and variants' names)
  *                                and its implicit settings: what makes it
  *                                the same run on a rerun (not where the
  *                                files are)

@@ -222,6 +222,9 @@ sensim_status sensim_sweep_execute(const sensim_sweep *s, size_t i, const char *
   }
   cJSON *results = cJSON_CreateObject();
   cJSON *doc = NULL;
+  /* The run's failure is recorded with its own message, never an earlier
+   * one left on this thread by a call that failed before. */
+  sensim_error_set(SENSIM_OK, NULL);
   sensim_status run = results ? sensim_tools__sweep_resolve(s, i, &doc) : SENSIM_ENOMEM;
   if (run == SENSIM_OK)
     run = s->kind == SENSIM_SWEEP_VEPD ? run_vepd(s, i, doc, dir, results) : run_scenario(s, i, doc, dir, results);

@@ -255,6 +255,12 @@ static sensim_status load_vepd(sensim_sweep *s, const cJSON *v) {
     return sensim_error_set(SENSIM_EINVAL, "%s: vepd.seed must be an integer in 0..2^53", s->source);
   if (runs) d->p.runs = (size_t)runs->valuedouble;
   if (seed) d->p.seed = (uint64_t)seed->valuedouble;
+  /* The drives' world seeds run up to seed + 2 runs - 1 (the reference's
+   * last); past 2^53 the manifest's seed would not be the run's. Exact:
+   * both sides are integers below 2^53. */
+  if ((double)d->p.seed > SEED_MAX - (2.0 * (double)d->p.runs - 1.0))
+    return sensim_error_set(SENSIM_EINVAL, "%s: vepd.seed + 2 vepd.runs - 1 (the last drive's world seed) must be "
+                            "at most 2^53", s->source);
   const cJSON *vs = cJSON_GetObjectItemCaseSensitive(s->base, "variants");
   if (vs && (st = vepd_variants(s, vs)) != SENSIM_OK) return st;
   const cJSON *ref = cJSON_GetObjectItemCaseSensitive(s->base, "reference");

@@ -126,8 +126,12 @@ uint64_t sensim_tools__sweep_digest(const sensim_sweep *s, size_t i) {
   for (size_t a = 0; a < s->naxes; a++) {
     const sweep_axis *ax = &s->axes[a];
     size_t k = sensim_tools__sweep_axis_index(s, a, pos.combo);
+    /* The axis's name and a variant's name too: the manifest records the
+     * run's parameters by them, so a rename makes its records stale. */
+    h = fnv_str(h, ax->name);
     h = fnv_str(h, ax->type == SWEEP_VARIANTS ? "set" : ax->pointer);
     h = fnv_str(h, ax->type == SWEEP_VARIANTS ? ax->sets[k] : ax->labels[k]);
+    if (ax->type == SWEEP_VARIANTS) h = fnv_str(h, ax->labels[k]);
   }
   char extra[256] = "";
   if (s->kind == SENSIM_SWEEP_VEPD) {

@@ -159,6 +159,12 @@ static void test_seeds_first_count_past_2_pow_53_is_refused_not_rounded(void **s
   assert_string_equal(sensim_sweep_run_label(s, 1), "seed=9007199254740992");
   sensim_sweep_destroy(s);
   free(t);
+  /* A vepd sweep's drives use seeds seed .. seed + 2 runs - 1: the last
+   * at 2^53 loads, one past it does not. */
+  sweep_load_fails("{\"experiment\": \"vepd\", \"vepd\": {\"runs\": 2, \"seed\": 9007199254740990}}",
+                   SENSIM_EINVAL, NEEDLES("vepd.seed + 2 vepd.runs - 1", "2^53"));
+  s = sweep_load_ok("{\"experiment\": \"vepd\", \"vepd\": {\"runs\": 2, \"seed\": 9007199254740989}}", NULL);
+  sensim_sweep_destroy(s);
 }
 
 /* A pointer that does not resolve fails the load naming the first run it

@@ -271,6 +271,38 @@ static void test_run_complete_detects_stale_digests_and_failed_runs(void **state
   free(t5);
 }
 
+/* Records name their parameters by axis and variant names, so a renamed
+ * axis makes every run stale, and a renamed variant the runs that use it. */
+static void test_renamed_axes_and_variants_make_their_runs_stale(void **state) {
+  (void)state;
+  sweep_fresh_dir(EX "/n");
+  static const char fmt[] = "{\"name\": \"n\", \"scenario\": %s, \"axes\": [{\"name\": \"%s\", \"pointer\": "
+                            "\"/duration\", \"values\": [0.2]}, {\"name\": \"v\", \"variants\": ["
+                            "{\"name\": \"%s\", \"set\": {\"/world/seed\": 4}}, "
+                            "{\"name\": \"b\", \"set\": {\"/world/seed\": 5}}]}]}";
+  char *t = sweep_textf(fmt, kSweepScenario, "d", "a");
+  sensim_sweep *s = sweep_load_ok(t, NULL);
+  for (size_t i = 0; i < 2; i++) {
+    char *rec = NULL;
+    SENSIM_OK_OR_FAIL(sensim_sweep_execute(s, i, EX "/n", &rec));
+    free(rec);
+  }
+  char *t_axis = sweep_textf(fmt, kSweepScenario, "duration", "a");
+  char *t_variant = sweep_textf(fmt, kSweepScenario, "d", "a2");
+  sensim_sweep *s_axis = sweep_load_ok(t_axis, NULL), *s_variant = sweep_load_ok(t_variant, NULL);
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(sensim_sweep_run_complete(s, EX "/n", i, NULL), 1);
+    assert_int_equal(sensim_sweep_run_complete(s_axis, EX "/n", i, NULL), 0);
+    assert_int_equal(sensim_sweep_run_complete(s_variant, EX "/n", i, NULL), i == 1);
+  }
+  sensim_sweep_destroy(s);
+  sensim_sweep_destroy(s_axis);
+  sensim_sweep_destroy(s_variant);
+  free(t);
+  free(t_axis);
+  free(t_variant);
+}
+
 /* execute empties the run's folder first: what a failed or stale attempt
  * left (files, folders) is gone; other runs' folders are untouched. */
 static void test_execute_empties_the_run_folder_of_stale_files(void **state) {
@@ -517,6 +549,7 @@ int sensim_test_sweep_exec(void) {
       cmocka_unit_test(test_out_of_domain_value_is_recorded_as_a_failed_run),
       cmocka_unit_test(test_prepare_refuses_a_foreign_folder_and_takes_its_own),
       cmocka_unit_test(test_run_complete_detects_stale_digests_and_failed_runs),
+      cmocka_unit_test(test_renamed_axes_and_variants_make_their_runs_stale),
       cmocka_unit_test(test_execute_empties_the_run_folder_of_stale_files),
       cmocka_unit_test(test_reduce_writes_summary_csv_exactly),
       cmocka_unit_test(test_reduce_quotes_an_error_with_comma_quote_and_newline),
