@@ -196,8 +196,9 @@ SENSIM_TOOLS_API int sensim_sweep_run_complete(const sensim_sweep *s, const char
  * SENSIM_OK: the sweep goes on. *record gets the manifest's text
  * (malloc'd; free() it) either way. Another status only when nothing
  * could be recorded: SENSIM_EINVAL for NULL arguments or i out of range,
- * SENSIM_EIO when the folder or the manifest cannot be written. Safe to
- * call for different runs at once, from several processes or threads:
+ * SENSIM_EIO when the folder or the manifest cannot be written, SENSIM_ENOMEM
+ * when memory runs out. Safe to call for different runs at once, from
+ * several processes or threads:
  * each run is a world of its own (with sensim_sweep_threads workers), and
  * the sweep is only read. Not while sensim_sweep_set_threads runs. */
 SENSIM_TOOLS_API sensim_status sensim_sweep_execute(const sensim_sweep *s, size_t i, const char *out_dir,

@@ -12,7 +12,8 @@
 
 /* ---- loading ---------------------------------------------------------- */
 
-/* Every example scenario loads, runs and writes its sensors' frames. */
+/* Every example scenario loads, runs and writes its sensors' frames
+ * (examples/sweep*.json are sweeps of them, not scenarios). */
 static void test_examples_load_and_run(void **state) {
   (void)state;
   DIR *d = opendir(EXAMPLES);
@@ -22,6 +23,9 @@ static void test_examples_load_and_run(void **state) {
   while ((e = readdir(d))) {
     size_t n = strlen(e->d_name);
     if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+    /* Sweep files (docs/sweep.md) are not scenarios; the sweep tests run
+     * them (tests/sweep_ranks/run.sh). */
+    if (strncmp(e->d_name, "sweep", 5) == 0) continue;
     char path[512], out[512];
     snprintf(path, sizeof path, "%s/%s", EXAMPLES, e->d_name);
     snprintf(out, sizeof out, "%s/examples/%.*s", TMP, (int)(n - 5), e->d_name);
