@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char usage_text[] =
     "usage: sensim ablate SCENARIO.json --out DIR [--threads N] [--frames N]\n"
@@ -30,11 +30,7 @@ static const char usage_text[] =
     "  sensim ablate examples/ablation.json --out out/ablation --variants baseline,noise_off\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim ablate: %s%s%s%s\nTry 'sensim ablate --help'.\n", what, arg ? " '" : "", arg ? arg : "",
-          arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("ablate", what, arg); }
 
 /* Comma-separated variant names into list; -1 on an unknown or repeated one. */
 static int parse_variants(const char *s, sensim_ablation *list, size_t *n) {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2, MAX_COLS = 64, MAX_M = 128 };
+enum { EXIT_FAILED = 1, MAX_COLS = 64, MAX_M = 128 };
 
 static const char help[] =
     "usage: sensim allan IMU.csv [--column NAME ...] [--out PLOT.png]\n"
@@ -34,11 +34,7 @@ static const char help[] =
     "  sensim allan out/cart/imu/imu.csv --column gz --out allan_gz.png\n"
     "exit status: 0 success, 1 unreadable file or data, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim allan: %s%s%s%s\nTry 'sensim allan --help'.\n", what, arg ? " '" : "",
-          arg ? arg : "", arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("allan", what, arg); }
 
 /* The IMU CSV as a numeric table (sensim_tools/table.h); EXIT_FAILED with
  * a message on error. */

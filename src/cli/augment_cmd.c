@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char usage_text[] =
     "usage: sensim augment IN_DIR OUT_DIR --stages S,S,... [options]\n"
@@ -59,11 +59,7 @@ typedef struct aug {
   double set_mean[3], set_std[3];  /* input set before the brightness stage */
 } aug;
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim augment: %s%s%s%s\nTry 'sensim augment --help'.\n", what, arg ? " '" : "", arg ? arg : "",
-          arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("augment", what, arg); }
 
 static int fail(const char *what) {
   fprintf(stderr, "sensim augment: %s: %s\n", what, sensim_last_error());

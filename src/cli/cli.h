@@ -48,6 +48,9 @@ int sensim__cli_is_help(const char *arg);
  * option of the NULL-terminated `known` is near) and where help is, on
  * stderr; returns 2, the exit code of bad usage. */
 int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *const *known);
+/* "sensim CMD: WHAT 'ARG'" (without the quoted part for a NULL arg) and
+ * where help is, on stderr; returns 2, the exit code of bad usage. */
+int sensim__cli_usage(const char *cmd, const char *what, const char *arg);
 /* A whole decimal integer in lo..hi into *v: 0, or -1 (v untouched) for
  * anything else (empty, trailing text, out of range). */
 int sensim__cli_parse_long(const char *s, long lo, long hi, long *v);

@@ -26,3 +26,9 @@ int sensim__cli_parse_long(const char *s, long lo, long hi, long *v) {
   *v = x;
   return 0;
 }
+
+int sensim__cli_usage(const char *cmd, const char *what, const char *arg) {
+  fprintf(stderr, "sensim %s: %s%s%s%s\nTry 'sensim %s --help'.\n", cmd, what, arg ? " '" : "", arg ? arg : "",
+          arg ? "'" : "", cmd);
+  return 2;
+}

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char usage_text[] =
     "usage: sensim contact-sheet DIR --out SHEET.png [--cols N] [--max N] [--cell-width PX]\n"
@@ -24,11 +24,7 @@ static const char usage_text[] =
     "  sensim contact-sheet out/demo/camera --out sheet.png --cols 5 --max 20\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim contact-sheet: %s%s%s%s\nTry 'sensim contact-sheet --help'.\n", what,
-          arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("contact-sheet", what, arg); }
 
 int sensim__cli_contact_sheet(int argc, char **argv) {
   sensim_contact_sheet_params p;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char usage_text[] =
     "usage: sensim image-stats DIR_A DIR_B [--out PLOT.png] [--bins N]\n"
@@ -24,11 +24,7 @@ static const char usage_text[] =
     "  sensim image-stats real/ out/cart/camera/ --out stats.png\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim image-stats: %s%s%s%s\nTry 'sensim image-stats --help'.\n", what, arg ? " '" : "",
-          arg ? arg : "", arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("image-stats", what, arg); }
 
 static int fail(const char *what, sensim_status st) {
   fprintf(stderr, "sensim image-stats: %s: %s (%s)\n", what, sensim_last_error(), sensim_status_str(st));

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char help[] =
     "usage: sensim noise-calib DIR [--bins N] [--plot PLOT.png]\n"
@@ -35,11 +35,7 @@ static const char help[] =
     "  sensim noise-calib --scenario calib.json --sensor cam --frames 16\n"
     "exit status: 0 success, 1 unreadable or unusable frames, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim noise-calib: %s%s%s%s\nTry 'sensim noise-calib --help'.\n", what,
-          arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("noise-calib", what, arg); }
 
 static void print_fit(const sensim_noise_fit *f, const char *source) {
   printf("noise calibration of %s: %zu frames of %zu values\n", source, f->nframes, f->nvalues);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli/cli.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char depth_usage[] =
     "usage: sensim preview-depth IN.png --out OUT.png [--max-range M] [--min-range M]\n"
@@ -32,11 +32,7 @@ static const char labels_usage[] =
     "  sensim preview-labels out/labels/frame_000012.png --out labels.png\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
-static int usage(const char *cmd, const char *what, const char *arg) {
-  fprintf(stderr, "sensim %s: %s%s%s%s\nTry 'sensim %s --help'.\n", cmd, what, arg ? " '" : "",
-          arg ? arg : "", arg ? "'" : "", cmd);
-  return EXIT_USAGE;
-}
+static int usage(const char *cmd, const char *what, const char *arg) { return sensim__cli_usage(cmd, what, arg); }
 
 static int parse_metres(const char *s, double *v) {
   char *end = NULL;

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include "cli/sweep_job.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+enum { EXIT_FAILED = 1 };
 
 static const char usage_text[] =
     "usage: sensim sweep SWEEP.json --out DIR [--threads N] [--list]\n"
@@ -36,11 +36,7 @@ static const char usage_text[] =
     "  mpirun -n 4 sensim sweep examples/sweep.json --out out/sweep\n"
     "exit status: 0 every run ok, 1 a run failed or a write failed, 2 bad usage\n";
 
-static int usage(const char *what, const char *arg) {
-  fprintf(stderr, "sensim sweep: %s%s%s%s\nTry 'sensim sweep --help'.\n", what, arg ? " '" : "", arg ? arg : "",
-          arg ? "'" : "");
-  return EXIT_USAGE;
-}
+static int usage(const char *what, const char *arg) { return sensim__cli_usage("sweep", what, arg); }
 
 /* ---- what both drivers share ------------------------------------------------ */
 
