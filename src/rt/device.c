@@ -87,6 +87,7 @@ sensim_status sensim__rt_sync(sensim_world *w) {
     }
     sensim__stash_init(&rt->spare_bindings, SENSIM_RT_SPARES);
     sensim__stash_init(&rt->spare_lists, SENSIM_RT_SPARES);
+    rt->list_users = (w->params.threads > 0 ? w->params.threads : 0) + 1;
     sensim__stash_init(&rt->spare_views, SENSIM_RT_SPARES);
     w->rt = rt;
     w->rt_release = release;

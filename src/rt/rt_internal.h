@@ -64,6 +64,7 @@ typedef struct sensim_rt {
    * capture then allocates nothing in the kernel. */
   sensim_stash spare_bindings;
   sensim_stash spare_lists; /* instance lists without an Embree scene */
+  int list_users;           /* threads that may build a view at once: the world's workers and its host */
   sensim_stash spare_views;
 } sensim_rt;
 

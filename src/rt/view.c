@@ -118,10 +118,35 @@ static int reserve(void **p, size_t *cap, size_t n, size_t es) {
   return *p != NULL;
 }
 
+/* Every spare list sized for nb bodies and total steps, and at least
+ * rt->list_users - 1 of them: called when a capture had to make a list or
+ * grow one (warm-up, a world that grew), so that in steady state every
+ * thread that builds a view at the same moment finds a spare of the right
+ * size however the threads happen to overlap. Out of memory here only
+ * leaves fewer or smaller spares (a later capture makes its own). */
+static void spares_fit(sensim_rt *rt, size_t nb, size_t total) {
+  sensim_rt_scene *keep[SENSIM_RT_SPARES];
+  int n = 0;
+  while (n < SENSIM_RT_SPARES && (keep[n] = sensim__stash_take(&rt->spare_lists)) != NULL) n++;
+  while (n < rt->list_users - 1 && n < SENSIM_RT_SPARES && (keep[n] = calloc(1, sizeof *keep[n])) != NULL) n++;
+  for (int k = 0; k < n; k++) {
+    sensim_rt_scene *s = keep[k];
+    size_t cb = s->cap_nb, cn = s->cap_nb, cf = s->cap_nb;
+    if (reserve((void **)&s->blas, &cb, nb, sizeof *s->blas) && reserve((void **)&s->nsteps, &cn, nb, sizeof *s->nsteps) &&
+        reserve((void **)&s->first, &cf, nb, sizeof *s->first) &&
+        reserve((void **)&s->step, &s->cap_total, total, sizeof *s->step)) {
+      s->cap_nb = cb;
+      if (sensim__stash_give(&rt->spare_lists, s)) continue;
+    }
+    scene_free(s);
+  }
+}
+
 /* The instance list of a snapshot, without its Embree scene: a spare one
  * refilled, or a new one. */
 static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_snapshot *snap) {
   sensim_rt_scene *s = sensim__stash_take(&b->rt->spare_lists);
+  int made = s == NULL;
   size_t cap_nb = s ? s->cap_nb : 0, cap_total = s ? s->cap_total : 0;
   if (!s && !(s = calloc(1, sizeof *s))) return NULL;
   size_t nb = snap->nbodies;
@@ -149,6 +174,7 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
     scene_free(s);
     return NULL;
   }
+  if (made || s->cap_nb != cap_nb || s->cap_total != cap_total) spares_fit(b->rt, nb, total);
   size_t at = 0;
   s->is_static = 1;
   for (size_t i = 0; i < nb; i++) {
