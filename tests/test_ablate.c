@@ -11,6 +11,7 @@ int main(void) {
   failed += sensim_test_augment_color();
   failed += sensim_test_image_report();
   failed += sensim_test_ablate_scenario();
+  failed += sensim_test_ablate_view_variants();
   failed += sensim_test_ablate_cli();
   return failed ? 1 : 0;
 }

@@ -16,8 +16,9 @@ extern "C" {
 #endif
 
 /* ---- camera-stage ablation (tools/ablate_scenario.c) -----------------------
- * Each variant is the scenario with one stage of every camera removed,
- * made by editing the scenario's JSON before it is loaded; only camera
+ * Each variant is the scenario with one stage of every camera removed (or,
+ * for the lighting variants, the scene's lights made flat), made by
+ * editing the scenario's JSON before it is loaded; only camera
  * sensors are kept (the others are dropped from every variant, baseline
  * included). docs/ablation.md lists what each variant changes. */
 typedef enum sensim_ablation {
@@ -28,6 +29,11 @@ typedef enum sensim_ablation {
   SENSIM_ABLATE_WHITE_BALANCE, /* "wb_ideal": white_balance -> fixed gains undoing the qe cast */
   SENSIM_ABLATE_EXPOSURE,      /* "exposure_fixed": auto_exposure removed */
   SENSIM_ABLATE_SUPERSAMPLING, /* "supersampling_1": samples -> 1 */
+  SENSIM_ABLATE_LENS_FOV,      /* "lens_pinhole_fov": lens -> pinhole with the lens's horizontal
+                                  and vertical fields of view, same principal point */
+  SENSIM_ABLATE_LIGHTING,      /* "lighting_flat": lights removed, their irradiance on level
+                                  ground added to the ambient sky (no shading, no shadows) */
+  SENSIM_ABLATE_COMBINED,      /* "fov_lighting": lens_pinhole_fov and lighting_flat together */
   SENSIM_ABLATE_COUNT
 } sensim_ablation;
 

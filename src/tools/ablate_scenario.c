@@ -24,12 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include "tools/ablate_internal.h"
 #include "tools/json_text.h"
 #include "tools/tools_internal.h"
 
-static const char *const kNames[SENSIM_ABLATE_COUNT] = {"baseline", "lens_pinhole",   "noise_off",
-                                                        "demosaic_off", "wb_ideal", "exposure_fixed",
-                                                        "supersampling_1"};
+static const char *const kNames[SENSIM_ABLATE_COUNT] = {
+    "baseline",        "lens_pinhole",     "noise_off",     "demosaic_off", "wb_ideal", "exposure_fixed",
+    "supersampling_1", "lens_pinhole_fov", "lighting_flat", "fov_lighting"};
 
 const char *sensim_ablation_name(sensim_ablation a) {
   return (int)a >= 0 && a < SENSIM_ABLATE_COUNT ? kNames[a] : NULL;
@@ -44,7 +45,7 @@ sensim_status sensim_ablation_from_name(const char *name, sensim_ablation *a) {
     }
   return sensim_error_set(SENSIM_ENOTFOUND,
                       "unknown ablation variant '%s' (baseline, lens_pinhole, noise_off, demosaic_off, wb_ideal, "
-                      "exposure_fixed, supersampling_1)",
+                      "exposure_fixed, supersampling_1, lens_pinhole_fov, lighting_flat, fov_lighting)",
                       name);
 }
 
@@ -56,16 +57,15 @@ void sensim_ablate_options_init(sensim_ablate_options *o) {
 
 /* ---- editing one camera ---- */
 
-typedef struct notes {
-  char *buf;
-  size_t size, len;
-} notes;
+typedef sensim_tools__ablate_notes notes;
 
-static void note(notes *n, const char *cam, const char *what) {
+void sensim_tools__ablate_note(notes *n, const char *cam, const char *what) {
   if (!n->buf || n->size == 0) return;
   int k = snprintf(n->buf + n->len, n->size - n->len, "%s: %s\n", cam, what);
   if (k > 0) n->len = n->len + (size_t)k < n->size ? n->len + (size_t)k : n->size - 1;
 }
+
+static void note(notes *n, const char *cam, const char *what) { sensim_tools__ablate_note(n, cam, what); }
 
 static const char *filter_name(const cJSON *f) {
   const cJSON *nm = cJSON_IsObject(f) ? cJSON_GetObjectItemCaseSensitive(f, "name") : NULL;
@@ -159,7 +159,7 @@ static sensim_status ideal_white_balance(cJSON *filters, const char *cam, notes 
   return SENSIM_OK;
 }
 
-static sensim_status set_number(cJSON *obj, const char *key, double v) {
+sensim_status sensim_tools__ablate_set_number(cJSON *obj, const char *key, double v) {
   cJSON *num = cJSON_CreateNumber(v);
   if (!num) return sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory");
   if (cJSON_GetObjectItemCaseSensitive(obj, key))
@@ -229,8 +229,13 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
       }
       snprintf(msg, sizeof msg, "samples %g -> 1", cJSON_IsNumber(s) ? s->valuedouble : 4.0);
       note(n, name, msg);
-      return set_number(cam, "samples", 1);
+      return sensim_tools__ablate_set_number(cam, "samples", 1);
     }
+    case SENSIM_ABLATE_LENS_FOV:
+    case SENSIM_ABLATE_COMBINED:
+      return sensim_tools__ablate_pinhole_fov(cam, name, n);
+    case SENSIM_ABLATE_LIGHTING: /* the scene's, not a camera's: edit_tree */
+      return SENSIM_OK;
     default:
       return sensim_error_set(SENSIM_EINVAL, "ablation: unknown variant %d", (int)a);
   }
@@ -272,9 +277,13 @@ static sensim_status edit_tree(cJSON *root, sensim_ablation a, size_t frames, no
     s = next;
   }
   if (!cameras) return sensim_error_set(SENSIM_EINVAL, "ablation: the scenario has no camera sensor");
+  if (a == SENSIM_ABLATE_LIGHTING || a == SENSIM_ABLATE_COMBINED) {
+    sensim_status st = sensim_tools__ablate_flat_lighting(root, n);
+    if (st) return st;
+  }
   /* Frame N - 1 is delivered at its capture time plus lag; one more step
    * reaches it wherever it falls between steps. */
-  if (frames) return set_number(root, "duration", duration + (step > 0 ? step : 0.001));
+  if (frames) return sensim_tools__ablate_set_number(root, "duration", duration + (step > 0 ? step : 0.001));
   return SENSIM_OK;
 }
 

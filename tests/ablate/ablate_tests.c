@@ -2,6 +2,7 @@
  * JSON edits each variant makes, and renders of a tiny scene in which each
  * variant differs from the baseline only through the stage it removed. */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ablate/ablate_groups.h"
@@ -67,6 +68,53 @@ static void remove_filter(cJSON *cam, const char *name) {
       cJSON_DeleteItemFromArray(filters, i);
 }
 
+/* The normalised image coordinate x_n of Brown-Conrady's radial model
+ * (k1, k2; no tangential term on the principal row and column) that lands
+ * at the distorted coordinate x_d: x_n (1 + k1 x_n^2 + k2 x_n^4) = x_d,
+ * by Newton's method from x_d (independent of the library's inverse). */
+static double undistort(double x_d, double k1, double k2) {
+  double x = x_d;
+  for (int i = 0; i < 50; i++) {
+    double r2 = x * x, f = x * (1 + k1 * r2 + k2 * r2 * r2) - x_d, df = 1 + 3 * k1 * r2 + 5 * k2 * r2 * r2;
+    x -= f / df;
+  }
+  return x;
+}
+
+/* lens_pinhole_fov on kScene's cameras (24 x 16, hfov 60 deg, so fx = fy
+ * = 12 / tan(30 deg), centre (11.5, 7.5); k1 -0.15, k2 0.02): the image's
+ * edges sit 12 and 8 px from the centre, at x_d = 12 / fx and y_d = 8 / fy;
+ * the rays there have tan(angle) = undistort(x_d), so the pinhole that
+ * sees the same angles has fx' = 12 / undistort(12 / fx), fy' = 8 /
+ * undistort(8 / fy). */
+static void expect_pinhole_fov(cJSON *want, const cJSON *got) {
+  const double f = 12.0 / tan(30.0 * 3.14159265358979323846 / 180.0);
+  const double fx = 12.0 / undistort(12.0 / f, -0.15, 0.02), fy = 8.0 / undistort(8.0 / f, -0.15, 0.02);
+  assert_near(cJSON_GetObjectItem(got, "fx")->valuedouble, fx, 1e-6 * fx);
+  assert_near(cJSON_GetObjectItem(got, "fy")->valuedouble, fy, 1e-6 * fy);
+  /* Barrel distortion (k1 < 0) sees more than its focal length says: the
+   * pinhole of the same field has the shorter focal length. */
+  assert_true(fx < f && fy < f && fx != fy);
+  cJSON_ReplaceItemInObject(want, "lens", cJSON_CreateString("pinhole"));
+  cJSON_DeleteItemFromObject(want, "dist");
+  cJSON_DeleteItemFromObject(want, "hfov_deg");
+  cJSON_AddNumberToObject(want, "fx", cJSON_GetObjectItem(got, "fx")->valuedouble);
+  cJSON_AddNumberToObject(want, "fy", cJSON_GetObjectItem(got, "fy")->valuedouble);
+  cJSON_AddNumberToObject(want, "cx", 11.5);
+  cJSON_AddNumberToObject(want, "cy", 7.5);
+}
+
+/* lighting_flat on kScene: its one light (direction (1, -0.2, -0.3),
+ * intensity 1.5, white) gave level ground 1.5 * 0.3 / |d|; the ambient
+ * 0.2 grows by that and the lights go. */
+static void expect_flat_lighting(cJSON *want, const cJSON *got) {
+  const double e = 0.2 + 1.5 * 0.3 / sqrt(1 + 0.04 + 0.09);
+  double a = cJSON_GetObjectItem(cJSON_GetObjectItem(got, "world"), "ambient")->valuedouble;
+  assert_near(a, e, 1e-15);
+  cJSON_DeleteItemFromObject(want, "lights");
+  cJSON_ReplaceItemInObject(cJSON_GetObjectItem(want, "world"), "ambient", cJSON_CreateNumber(a));
+}
+
 /* Each variant's tree equals the baseline's with exactly the documented
  * change applied by hand (cJSON_Compare, strict). */
 static void test_each_variant_edits_only_its_stage(void **state) {
@@ -111,16 +159,23 @@ static void test_each_variant_edits_only_its_stage(void **state) {
         case SENSIM_ABLATE_SUPERSAMPLING:
           cJSON_ReplaceItemInObject(c, "samples", cJSON_CreateNumber(1));
           break;
+        case SENSIM_ABLATE_LENS_FOV:
+        case SENSIM_ABLATE_COMBINED: expect_pinhole_fov(c, camera(got, cams[k])); break;
         default: break;
       }
     }
+    if (a == SENSIM_ABLATE_LIGHTING || a == SENSIM_ABLATE_COMBINED) expect_flat_lighting(want, got);
     if (!cJSON_Compare(want, got, 1)) {
       char *w = cJSON_Print(want), *g = cJSON_Print(got);
       fail_msg("variant %s:\nwant %s\ngot %s", sensim_ablation_name((sensim_ablation)a), w, g);
     }
-    /* One note per camera. */
-    assert_non_null(strstr(notes, "cam: "));
-    assert_non_null(strstr(notes, "clean: "));
+    /* One note per camera, and the lights' for the lighting variants. */
+    if (a != SENSIM_ABLATE_LIGHTING) {
+      assert_non_null(strstr(notes, "cam: "));
+      assert_non_null(strstr(notes, "clean: "));
+    }
+    if (a == SENSIM_ABLATE_LIGHTING || a == SENSIM_ABLATE_COMBINED)
+      assert_non_null(strstr(notes, "lights: 1 directional light removed"));
     if (a == SENSIM_ABLATE_NOISE) assert_non_null(strstr(notes, "clean: no noise filter: unchanged"));
     if (a == SENSIM_ABLATE_EXPOSURE) assert_non_null(strstr(notes, "clean: no auto_exposure: unchanged"));
     cJSON_Delete(want);
