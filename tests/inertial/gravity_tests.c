@@ -1,7 +1,8 @@
 /* tests/inertial/gravity_tests.c: the world's default gravity, the WGS84
  * normal gravity at its origin (scene/gravity.c): published values, an
  * independent form of Somigliana's formula, the free-air gradient, how the
- * world and a scenario choose it, and an IMU at rest reading it. */
+ * world and a scenario choose it, and an IMU at rest reading it (with the
+ * Earth's rate, south of the equator, in a rotated mount). */
 #include <math.h>
 #include <string.h>
 #include "inertial/inertial_groups.h"
@@ -157,6 +158,68 @@ static void test_imu_at_rest_reads_normal_gravity_of_the_origin(void **st) {
   sensim_world_destroy(w);
 }
 
+/* The Earth's rate through the scenario key, south of the equator and with
+ * a rotated mount (the existing sensors test covers 45 deg N, a level
+ * mount and the Coriolis term): at rest at 33.9 deg S a gyro senses
+ * Omega (0, cos phi, sin phi) with a negative up component, resolved in the
+ * sensor frame, and the accelerometer normal gravity resolved the same
+ * way; expected values by rotation matrix, not by the library's quaternions.
+ * R = Rz(yaw) Ry(pitch) Rx(roll) (sensim_quat_from_ypr's convention, ZYX). */
+static void test_imu_earth_rate_south_of_equator_in_rotated_mount_from_json(void **st) {
+  (void)st;
+  const double lat = -33.9, om = 7.292115e-5, yaw = 0.4, pitch = -0.3, roll = 1.1;
+  sensim_world_params p;
+  sensim_world_params_init(&p);
+  p.threads = 0;
+  p.origin_lat = lat;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  sensim_body *b = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.body = b;
+  sp.rate = 10.0;
+  sp.mount.rot = sensim_quat_from_ypr(yaw, pitch, roll);
+  sensim_sensor *imu = NULL;
+  SENSIM_OK_OR_FAIL(sensim_sensor_create_json(w, "imu", &sp, "{\"earth_rotation\": true}", &imu));
+  double cy = cos(yaw), sy = sin(yaw), cp = cos(pitch), sp_ = sin(pitch), cr = cos(roll),
+         sr = sin(roll);
+  const double R[9] = {cy * cp, cy * sp_ * sr - sy * cr, cy * sp_ * cr + sy * sr,
+                       sy * cp, sy * sp_ * sr + cy * cr, sy * sp_ * cr - cy * sr,
+                       -sp_,    cp * sr,                 cp * cr};
+  double phi = lat * M_PI / 180.0, g = sensim_normal_gravity(lat, 0.0);
+  const double earth[3] = {0.0, om * cos(phi), om * sin(phi)}, up[3] = {0.0, 0.0, g};
+  double gyr[3], acc[3];
+  for (int i = 0; i < 3; i++) {
+    gyr[i] = R[i] * earth[0] + R[3 + i] * earth[1] + R[6 + i] * earth[2];
+    acc[i] = R[i] * up[0] + R[3 + i] * up[1] + R[6 + i] * up[2];
+  }
+  int n = 0;
+  for (int j = 0; j <= 10; j++) {
+    sensim_body_state s = {0};
+    s.pose.rot = sensim_quat_from_ypr(0.0, 0.0, 0.0);
+    s.flags = SENSIM_STATE_VELOCITY | SENSIM_STATE_ACCELERATION;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(b, 0.1 * j, &s));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.1 * j));
+    const sensim_frame *f = NULL;
+    while (sensim_sensor_poll(imu, &f) == SENSIM_OK && f) {
+      const sensim_imu_sample *m = f->data;
+      for (int i = 0; i < 3; i++) {
+        assert_near(m->gyro[i], gyr[i], 1e-18);
+        assert_near(m->accel[i], acc[i], 1e-14);
+      }
+      n++;
+    }
+  }
+  assert_true(n >= 10);
+  /* The world's up component of the Earth's rate is negative in the south. */
+  assert_true(earth[2] < -4e-5);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_inertial_gravity(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_normal_gravity_matches_published_values_and_axes_form),
@@ -164,6 +227,7 @@ int sensim_test_inertial_gravity(void) {
       cmocka_unit_test(test_world_gravity_defaults_to_normal_gravity_at_origin),
       cmocka_unit_test(test_scenario_gravity_takes_a_number_or_normal),
       cmocka_unit_test(test_imu_at_rest_reads_normal_gravity_of_the_origin),
+      cmocka_unit_test(test_imu_earth_rate_south_of_equator_in_rotated_mount_from_json),
   };
   return cmocka_run_group_tests_name("inertial_gravity", tests, NULL, NULL);
 }
