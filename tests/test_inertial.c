@@ -36,5 +36,6 @@ int main(void) {
   failed += sensim_test_inertial_mag();
   failed += sensim_test_inertial_cli();
   failed += sensim_test_inertial_mag_scenario();
+  failed += sensim_test_inertial_gravity();
   return failed ? 1 : 0;
 }

@@ -68,14 +68,29 @@ typedef struct sensim_world_params {
   double origin_lat;     /* WGS84 latitude of the local ENU origin, deg */
   double origin_lon;     /* WGS84 longitude of the local ENU origin, deg */
   double origin_height;  /* WGS84 ellipsoidal height of the origin, m */
-  double gravity;        /* magnitude of gravity along world -Z, m/s^2 */
+  double gravity;        /* magnitude of gravity along world -Z, m/s^2, [0, 100);
+                            SENSIM_GRAVITY_NORMAL: normal gravity at the origin */
   float background[3];   /* linear RGB radiance of rays that hit nothing */
   float ambient;         /* ambient (sky) irradiance added to every lit point */
 } sensim_world_params;
 
-/* Defaults: seed 1, 2 threads, origin 0 deg / 0 deg / 0 m, g = 9.80665,
- * light-grey sky background, ambient 0.1. */
+/* Defaults: seed 1, 2 threads, origin 0 deg / 0 deg / 0 m, gravity
+ * SENSIM_GRAVITY_NORMAL, light-grey sky background, ambient 0.1. */
 SENSIM_API void sensim_world_params_init(sensim_world_params *p);
+
+/* sensim_world_params.gravity meaning "the WGS84 normal gravity at the
+ * world's origin" (sensim_normal_gravity(origin_lat, origin_height)); the
+ * world resolves it when created, so sensim_world_params_get() returns the
+ * value in use. Exactly this value: other negative values are errors. */
+#define SENSIM_GRAVITY_NORMAL (-1.0)
+
+/* Normal gravity of the WGS84 ellipsoid, m/s^2, at geodetic latitude
+ * `lat_deg` (deg, [-90, 90]) and ellipsoidal height `height` (m):
+ * Somigliana's formula with the second-order height correction (NIMA
+ * TR8350.2, 3rd ed., eqs. 4-1 and 4-3; 9.7803253359 at the equator,
+ * 9.8321849378 at the poles). Valid near the Earth (|height| of some
+ * 100 km). NaN for a latitude out of range or a height not finite. */
+SENSIM_API double sensim_normal_gravity(double lat_deg, double height);
 
 /* Create a world. `p` is copied. */
 SENSIM_API sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out);

@@ -74,11 +74,26 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
   sensim_world_params_init(&p);
   unsigned long long seed = p.seed;
   int threads = p.threads;
-  PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None;
-  double gravity = p.gravity;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOdOO:World", kwlist, &seed, &threads, &origin,
-                                   &gravity, &bg, &ambient))
+  PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOO:World", kwlist, &seed, &threads, &origin,
+                                   &grav, &bg, &ambient))
     return -1;
+  /* gravity: m/s^2, or "normal" / None for the WGS84 normal gravity at the
+   * origin (world.h, SENSIM_GRAVITY_NORMAL). */
+  double gravity = p.gravity;
+  if (PyUnicode_Check(grav)) {
+    if (PyUnicode_CompareWithASCIIString(grav, "normal") != 0) {
+      PyErr_SetString(PyExc_ValueError, "gravity must be a number (m/s^2) or \"normal\"");
+      return -1;
+    }
+  } else if (grav != Py_None) {
+    gravity = PyFloat_AsDouble(grav);
+    if (gravity == -1.0 && PyErr_Occurred()) return -1;
+    if (!(gravity >= 0.0)) {
+      PyErr_Format(PyExc_ValueError, "gravity = %R must be >= 0 (m/s^2) or \"normal\"", grav);
+      return -1;
+    }
+  }
   if (self->world) {
     PyErr_SetString(PyExc_RuntimeError, "World.__init__ called twice");
     return -1;
@@ -541,7 +556,8 @@ PyTypeObject sp_WorldType = {
     .tp_basicsize = sizeof(sp_world),
     .tp_dealloc = (destructor)world_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=9.80665 m/s^2, "
+    .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
+              "(WGS84 normal gravity at the origin) or m/s^2, "
               "background=(r, g, b), ambient=0.1): a simulated world; it owns every mesh, body and "
               "sensor made in it. Same seed, same frames.",
     .tp_traverse = (traverseproc)world_traverse,

@@ -12,7 +12,7 @@ import pytest
 
 import sensim
 
-G = 9.80665
+G = 9.7803253359  # the default: WGS84 normal gravity at the default origin (equator, 0 m)
 IDENTITY = ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0))
 
 # Small sensors: keyword arguments for World.camera / World.lidar.

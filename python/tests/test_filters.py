@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sensim
-from conftest import CAM, LIDAR, drive
+from conftest import CAM, G, LIDAR, drive
 
 
 def test_filter_names_and_presets():
@@ -91,7 +91,7 @@ def test_noise_filters_change_records(world):
     mag = w.magnetometer(body=car, filters=["mag_noise"])
     drive(w, car, [0.0])
     a, b = clean.poll().record["accel"], noisy.poll().record["accel"]
-    assert np.allclose(a, (0, 0, 9.80665)) and not np.allclose(a, b, atol=1e-6)
+    assert np.allclose(a, (0, 0, G)) and not np.allclose(a, b, atol=1e-6)
     assert np.abs(a - b).max() < 5.0
     assert mag.poll().type == "mag"
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sensim
-from conftest import CAM, LIDAR, build_world, drive, steps
+from conftest import CAM, G, LIDAR, build_world, drive, steps
 
 
 def same_records(a, b):
@@ -293,7 +293,7 @@ def test_destroying_a_ridden_body_is_refused(world):
     drive(w, car, [0.0, 0.1], pose=((0, 0, 0), (1, 0, 0, 0)))
     fs = imu.poll_all()
     assert [f.index for f in fs] == [0, 1]
-    assert np.allclose(fs[1].record["accel"], (0, 0, 9.80665))
+    assert np.allclose(fs[1].record["accel"], (0, 0, G))
 
 
 def test_world_kept_alive_by_its_sensors():
@@ -324,7 +324,7 @@ def test_world_in_a_reference_cycle_with_frames_in_flight():
         gc.collect()
     churn()
     assert len(kept) == 24
-    assert all(np.allclose(d[0]["accel"], (0, 0, 9.80665)) for d, _ in kept)
+    assert all(np.allclose(d[0]["accel"], (0, 0, G)) for d, _ in kept)
 
 
 def test_open_worlds_are_closed_at_interpreter_exit(tmp_path):

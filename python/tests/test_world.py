@@ -30,6 +30,16 @@ def test_params_and_clock():
     assert d["seed"] == 1 and d["threads"] == 2 and d["gravity"] == G
 
 
+def test_gravity_defaults_to_normal_gravity_at_the_origin():
+    with sensim.World(origin=(60.0, 10.0, 1000.0)) as w:
+        assert abs(w.params["gravity"] - 9.816093205983) < 1e-9  # WGS84, TR8350.2 eqs. 4-1, 4-3
+    with sensim.World(origin=(60.0, 10.0, 1000.0), gravity="normal") as w:
+        assert abs(w.params["gravity"] - 9.816093205983) < 1e-9
+    for bad in ("standard", -1.0, float("nan")):
+        with pytest.raises(ValueError):
+            sensim.World(gravity=bad)
+
+
 def test_gravity_reaches_the_imu():
     with sensim.World(gravity=3.5) as w:
         car = w.body()

@@ -23,7 +23,19 @@ static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrid
     if (st == SENSIM_OK) st = sensim__jint(obj, path, "seed", 0, 0, 9007199254740992.0, &seed);
     if (st == SENSIM_OK) st = sensim__jint(obj, path, "threads", 0, 0, 1024, &threads);
     if (st == SENSIM_OK) st = sensim__jvec(obj, path, "origin", 0, 3, origin);
-    if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "gravity", 0, &g);
+    const cJSON *jg = cJSON_GetObjectItemCaseSensitive(obj, "gravity");
+    if (st == SENSIM_OK && cJSON_IsString(jg)) {
+      /* "normal": WGS84 normal gravity at the origin (world.h). */
+      if (strcmp(jg->valuestring, "normal") != 0)
+        st = sensim__fail(SENSIM_EINVAL,
+                          "world.gravity: \"%s\" is not a number (m/s^2) or \"normal\"",
+                          jg->valuestring);
+      g = SENSIM_GRAVITY_NORMAL;
+    } else if (st == SENSIM_OK) {
+      st = sensim__jnumber(obj, path, "gravity", 0, &g);
+      if (st == SENSIM_OK && jg && !(g >= 0))
+        st = sensim__fail(SENSIM_EINVAL, "world.gravity: must be >= 0 (got %g)", g);
+    }
     if (st == SENSIM_OK) st = sensim__jvec(obj, path, "background", 0, 3, bg);
     if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "ambient", 0, &amb);
     if (st != SENSIM_OK) return st;
@@ -31,7 +43,6 @@ static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrid
   if (!(origin[0] >= -90 && origin[0] <= 90 && origin[1] >= -180 && origin[1] <= 180))
     return sensim__fail(SENSIM_EINVAL, "world.origin: latitude %g / longitude %g out of range",
                         origin[0], origin[1]);
-  if (!(g >= 0)) return sensim__fail(SENSIM_EINVAL, "world.gravity: must be >= 0 (got %g)", g);
   if (!(amb >= 0)) return sensim__fail(SENSIM_EINVAL, "world.ambient: must be >= 0 (got %g)", amb);
   for (int i = 0; i < 3; i++)
     if (!(bg[i] >= 0))

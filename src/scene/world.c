@@ -10,7 +10,7 @@ void sensim_world_params_init(sensim_world_params *p) {
   memset(p, 0, sizeof *p);
   p->seed = 1;
   p->threads = 2;
-  p->gravity = 9.80665; /* standard gravity, CGPM 1901 */
+  p->gravity = SENSIM_GRAVITY_NORMAL; /* WGS84 normal gravity at the origin (scene/gravity.c) */
   p->background[0] = p->background[1] = p->background[2] = 0.6f;
   p->ambient = 0.1f;
 }
@@ -25,8 +25,10 @@ static sensim_status check_params(const sensim_world_params *p) {
   if (!isfinite(p->origin_height) || fabs(p->origin_height) > 1e5)
     return sensim__fail(SENSIM_EINVAL, "world.origin_height = %g m must be finite and within 100 km",
                         p->origin_height);
-  if (!(p->gravity >= 0.0 && p->gravity < 100.0))
-    return sensim__fail(SENSIM_EINVAL, "world.gravity = %g m/s^2 must be in [0, 100)", p->gravity);
+  if (!(p->gravity >= 0.0 && p->gravity < 100.0) && p->gravity != SENSIM_GRAVITY_NORMAL)
+    return sensim__fail(SENSIM_EINVAL,
+                        "world.gravity = %g m/s^2 must be in [0, 100) or SENSIM_GRAVITY_NORMAL (-1)",
+                        p->gravity);
   for (int i = 0; i < 3; i++)
     if (!(p->background[i] >= 0.0f && isfinite(p->background[i])))
       return sensim__fail(SENSIM_EINVAL, "world.background[%d] = %g must be finite and >= 0", i,
@@ -43,6 +45,8 @@ sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **o
   sensim_world *w = calloc(1, sizeof *w);
   if (!w) return sensim__fail(SENSIM_ENOMEM, "out of memory for the world");
   w->params = *p;
+  if (p->gravity == SENSIM_GRAVITY_NORMAL)
+    w->params.gravity = sensim_normal_gravity(p->origin_lat, p->origin_height);
   w->t = -INFINITY;
   w->next_instance_id = 1;
   *out = w;

@@ -95,6 +95,44 @@ static void test_gaussian_sets_covariance_and_skips_no_fix(void **state) {
   gt_filter_free("gnss_noise", u);
 }
 
+/* reported_sigma changes what the receiver reports, never the error: 0 is a
+ * receiver that reports no covariance (cov_enu stays all zero, which the
+ * VEPD judge reads as "not reported"), the same position bits as the
+ * default; for both error filters that add a covariance. */
+static void test_reported_sigma_zero_reports_no_covariance_and_keeps_the_error(void **state) {
+  (void)state;
+  const char *name[2] = {"gnss_noise", "gnss_random_walk"};
+  const char *def[2] = {"{\"sigma\": [0.02, 0.02, 0.04]}", "{\"accel_sigma\": 0.5}"};
+  const char *zero[2] = {"{\"sigma\": [0.02, 0.02, 0.04], \"reported_sigma\": 0}",
+                         "{\"accel_sigma\": 0.5, \"reported_sigma\": 0}"};
+  for (int m = 0; m < 2; m++) {
+    void *ua = gt_filter(name[m], def[m]), *ub = gt_filter(name[m], zero[m]);
+    for (int k = 0; k < 20; k++) {
+      sensim_frame fa, fb;
+      sensim_gnss_fix xa, xb;
+      gt_frame(&fa, &xa, (uint64_t)k, 0.1 * k, kTruth);
+      gt_frame(&fb, &xb, (uint64_t)k, 0.1 * k, kTruth);
+      gt_apply(name[m], ua, &fa, 3);
+      gt_apply(name[m], ub, &fb, 3);
+      assert_memory_equal(xa.enu, xb.enu, sizeof xa.enu);
+      assert_true(xa.cov_enu[0] > 0.0);
+      for (int i = 0; i < 9; i++) assert_true(xb.cov_enu[i] == 0.0);
+      if (k > 0 && m == 1) assert_true(xa.enu[0] != kTruth[0]);
+    }
+    gt_filter_free(name[m], ua);
+    gt_filter_free(name[m], ub);
+  }
+  void *u = gt_filter("gnss_noise", "{\"sigma\": [1, 1, 1], \"reported_sigma\": [0.1, 0.2, 0.3]}");
+  sensim_frame f;
+  sensim_gnss_fix fix;
+  gt_frame(&f, &fix, 0, 0.0, kTruth);
+  gt_apply("gnss_noise", u, &f, 1);
+  assert_near(fix.cov_enu[0], 0.01, 1e-17);
+  assert_near(fix.cov_enu[4], 0.04, 1e-17);
+  assert_near(fix.cov_enu[8], 0.09, 1e-17);
+  gt_filter_free("gnss_noise", u);
+}
+
 /* ---- random walk --------------------------------------------------------- */
 
 /* Error east/north/up of a run of nfix fixes dt apart through one filter. */
@@ -186,6 +224,108 @@ static void test_random_walk_stays_within_bound_and_is_not_white(void **state) {
                      0.06);
   check_bounded_walk("{\"accel_sigma\": 0.05, \"bound\": \"reflect\", \"max_error\": [0.06, 0.06, "
                      "0.1]}", 0.1);
+}
+
+/* ---- pulled-back random walk ------------------------------------------- */
+
+/* e'' = mu - k e from rest, integrated by the filter's exact step: with
+ * sigma = 0 the walk is deterministic and e(t) = (mu / k)(1 - cos(w t)),
+ * w = sqrt(k), at every model step (the zero-order hold is exact for a
+ * constant input). 10,000 steps (100 s, 32 periods at k = 4): a pull held
+ * from each step's start would grow the oscillation by exp(k dt t / 4) =
+ * e here (its step matrix has determinant 1 + k dt^2 / 2), far outside the
+ * 1e-9 relative tolerance; rounding over 10,000 rotations is ~1e-12. */
+static void test_pulled_walk_mean_follows_undamped_oscillator(void **state) {
+  (void)state;
+  void *u = gt_filter("gnss_random_walk", "{\"rate\": 100, \"accel_sigma\": 0, \"pullback\": "
+                                          "[4, 1, 0.25], \"accel_mean\": [0.02, -0.01, 0.005], "
+                                          "\"max_error\": 1e6}");
+  const double k[3] = {4.0, 1.0, 0.25}, mu[3] = {0.02, -0.01, 0.005};
+  const int nfix = 1001; /* 0.1 s apart: 10 model steps each */
+  double *err = malloc(sizeof(double) * 3 * nfix);
+  assert_non_null(err);
+  walk_series(u, nfix, 0.1, 5, err);
+  for (int j = 0; j < nfix; j++)
+    for (int i = 0; i < 3; i++) {
+      double amp = mu[i] / k[i], t = 0.1 * j;
+      /* The fix's error is (truth + e) - truth: 120 m of truth rounds it by 1.4e-14 m. */
+      assert_near(err[3 * j + i], amp * (1.0 - cos(sqrt(k[i]) * t)), 1e-9 * fabs(amp) + 3e-14);
+    }
+  gt_filter_free("gnss_random_walk", u);
+  free(err);
+}
+
+/* The variance of the pulled walk, mu = 0, from rest. In z = (w e, v) the
+ * exact step is a rotation R by th = w dt plus b a_j with
+ * b = (1 - cos th, sin th) / w = (2 sin(th/2) / w)(sin(th/2), cos(th/2)),
+ * so w e_n = sum_m (R^m b)_1 a_{n-1-m} with (R^m b)_1 = |b| sin((m + 1/2) th)
+ * and, summing sin^2 with sum_{m<n} cos((2m + 1) th) = sin(2 n th) / (2 sin th),
+ *   Var(e_n) = 2 s^2 sin^2(th/2) / w^4 [n - sin(2 n th) / (2 sin th)],
+ * which tends to s^2 dt^4 n (4 n^2 - 1) / 12 (the unpulled walk) as k -> 0.
+ * It grows with n (no stationary variance: the oscillator is undamped).
+ * Checked at n = 1000 and 1500 steps (k = 4, 100 Hz) over 3 independent
+ * axes x 3000 seeds: 5-sigma bound 5 sqrt(2 / 8999) = 7.5 %. The unpulled
+ * walk would be 5e4 times larger; holding the pull from the step's start
+ * 22 % and 35 % larger (growth exp(k dt t / 2) of the variance). */
+static void test_pulled_walk_variance_matches_rotation_sum(void **state) {
+  (void)state;
+  const double s = 0.05, k = 4.0, dt = 0.01, w = sqrt(k), th = w * dt;
+  const int m = 3000, checks[2] = {100, 150}; /* fixes 0.1 s apart */
+  moments mom[2];
+  memset(mom, 0, sizeof mom);
+  double *err = malloc(sizeof(double) * 3 * 151);
+  assert_non_null(err);
+  for (int r = 0; r < m; r++) {
+    void *u = gt_filter("gnss_random_walk", "{\"rate\": 100, \"accel_sigma\": 0.05, "
+                                            "\"pullback\": 4, \"max_error\": 1e6}");
+    walk_series(u, 151, 0.1, (uint32_t)(5000 + r), err);
+    for (int c = 0; c < 2; c++)
+      for (int i = 0; i < 3; i++) mom_add(&mom[c], err[3 * checks[c] + i]);
+    gt_filter_free("gnss_random_walk", u);
+  }
+  for (int c = 0; c < 2; c++) {
+    double n = 10.0 * checks[c], h = sin(0.5 * th);
+    double var = 2.0 * s * s * h * h / pow(w, 4) * (n - sin(2.0 * n * th) / (2.0 * sin(th)));
+    print_message("pulled walk n = %g: variance %.4g m^2, closed form %.4g m^2\n", n,
+                  mom_var(&mom[c]), var);
+    assert_near(mom_var(&mom[c]), var, 5.0 * var * sqrt(2.0 / (mom[c].n - 1.0)));
+    assert_near(mom[c].mean, 0.0, 5.0 * sqrt(var / mom[c].n));
+  }
+  free(err);
+}
+
+/* pullback 0 runs today's double integration bit for bit, and pulling one
+ * axis leaves the other axes' bits alone (the draws are the same). */
+static void test_pullback_zero_reproduces_unpulled_walk_bits(void **state) {
+  (void)state;
+  const int n = 300;
+  double *a = malloc(sizeof(double) * 3 * n), *b = malloc(sizeof(double) * 3 * n),
+         *c = malloc(sizeof(double) * 3 * n);
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_non_null(c);
+  void *u = gt_filter("gnss_random_walk", "{\"accel_sigma\": 0.2, \"accel_mean\": 0.01}");
+  walk_series(u, n, 0.1, 11, a);
+  gt_filter_free("gnss_random_walk", u);
+  u = gt_filter("gnss_random_walk",
+                "{\"accel_sigma\": 0.2, \"accel_mean\": 0.01, \"pullback\": 0}");
+  walk_series(u, n, 0.1, 11, b);
+  gt_filter_free("gnss_random_walk", u);
+  u = gt_filter("gnss_random_walk",
+                "{\"accel_sigma\": 0.2, \"accel_mean\": 0.01, \"pullback\": [0, 2, 0]}");
+  walk_series(u, n, 0.1, 11, c);
+  gt_filter_free("gnss_random_walk", u);
+  assert_memory_equal(a, b, sizeof(double) * 3 * n);
+  int north_differs = 0;
+  for (int j = 0; j < n; j++) {
+    assert_memory_equal(&a[3 * j], &c[3 * j], sizeof(double));
+    assert_memory_equal(&a[3 * j + 2], &c[3 * j + 2], sizeof(double));
+    north_differs |= a[3 * j + 1] != c[3 * j + 1];
+  }
+  assert_true(north_differs);
+  free(a);
+  free(b);
+  free(c);
 }
 
 static void test_random_walk_reports_covariance_and_accepts_full_sigma(void **state) {
@@ -282,6 +422,11 @@ static void test_bad_noise_parameters_are_refused(void **state) {
       {"gnss_random_walk", "{\"bound\": \"bounce\"}"},
       {"gnss_random_walk", "{\"bound\": 1}"},
       {"gnss_random_walk", "{\"maximum\": 1}"},
+      {"gnss_random_walk", "{\"pullback\": -1}"},
+      {"gnss_noise", "{\"reported_sigma\": -0.1}"},
+      {"gnss_noise", "{\"reported_sigma\": [0.1, 0.1]}"},
+      {"gnss_random_walk", "{\"pullback\": [1, 1, 2e12]}"},
+      {"gnss_random_walk", "{\"pullback\": \"strong\"}"},
       {"gnss_gauss_markov", "{\"tau\": 0}"},
       {"gnss_gauss_markov", "{\"tau\": [1, 0, 1]}"},
       {"gnss_gauss_markov", "{\"tau\": -5}"},
@@ -298,10 +443,12 @@ static void test_bad_noise_parameters_are_refused(void **state) {
   /* NaN cannot be written in JSON; a programmatic cJSON number can hold it. */
   const char *names[] = {"gnss_noise",       "gnss_noise",       "gnss_random_walk",
                          "gnss_random_walk", "gnss_random_walk", "gnss_random_walk",
-                         "gnss_random_walk", "gnss_gauss_markov", "gnss_gauss_markov"};
+                         "gnss_random_walk", "gnss_gauss_markov", "gnss_gauss_markov",
+                         "gnss_random_walk", "gnss_noise"};
   const char *keys[] = {"sigma",     "mean",           "accel_sigma", "rate", "max_error",
-                        "accel_mean", "reported_sigma", "tau",         "sigma"};
-  for (int i = 0; i < 9; i++) {
+                        "accel_mean", "reported_sigma", "tau",         "sigma", "pullback",
+                        "reported_sigma"};
+  for (int i = 0; i < 11; i++) {
     assert_int_equal(gt_filter_status_nan(names[i], keys[i]), SENSIM_EINVAL);
     assert_true(strlen(sensim_last_error()) > 0);
   }
@@ -311,9 +458,13 @@ int sensim_test_gnss_noise_models(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gaussian_mean_and_covariance_within_sample_tolerance),
       cmocka_unit_test(test_gaussian_sets_covariance_and_skips_no_fix),
+      cmocka_unit_test(test_reported_sigma_zero_reports_no_covariance_and_keeps_the_error),
       cmocka_unit_test(test_random_walk_double_integration_matches_closed_form),
       cmocka_unit_test(test_random_walk_stays_within_bound_and_is_not_white),
       cmocka_unit_test(test_random_walk_reports_covariance_and_accepts_full_sigma),
+      cmocka_unit_test(test_pulled_walk_mean_follows_undamped_oscillator),
+      cmocka_unit_test(test_pulled_walk_variance_matches_rotation_sum),
+      cmocka_unit_test(test_pullback_zero_reproduces_unpulled_walk_bits),
       cmocka_unit_test(test_gauss_markov_variance_and_autocorrelation_match_exact_discretisation),
       cmocka_unit_test(test_bad_noise_parameters_are_refused),
   };

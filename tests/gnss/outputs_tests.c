@@ -87,7 +87,9 @@ static void test_scenario_gnss_keys_parse_and_reject_bad_values(void **state) {
   assert_null(k[3]);
 }
 
-/* The five variants, each one "filters" line of a scenario (docs/gnss.md). */
+/* The five variants, each one "filters" line of a scenario, and the lines
+ * that differ as published (no reported covariance, pulled-back walk;
+ * docs/gnss.md). */
 static void test_study_variants_load_from_one_scenario_line_each(void **state) {
   (void)state;
   const char *lines[] = {
@@ -96,8 +98,11 @@ static void test_study_variants_load_from_one_scenario_line_each(void **state) {
       "[{\"name\": \"gnss_hdop\"}]",
       "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04]}}, {\"name\": \"gnss_hdop\"}]",
       "[{\"name\": \"gnss_random_walk\"}, {\"name\": \"gnss_hdop\"}]",
+      "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04], \"reported_sigma\": 0}}]",
+      "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback\": 1, \"reported_sigma\": 0}}]",
+      "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback\": 1}}, {\"name\": \"gnss_hdop\"}]",
   };
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 8; i++) {
     char json[1024];
     snprintf(json, sizeof json,
              "{\"world\": {\"threads\": 0}, \"duration\": 1, \"step\": 0.01, \"sensors\": "

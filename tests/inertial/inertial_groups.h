@@ -17,6 +17,7 @@ int sensim_test_inertial_allan(void);
 int sensim_test_inertial_mag(void);
 int sensim_test_inertial_cli(void);
 int sensim_test_inertial_mag_scenario(void);
+int sensim_test_inertial_gravity(void);
 
 /* Run a built-in filter's apply on f with the context a chain would give
  * frame f->index of sensor `sensor` at slot 0 (world seed `seed`). */

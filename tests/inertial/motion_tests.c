@@ -8,7 +8,9 @@
 #include <string.h>
 #include "inertial/inertial_groups.h"
 
-#define G 9.80665
+/* The worlds here are at the default origin (0 deg, 0 m), whose default
+ * gravity is the WGS84 normal gravity on the equator (NIMA TR8350.2). */
+#define G 9.7803253359
 
 /* Rotation matrix of a unit quaternion (Shoemake 1985; Hamilton, active). */
 static void quat_to_mat(sensim_quat q, double R[9]) {

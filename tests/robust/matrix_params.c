@@ -188,7 +188,7 @@ const robust_case robust_param_cases[] = {
     WORLD(origin_height, F_D, INFINITY, "world.origin_height"),
     WORLD(origin_height, F_D, 2e5, "world.origin_height"),
     WORLD(gravity, F_D, NAN, "world.gravity"),
-    WORLD(gravity, F_D, -1, "world.gravity"),
+    WORLD(gravity, F_D, -2, "world.gravity"), /* -1 is SENSIM_GRAVITY_NORMAL */
     WORLD(gravity, F_D, INFINITY, "world.gravity"),
     WORLD(gravity, F_D, 100, "world.gravity"),
     WORLD(background[0], F_F, NAN, "world.background[0]"),
