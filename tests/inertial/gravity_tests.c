@@ -116,25 +116,32 @@ static void test_scenario_gravity_takes_a_number_or_normal(void **st) {
   }
 }
 
-/* A level IMU at rest in a default world at 60 deg N, 1000 m up reads the
- * normal gravity there, 9.8161 m/s^2, not 9.80665. */
-static void test_imu_at_rest_reads_normal_gravity_of_the_origin(void **st) {
-  (void)st;
+/* A world (no workers) whose origin is at lat deg, h m, a body in it, and
+ * sensor params on that body at 10 Hz. */
+static sensim_world *world_at(double lat, double h, sensim_body **b, sensim_sensor_params *sp) {
   sensim_world_params p;
   sensim_world_params_init(&p);
   p.threads = 0;
-  p.origin_lat = 60.0;
-  p.origin_height = 1000.0;
+  p.origin_lat = lat;
+  p.origin_height = h;
   sensim_world *w = NULL;
   SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
   sensim_body_params bp;
   sensim_body_params_init(&bp);
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, b));
+  sensim_sensor_params_init(sp);
+  sp->body = *b;
+  sp->rate = 10.0;
+  return w;
+}
+
+/* A level IMU at rest in a default world at 60 deg N, 1000 m up reads the
+ * normal gravity there, 9.8161 m/s^2, not 9.80665. */
+static void test_imu_at_rest_reads_normal_gravity_of_the_origin(void **st) {
+  (void)st;
   sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
   sensim_sensor_params sp;
-  sensim_sensor_params_init(&sp);
-  sp.body = b;
-  sp.rate = 10.0;
+  sensim_world *w = world_at(60.0, 1000.0, &b, &sp);
   sensim_sensor *imu = NULL;
   SENSIM_OK_OR_FAIL(sensim_imu_create(w, &sp, test_imu_defaults(), &imu));
   int n = 0;
@@ -168,20 +175,9 @@ static void test_imu_at_rest_reads_normal_gravity_of_the_origin(void **st) {
 static void test_imu_earth_rate_south_of_equator_in_rotated_mount_from_json(void **st) {
   (void)st;
   const double lat = -33.9, om = 7.292115e-5, yaw = 0.4, pitch = -0.3, roll = 1.1;
-  sensim_world_params p;
-  sensim_world_params_init(&p);
-  p.threads = 0;
-  p.origin_lat = lat;
-  sensim_world *w = NULL;
-  SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
-  sensim_body_params bp;
-  sensim_body_params_init(&bp);
   sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
   sensim_sensor_params sp;
-  sensim_sensor_params_init(&sp);
-  sp.body = b;
-  sp.rate = 10.0;
+  sensim_world *w = world_at(lat, 0.0, &b, &sp);
   sp.mount.rot = sensim_quat_from_ypr(yaw, pitch, roll);
   sensim_sensor *imu = NULL;
   SENSIM_OK_OR_FAIL(sensim_sensor_create_json(w, "imu", &sp, "{\"earth_rotation\": true}", &imu));
