@@ -366,6 +366,9 @@ const robust_case robust_param_cases[] = {
     MAT(metallic, -1, "metallic"),
     MAT(reflectance, NAN, "reflectance"),
     MAT(reflectance, 1.01, "reflectance"),
+    MAT(radar_specular, NAN, "radar_specular"),
+    MAT(radar_diffuse, -0.5, "radar_diffuse"),
+    MAT(radar_specular, 0.99, "exceeds 1"),
 
     BODY(pose.pos.x, NAN, "body pose"),
     BODY(pose.pos.y, INFINITY, "body pose"),
