@@ -22,11 +22,12 @@ sensim_sensor *radar_test_sensor(sensim_world *w, const sensim_radar_params *rp)
   return s;
 }
 
-static sensim_mesh *metal_mesh(sensim_world *w, const float *v, size_t nv, const uint32_t *ix, size_t nt) {
+static sensim_mesh *mesh_of(sensim_world *w, const float *v, size_t nv, const uint32_t *ix, size_t nt, float spec,
+                            float diff) {
   sensim_material m;
   sensim_material_init(&m);
-  m.radar_specular = 1.0f;
-  m.radar_diffuse = 0.0f;
+  m.radar_specular = spec;
+  m.radar_diffuse = diff;
   sensim_mesh_desc d = test_mesh_desc(v, nv, ix, nt, &m);
   sensim_mesh *mesh = NULL;
   SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &mesh));
@@ -41,7 +42,20 @@ static sensim_quat rotation_onto(sensim_vec3 u, sensim_vec3 v) {
   return sensim_quat_from_axis_angle(n, atan2(s, c));
 }
 
-sensim_body *radar_corner(sensim_world *w, double a, sensim_vec3 apex) {
+static void push_line(sensim_body *b, sensim_pose p0, sensim_vec3 vel) {
+  for (int i = 0; i <= 4; i++) {
+    double t = -0.2 + 0.05 * i;
+    sensim_body_state st;
+    memset(&st, 0, sizeof st);
+    st.pose.rot = p0.rot;
+    st.pose.pos = (sensim_vec3){p0.pos.x + vel.x * t, p0.pos.y + vel.y * t, p0.pos.z + vel.z * t};
+    st.flags = SENSIM_STATE_VELOCITY;
+    st.lin_vel = vel;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(b, t, &st));
+  }
+}
+
+static sensim_body *corner(sensim_world *w, double a, sensim_vec3 apex, const sensim_vec3 *vel) {
   const float A = (float)a;
   /* Three squares in the planes x = 0, y = 0, z = 0 of [0, a]^3. */
   const float v[] = {0, 0, 0, 0, A, 0, 0, A, A, 0, 0, A,   /* x = 0 */
@@ -50,8 +64,8 @@ sensim_body *radar_corner(sensim_world *w, double a, sensim_vec3 apex) {
   const uint32_t ix[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7, 8, 9, 10, 8, 10, 11};
   sensim_body_params bp;
   sensim_body_params_init(&bp);
-  bp.mesh = metal_mesh(w, v, 12, ix, 6);
-  bp.is_static = 1;
+  bp.mesh = mesh_of(w, v, 12, ix, 6, 1.0f, 0.0f);
+  bp.is_static = vel == NULL;
   bp.instance_id = 7;
   bp.pose.pos = apex;
   double r = sqrt(apex.x * apex.x + apex.y * apex.y + apex.z * apex.z);
@@ -60,34 +74,41 @@ sensim_body *radar_corner(sensim_world *w, double a, sensim_vec3 apex) {
   bp.pose.rot = rotation_onto((sensim_vec3){k, k, k}, to_radar);
   sensim_body *b = NULL;
   SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  if (vel) push_line(b, bp.pose, *vel);
   return b;
 }
 
-sensim_body *radar_plate(sensim_world *w, double side, sensim_vec3 c, const sensim_vec3 *vel) {
+sensim_body *radar_corner(sensim_world *w, double a, sensim_vec3 apex) { return corner(w, a, apex, NULL); }
+
+sensim_body *radar_corner_moving(sensim_world *w, double a, sensim_vec3 apex, sensim_vec3 vel) {
+  return corner(w, a, apex, &vel);
+}
+
+static sensim_body *plate(sensim_world *w, double side, sensim_vec3 c, double yaw, const sensim_vec3 *vel, float spec,
+                          float diff) {
   const float h = (float)(0.5 * side);
   const float v[] = {0, -h, -h, 0, h, -h, 0, h, h, 0, -h, h};
   const uint32_t ix[] = {0, 2, 1, 0, 3, 2};
   sensim_body_params bp;
   sensim_body_params_init(&bp);
-  bp.mesh = metal_mesh(w, v, 4, ix, 2);
+  bp.mesh = mesh_of(w, v, 4, ix, 2, spec, diff);
   bp.is_static = vel == NULL;
   bp.instance_id = 9;
   bp.pose.pos = c;
+  bp.pose.rot = sensim_quat_from_axis_angle((sensim_vec3){0, 0, 1}, yaw);
   sensim_body *b = NULL;
   SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
-  if (vel) {
-    for (int i = 0; i <= 4; i++) {
-      double t = -0.2 + 0.05 * i;
-      sensim_body_state st;
-      memset(&st, 0, sizeof st);
-      st.pose.rot = (sensim_quat){1, 0, 0, 0};
-      st.pose.pos = (sensim_vec3){c.x + vel->x * t, c.y + vel->y * t, c.z + vel->z * t};
-      st.flags = SENSIM_STATE_VELOCITY;
-      st.lin_vel = *vel;
-      SENSIM_OK_OR_FAIL(sensim_body_push_state(b, t, &st));
-    }
-  }
+  if (vel) push_line(b, bp.pose, *vel);
   return b;
+}
+
+sensim_body *radar_plate(sensim_world *w, double side, sensim_vec3 c, const sensim_vec3 *vel) {
+  return plate(w, side, c, 0.0, vel, 1.0f, 0.0f);
+}
+
+sensim_body *radar_plate_material(sensim_world *w, double side, sensim_vec3 c, double yaw, float specular,
+                                  float diffuse) {
+  return plate(w, side, c, yaw, NULL, specular, diffuse);
 }
 
 size_t radar_capture(sensim_world *w, sensim_sensor *s, sensim_radar_detection *out, size_t max) {

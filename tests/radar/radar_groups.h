@@ -21,6 +21,12 @@ sensim_body *radar_corner(sensim_world *w, double a, sensim_vec3 apex);
 /* A metal square plate of side `side` centred at `c`, facing -X; dynamic
  * when vel is non-NULL (moving at *vel, m/s, states pushed over [-0.2, 0]). */
 sensim_body *radar_plate(sensim_world *w, double side, sensim_vec3 c, const sensim_vec3 *vel);
+/* A square plate of side `side` centred at c, its normal -X turned by
+ * `yaw` about Z, of material (specular, diffuse); static. */
+sensim_body *radar_plate_material(sensim_world *w, double side, sensim_vec3 c, double yaw, float specular,
+                                  float diffuse);
+/* radar_corner moving at *vel (states pushed over [-0.2, 0]). */
+sensim_body *radar_corner_moving(sensim_world *w, double a, sensim_vec3 apex, sensim_vec3 vel);
 /* Advance to t = 0 and copy the first frame's detections (at most max)
  * into out; returns how many there were. */
 size_t radar_capture(sensim_world *w, sensim_sensor *s, sensim_radar_detection *out, size_t max);
