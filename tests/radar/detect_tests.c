@@ -62,6 +62,32 @@ static void test_radar_targets_two_azimuth_cells_apart_separate(void **state) {
   assert_true(d[0].azimuth * d[1].azimuth < 0);
 }
 
+static void test_radar_targets_resolved_by_velocity_alone(void **state) {
+  (void)state;
+  /* Same range and azimuth cell (lateral +-0.15 m at 30 m); radial
+   * velocities 0 and 1 m/s are 9.7 velocity cells apart: two detections,
+   * each at its velocity. 0 and 0.3 dv share a cell or touch: one. */
+  sensim_radar_params rp = radar_test_params();
+  const double dv = C0 / rp.frequency / (2.0 * rp.cpi);
+  const double v2[2] = {1.0, 0.3 * dv};
+  const size_t want[2] = {2, 1};
+  for (int i = 0; i < 2; i++) {
+    sensim_world *w = test_world(0, 3);
+    radar_corner(w, 0.1, (sensim_vec3){30.0, 0.15, 0.0});
+    radar_corner_moving(w, 0.1, (sensim_vec3){30.0, -0.15, 0.0}, (sensim_vec3){v2[i], 0.0, 0.0});
+    sensim_sensor *s = radar_test_sensor(w, &rp);
+    sensim_radar_detection d[8];
+    size_t n = radar_capture(w, s, d, 8);
+    sensim_world_destroy(w);
+    assert_int_equal(n, want[i]);
+    if (n == 2) {
+      double lo = fmin(d[0].radial_velocity, d[1].radial_velocity);
+      double hi = fmax(d[0].radial_velocity, d[1].radial_velocity);
+      assert_true(fabs(lo) < 1e-6 && fabs(hi - 1.0) < 1e-3);
+    }
+  }
+}
+
 /* R_max from the radar equation: SNR(R) = P_t G^2 lambda^2 sigma cpi /
  * ((4 pi)^3 R^4 L k T0 F) equals the threshold. */
 static double max_range_for(const sensim_radar_params *p, double sigma) {
@@ -251,6 +277,7 @@ int sensim_test_radar_detect(void) {
       cmocka_unit_test(test_radar_targets_within_range_resolution_merge),
       cmocka_unit_test(test_radar_targets_beyond_range_resolution_separate),
       cmocka_unit_test(test_radar_targets_two_azimuth_cells_apart_separate),
+      cmocka_unit_test(test_radar_targets_resolved_by_velocity_alone),
       cmocka_unit_test(test_radar_target_beyond_snr_threshold_range_is_not_detected),
       cmocka_unit_test(test_radar_noise_has_datasheet_sigmas_and_is_reproducible),
       cmocka_unit_test(test_radar_presets_hold_the_datasheet_figures),
