@@ -37,6 +37,7 @@ typedef enum sensim_payload {
   SENSIM_PAYLOAD_GRAY_F32,  /* width x height float */
   SENSIM_PAYLOAD_MAG,       /* count == 1 sensim_mag_sample */
   SENSIM_PAYLOAD_DETECTION, /* count == 1 sensim_detection (cone sensor) */
+  SENSIM_PAYLOAD_RADAR,     /* count sensim_radar_detection (radar.h), nearest first */
   SENSIM_PAYLOAD_ANY        /* filters only: takes any payload and gives it back */
 } sensim_payload;
 
@@ -161,6 +162,23 @@ typedef struct sensim_detection {
   double rel_vel[3];     /* m/s, velocity of the nearest point relative to the
                             sensor, sensor frame; NaN when nothing is detected */
 } sensim_detection;
+
+/* One radar detection: a cluster of resolution cells over threshold
+ * (radar.h). Angles as sensim_beam's: azimuth counter-clockwise from the
+ * sensor's +X about +Z, elevation up from its XY plane. */
+typedef struct sensim_radar_detection {
+  double range;           /* m, noise included */
+  double azimuth;         /* rad, noise included */
+  double elevation;       /* rad, noise included */
+  double radial_velocity; /* m/s, range rate, > 0 receding, noise included */
+  double point[3];        /* m, sensor frame, from the reported range and angles */
+  double rcs;             /* dBsm: the received power through the radar equation at the range */
+  double power;           /* dBm, received power summed over the cluster's cells */
+  double snr;             /* dB, power over the noise power k T0 F / cpi */
+  uint32_t instance_id;   /* instance id of the body strongest in the cluster */
+  uint16_t class_id;      /* its class id */
+  uint16_t cells;         /* resolution cells merged into the detection */
+} sensim_radar_detection;
 
 typedef struct sensim_frame {
   int sensor_id;        /* id of the sensor that made it (order of creation) */

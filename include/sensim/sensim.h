@@ -36,6 +36,7 @@
 #include "sensim/imu.h"
 #include "sensim/magnetometer.h"
 #include "sensim/cone.h"
+#include "sensim/radar.h"
 #include "sensim/io.h"
 #include "sensim/nmea.h"
 #include "sensim/scenario.h"

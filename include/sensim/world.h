@@ -137,12 +137,18 @@ typedef struct sensim_material {
                           below 0.1 the surface also mirrors the scene */
   float metallic;      /* metalness, [0, 1] (0 dielectric, 1 metal) */
   float reflectance;   /* diffuse reflectance at the lidar wavelength, [0, 1] */
+  float radar_specular; /* radar: power reflection coefficient |Gamma|^2 of mirror-like
+                           (coherent) reflection, [0, 1] (metal 1; docs/radar.md) */
+  float radar_diffuse;  /* radar: Lambertian albedo rho_d of the incoherent part,
+                           sigma0 = 4 rho_d cos^2(incidence) m^2/m^2, [0, 1];
+                           radar_specular + radar_diffuse <= 1 */
   const sensim_texture *texture; /* base-colour map through the mesh's UVs,
                           borrowed from the same world; NULL: none */
 } sensim_material;
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
- * texture. */
+ * texture; radar: specular 0.1 (a dielectric of relative permittivity
+ * about 3.5 at normal incidence), diffuse 0.05. */
 SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the

@@ -21,7 +21,7 @@ from ._sensim import (  # noqa: F401  (the public API)
     Error, InvalidArgument, OutOfMemory, NotFound, IOError, ParseError, PayloadTypeError,
     StateError, BackendError,
     Pose, Frame, Body, Mesh, Texture, Sensor, FilterChain,
-    filter_names, lidar_presets, sensor_kinds, sensor_kind_keys, payload_names, payload_info,
+    filter_names, lidar_presets, radar_presets, sensor_kinds, sensor_kind_keys, payload_names, payload_info,
     dtype, quat_from_ypr, quat_from_axis_angle, quat_rotate, quat_slerp, pose_compose,
     pose_apply, advance_all, status_str, suggest,
     # scenarios and writers (python/src/scenario.c, io.c)

@@ -93,6 +93,30 @@ KEYS = {
         ("rays", "rays per axis of the rays method, 2..1024 [65]"),
         ("published_speed", "bool, the published speed-difference method [True]"),
     ),
+    "radar": (
+        ("preset", "'ARS408-21-far', 'ARS408-21-near': datasheet figures (docs/radar.md)"),
+        ("frequency", "Hz, carrier [76.5e9]"),
+        ("tx_power", "W, transmitted power [0.01]"),
+        ("antenna_gain", "dBi, one-way gain [31.3]"),
+        ("losses", "dB, system losses [fit: 10 dBsm at max_range at threshold]"),
+        ("noise_figure", "dB [12]"),
+        ("bandwidth", "Hz, swept bandwidth: range resolution c / 2B [83.7e6]"),
+        ("cpi", "s, coherent processing interval: velocity resolution lambda / 2 cpi [0.0191]"),
+        ("hfov_deg", "deg in (0, 180), horizontal field of view [18]"),
+        ("vfov_deg", "deg in (0, 180), vertical field of view [14]"),
+        ("azimuth_resolution_deg", "deg, azimuth cell [1.6]"),
+        ("ray_spacing_deg", "deg, at most azimuth_resolution_deg / 2 [0.2]"),
+        ("min_range", "m, blanking [0.2]"),
+        ("max_range", "m [250]"),
+        ("min_velocity", "m/s, slowest radial velocity reported [-111.1]"),
+        ("max_velocity", "m/s, fastest radial velocity reported [55.6]"),
+        ("snr_threshold", "dB, detection threshold on a cell's SNR [12]"),
+        ("max_bounces", "specular bounces per ray, 1..8 [3]"),
+        ("sigma_range", "m, noise on range [0.4]"),
+        ("sigma_azimuth_deg", "deg, noise on azimuth [0.1]"),
+        ("sigma_elevation_deg", "deg, noise on elevation [1]"),
+        ("sigma_velocity", "m/s, noise on radial velocity [0.0278]"),
+    ),
 }
 
 SUMMARY = {
@@ -105,6 +129,8 @@ SUMMARY = {
            "its errors, docs/imu.md).",
     "magnetometer": "A magnetometer: the magnetic flux density in the sensor frame, T.",
     "cone": "A cone (radar-like) sensor: the nearest object in its field of view (docs/cone.md).",
+    "radar": "A ray-traced 77 GHz automotive radar: detections with range, angles, radial "
+             "velocity, RCS and SNR (docs/radar.md).",
 }
 
 

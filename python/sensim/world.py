@@ -14,7 +14,7 @@ class World(_sensim.World):
     __doc__ = _sensim.World.__doc__ + """
 
     Sensors: World.camera(...), lidar(...), gnss(...), imu(...),
-    magnetometer(...), cone(...) (keyword arguments documented on each), or
+    magnetometer(...), cone(...), radar(...) (keyword arguments documented on each), or
     add_sensor(kind, ...). Use it as a context manager, or call close(), to
     free it deterministically; worlds still open when the interpreter exits
     are closed then."""

@@ -191,10 +191,11 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
   }
   if (!PyDict_Check(o)) {
     PyErr_Format(PyExc_TypeError, "material must be a dict (base_color, roughness, metallic, "
-                 "reflectance, texture), got %.80s", Py_TYPE(o)->tp_name);
+                 "reflectance, radar_specular, radar_diffuse, texture), got %.80s", Py_TYPE(o)->tp_name);
     return -1;
   }
-  static const char *const keys[] = {"base_color", "roughness", "metallic", "reflectance", "texture", NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(o, &pos, &key, &val)) {
@@ -208,16 +209,16 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
     if (!known) {
       char hint[96];
       sensim_error_set(SENSIM_EINVAL, "material: unknown key '%s'%s (base_color, roughness, "
-                       "metallic, reflectance, texture)", k, sp_hint(hint, sizeof hint, k, keys));
+                       "metallic, reflectance, radar_specular, radar_diffuse, texture)", k, sp_hint(hint, sizeof hint, k, keys));
       return sp_raise_int(SENSIM_EINVAL);
     }
   }
   PyObject *v;
   if ((v = PyDict_GetItemString(o, "base_color")) && sp_floats_from(v, m.base_color, 3, "material.base_color") < 0)
     return -1;
-  const char *scalars[] = {"roughness", "metallic", "reflectance"};
-  float *dst[] = {&m.roughness, &m.metallic, &m.reflectance};
-  for (int i = 0; i < 3; i++) {
+  const char *scalars[] = {"roughness", "metallic", "reflectance", "radar_specular", "radar_diffuse"};
+  float *dst[] = {&m.roughness, &m.metallic, &m.reflectance, &m.radar_specular, &m.radar_diffuse};
+  for (int i = 0; i < 5; i++) {
     if (!(v = PyDict_GetItemString(o, scalars[i]))) continue;
     double d = PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return -1;

@@ -58,6 +58,16 @@ static const field detection_fields[] = {
     F("speed_diff", "<f8", sensim_detection, speed_diff),
     F("radial_speed", "<f8", sensim_detection, radial_speed),
     F("rel_vel", "(3,)<f8", sensim_detection, rel_vel), {0}};
+static const field radar_fields[] = {
+    F("range", "<f8", sensim_radar_detection, range),
+    F("azimuth", "<f8", sensim_radar_detection, azimuth),
+    F("elevation", "<f8", sensim_radar_detection, elevation),
+    F("radial_velocity", "<f8", sensim_radar_detection, radial_velocity),
+    F("point", "(3,)<f8", sensim_radar_detection, point), F("rcs", "<f8", sensim_radar_detection, rcs),
+    F("power", "<f8", sensim_radar_detection, power), F("snr", "<f8", sensim_radar_detection, snr),
+    F("instance_id", "<u4", sensim_radar_detection, instance_id),
+    F("class_id", "<u2", sensim_radar_detection, class_id),
+    F("cells", "<u2", sensim_radar_detection, cells), {0}};
 #undef F
 
 static PyArray_Descr *dtypes[SENSIM_PAYLOAD_ANY + 1];
@@ -100,7 +110,8 @@ static int build_dtypes(void) {
                  {SENSIM_PAYLOAD_GNSS, gnss_fields, sizeof(sensim_gnss_fix)},
                  {SENSIM_PAYLOAD_IMU, imu_fields, sizeof(sensim_imu_sample)},
                  {SENSIM_PAYLOAD_MAG, mag_fields, sizeof(sensim_mag_sample)},
-                 {SENSIM_PAYLOAD_DETECTION, detection_fields, sizeof(sensim_detection)}};
+                 {SENSIM_PAYLOAD_DETECTION, detection_fields, sizeof(sensim_detection)},
+                 {SENSIM_PAYLOAD_RADAR, radar_fields, sizeof(sensim_radar_detection)}};
   for (size_t i = 0; i < sizeof structs / sizeof structs[0]; i++) {
     if (!(dtypes[structs[i].t] = struct_dtype(structs[i].fs, structs[i].size))) return -1;
     if ((size_t)dtypes[structs[i].t]->elsize != sensim_payload_elem_size(structs[i].t)) {

@@ -105,6 +105,11 @@ static PyObject *m_lidar_presets(PyObject *self, PyObject *noargs) {
   return names_list(sensim_lidar_preset_names());
 }
 
+static PyObject *m_radar_presets(PyObject *self, PyObject *noargs) {
+  (void)self, (void)noargs;
+  return names_list(sensim_radar_preset_names());
+}
+
 static PyObject *m_sensor_kinds(PyObject *self, PyObject *noargs) {
   (void)self, (void)noargs;
   return names_list(sensim_sensor_kinds());
@@ -118,7 +123,7 @@ static PyObject *m_sensor_kind_keys(PyObject *self, PyObject *arg) {
   if (!keys) {
     char msg[160];
     snprintf(msg, sizeof msg, "unknown sensor kind '%.60s' (camera, lidar, gnss, imu, "
-             "magnetometer, cone)", kind);
+             "magnetometer, cone, radar)", kind);
     return raise_msg(SENSIM_ENOTFOUND, msg);
   }
   return names_list(keys);
@@ -258,6 +263,7 @@ done:
 static PyMethodDef methods[] = {
     {"filter_names", m_filter_names, METH_NOARGS, "Names of the built-in filters."},
     {"lidar_presets", m_lidar_presets, METH_NOARGS, "Names of the lidar presets (datasheet tables)."},
+    {"radar_presets", m_radar_presets, METH_NOARGS, "Names of the radar presets (datasheet figures)."},
     {"sensor_kinds", m_sensor_kinds, METH_NOARGS, "Names of the sensor kinds."},
     {"sensor_kind_keys", m_sensor_kind_keys, METH_O,
      "sensor_kind_keys(kind) -> the kind's own parameter keys (docs/scenario.md)."},

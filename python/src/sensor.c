@@ -453,7 +453,7 @@ static PyMethodDef sensor_methods[] = {
 static PyGetSetDef sensor_getset[] = {
     {"name", (getter)sensor_name, NULL, "The sensor's name.", NULL},
     {"id", (getter)sensor_id, NULL, "Id (creation order in its world).", NULL},
-    {"kind", (getter)sensor_kind, NULL, "'camera', 'lidar', 'gnss', 'imu', 'magnetometer' or 'cone'.", NULL},
+    {"kind", (getter)sensor_kind, NULL, "'camera', 'lidar', 'gnss', 'imu', 'magnetometer', 'cone' or 'radar'.", NULL},
     {"output_type", (getter)sensor_output_type, NULL, "Payload type of its frames after the chain.", NULL},
     {"params", (getter)sensor_params, NULL, "Schedule: name, mount, rate Hz, phase s, lag s, window s.", NULL},
     {"frames_captured", (getter)sensor_captured, NULL, "Captures started.", NULL},
@@ -469,7 +469,7 @@ PyTypeObject sp_SensorType = {
     .tp_basicsize = sizeof(sp_sensor),
     .tp_dealloc = (destructor)sensor_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "A sensor of a world (World.camera, lidar, gnss, imu, magnetometer, cone, add_sensor).",
+    .tp_doc = "A sensor of a world (World.camera, lidar, gnss, imu, magnetometer, cone, radar, add_sensor).",
     .tp_traverse = (traverseproc)sensor_traverse,
     .tp_clear = (inquiry)sensor_clear,
     .tp_methods = sensor_methods,

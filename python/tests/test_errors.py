@@ -55,8 +55,8 @@ def test_unknown_names(world):
     cam = w.camera(body=car, **CAM)
     msg = raises(sensim.NotFound, -3, lambda: cam.add_filter("srgb9"))
     assert "srgb8" in msg
-    raises(sensim.NotFound, -3, lambda: w.add_sensor("radar"))
-    raises(sensim.NotFound, -3, lambda: sensim.sensor_kind_keys("radar"))
+    raises(sensim.NotFound, -3, lambda: w.add_sensor("sonar"))
+    raises(sensim.NotFound, -3, lambda: sensim.sensor_kind_keys("sonar"))
     raises(sensim.NotFound, -3, lambda: sensim.dtype("pints"))
     msg = raises(sensim.NotFound, -3, lambda: w.lidar(name="l", preset="VLP-17"))
     assert "VLP-16" in msg

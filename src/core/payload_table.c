@@ -25,6 +25,7 @@
   ROW(GRAY_F32, gray_f32)         \
   ROW(MAG, mag)                   \
   ROW(DETECTION, detection)       \
+  ROW(RADAR, radar)               \
   ROW(ANY, any)
 
 #define DECLARE(value, name) extern const sensim__payload_desc sensim__payload_##name;

@@ -58,15 +58,19 @@ sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_p
  * the world as the material's base-colour map. */
 static sensim_status parse_material(sensim_world *w, const cJSON *obj, const char *path, const char *base_dir,
                                     sensim_material *m) {
-  static const char *const keys[] = {"base_color", "roughness", "metallic", "reflectance", "texture", NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   NULL};
   const char *tex = NULL;
   double c[3] = {m->base_color[0], m->base_color[1], m->base_color[2]};
   double r = m->roughness, me = m->metallic, re = m->reflectance;
+  double rs = m->radar_specular, rd = m->radar_diffuse;
   sensim_status st = sensim__jcheck_object(obj, path, keys);
   if (st == SENSIM_OK) st = sensim__jvec(obj, path, "base_color", 0, 3, c);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "roughness", 0, &r);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "metallic", 0, &me);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "reflectance", 0, &re);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_specular", 0, &rs);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_diffuse", 0, &rd);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "texture", 0, &tex);
   for (int i = 0; i < 3 && st == SENSIM_OK; i++)
     if (!(c[i] >= 0 && c[i] <= 1))
@@ -74,6 +78,10 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   if (st == SENSIM_OK) st = in_unit(path, "roughness", r);
   if (st == SENSIM_OK) st = in_unit(path, "metallic", me);
   if (st == SENSIM_OK) st = in_unit(path, "reflectance", re);
+  if (st == SENSIM_OK) st = in_unit(path, "radar_specular", rs);
+  if (st == SENSIM_OK) st = in_unit(path, "radar_diffuse", rd);
+  if (st == SENSIM_OK && !(rs + rd <= 1.0))
+    st = sensim__fail(SENSIM_EINVAL, "%s: radar_specular + radar_diffuse = %g exceeds 1", path, rs + rd);
   if (st != SENSIM_OK) return st;
   if (tex) {
     char full[4096];
@@ -92,6 +100,8 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   m->roughness = (float)r;
   m->metallic = (float)me;
   m->reflectance = (float)re;
+  m->radar_specular = (float)rs;
+  m->radar_diffuse = (float)rd;
   return SENSIM_OK;
 }
 

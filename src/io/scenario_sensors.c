@@ -7,6 +7,7 @@
 #include "core/payload.h"
 #include "core/vecmath.h"
 #include "io/scenario_cone.h"
+#include "io/scenario_radar.h"
 #include "io/scenario_gnss.h"
 #include "io/scenario_internal.h"
 #include "io/scenario_magnetometer.h"
@@ -310,6 +311,15 @@ static sensim_status create_cone(sensim_world *w, const cJSON *obj, const char *
   return st != SENSIM_OK ? st : sensim_cone_create(w, sp, &cp, s);
 }
 
+static sensim_status create_radar(sensim_world *w, const cJSON *obj, const char *path,
+                                  const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
+  sensim_radar_params rp;
+  sensim_radar_params_init(&rp);
+  sensim_status st = sensim__scenario_radar(obj, path, &rp);
+  *reach = rp.max_range;
+  return st != SENSIM_OK ? st : sensim_radar_create(w, sp, &rp, s);
+}
+
 static sensim_status create_magnetometer(sensim_world *w, const cJSON *obj, const char *path,
                                          const sensim_sensor_params *sp, sensim_sensor **s, double *reach) {
   (void)reach;
@@ -333,6 +343,7 @@ static const scn_kind kinds[] = {
     {"imu", imu_keys, create_imu, SENSIM_PAYLOAD_IMU},
     {"magnetometer", sensim__scenario_magnetometer_keys, create_magnetometer, SENSIM_PAYLOAD_MAG},
     {"cone", sensim__scenario_cone_keys, create_cone, SENSIM_PAYLOAD_DETECTION},
+    {"radar", sensim__scenario_radar_keys, create_radar, SENSIM_PAYLOAD_RADAR},
 };
 
 static const scn_kind *kind_named(const char *type) {
@@ -342,7 +353,7 @@ static const scn_kind *kind_named(const char *type) {
 }
 
 const char *const *sensim_sensor_kinds(void) {
-  static const char *const names[] = {"camera", "lidar", "gnss", "imu", "magnetometer", "cone", NULL};
+  static const char *const names[] = {"camera", "lidar", "gnss", "imu", "magnetometer", "cone", "radar", NULL};
   return names;
 }
 
@@ -365,7 +376,7 @@ sensim_status sensim_sensor_create_json(sensim_world *world, const char *kind,
   if (!k) {
     char hint[96];
     return sensim__fail(SENSIM_ENOTFOUND,
-                        "unknown sensor kind '%s'%s (camera, lidar, gnss, imu, magnetometer, cone)",
+                        "unknown sensor kind '%s'%s (camera, lidar, gnss, imu, magnetometer, cone, radar)",
                         kind, sensim__did_you_mean(hint, sizeof hint, kind, sensim_sensor_kinds()));
   }
   const char *path = sp->name ? sp->name : kind;
@@ -395,7 +406,7 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
     types[sizeof kinds / sizeof kinds[0]] = NULL;
     char hint[96];
     return sensim__fail(SENSIM_EINVAL,
-                        "%s.type: unknown sensor '%s'%s (camera, lidar, gnss, imu, magnetometer, cone)",
+                        "%s.type: unknown sensor '%s'%s (camera, lidar, gnss, imu, magnetometer, cone, radar)",
                         path, type, sensim__did_you_mean(hint, sizeof hint, type, types));
   }
   const char *keys[48];

@@ -12,6 +12,11 @@ void sensim_material_init(sensim_material *m) {
   m->roughness = 0.5f;
   m->metallic = 0.0f;
   m->reflectance = 0.5f;
+  /* Fresnel at normal incidence, ((sqrt(3.5) - 1) / (sqrt(3.5) + 1))^2 =
+   * 0.093 (Balanis, "Advanced Engineering Electromagnetics", 2nd ed.,
+   * 2012, sec. 5.3). */
+  m->radar_specular = 0.1f;
+  m->radar_diffuse = 0.05f;
   m->texture = NULL;
 }
 
@@ -27,8 +32,12 @@ sensim_status sensim__material_check(const sensim_world *w, const sensim_materia
   for (int i = 0; i < 3; i++)
     if (check_unit(m->base_color[i], names[i])) return SENSIM_EINVAL;
   if (check_unit(m->roughness, "roughness") || check_unit(m->metallic, "metallic") ||
-      check_unit(m->reflectance, "reflectance"))
+      check_unit(m->reflectance, "reflectance") || check_unit(m->radar_specular, "radar_specular") ||
+      check_unit(m->radar_diffuse, "radar_diffuse"))
     return SENSIM_EINVAL;
+  if (m->radar_specular + m->radar_diffuse > 1.0f)
+    return sensim__fail(SENSIM_EINVAL, "material radar_specular + radar_diffuse = %g exceeds 1 (energy)",
+                        (double)m->radar_specular + m->radar_diffuse);
   return SENSIM_OK;
 }
 

@@ -24,6 +24,7 @@
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensors/cone_internal.h"
+#include "sensors/kinematics.h"
 #include "sensors/traced.h"
 
 void sensim_cone_params_init(sensim_cone_params *p) {
@@ -100,15 +101,13 @@ static void fill(const sensim_capture_ctx *ctx, double t, const sensim__cone_hit
   d->azimuth = atan2(ps[1], ps[0]);
   d->elevation = atan2(ps[2], hypot(ps[0], ps[1]));
   memcpy(d->point, ps, sizeof ps);
-  sensim_body_state bs, cs;
-  sensim__snap_state_at(snap, (size_t)hit->body, t, &bs);
-  sensim__ctx_carrier_state(ctx, t, &cs);
   sensim_vec3 rel = v3(ps[0], ps[1], ps[2]);
   sensim_vec3 pw = v3_add(pose.pos, q_rotate(pose.rot, rel));
-  sensim_vec3 vp = v3_add(bs.lin_vel, v3_cross(bs.ang_vel, v3_sub(pw, bs.pose.pos)));
-  sensim_vec3 vs = v3_add(cs.lin_vel, v3_cross(cs.ang_vel, v3_sub(pose.pos, cs.pose.pos)));
+  sensim_vec3 wc;
+  sensim_vec3 vp = sensim__snap_point_velocity(snap, (size_t)hit->body, t, pw);
+  sensim_vec3 vs = sensim__ctx_origin_velocity(ctx, t, pose.pos, &wc);
   sensim_vec3 dv = v3_sub(vp, vs), rw = v3_sub(pw, pose.pos);
-  sensim_vec3 rv = q_rotate_inv(pose.rot, v3_sub(dv, v3_cross(cs.ang_vel, rw)));
+  sensim_vec3 rv = q_rotate_inv(pose.rot, v3_sub(dv, v3_cross(wc, rw)));
   d->rel_vel[0] = rv.x;
   d->rel_vel[1] = rv.y;
   d->rel_vel[2] = rv.z;

@@ -33,6 +33,7 @@ static size_t documented_size(sensim_payload t) {
   case SENSIM_PAYLOAD_GRAY_F32: return sizeof(float);
   case SENSIM_PAYLOAD_MAG: return sizeof(sensim_mag_sample);
   case SENSIM_PAYLOAD_DETECTION: return sizeof(sensim_detection);
+  case SENSIM_PAYLOAD_RADAR: return sizeof(sensim_radar_detection);
   case SENSIM_PAYLOAD_NONE:
   case SENSIM_PAYLOAD_ANY: return 0;
   }

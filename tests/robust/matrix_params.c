@@ -10,7 +10,7 @@
 #include "support/testutil.h"
 
 enum target { T_WORLD, T_SENSOR, T_SENSOR_IMU, T_CAMERA, T_LIDAR, T_GNSS, T_IMU, T_MAG, T_CONE,
-              T_LIGHT, T_SHAPE, T_MATERIAL, T_BODY, T_STATE };
+              T_RADAR, T_LIGHT, T_SHAPE, T_MATERIAL, T_BODY, T_STATE };
 enum ftype { F_D, F_F, F_I, F_U32 };
 
 /* sensim_body_push_state's arguments, so that the time is a field too. */
@@ -114,6 +114,12 @@ static sensim_status apply(robust_fx *fx, const robust_case *c) {
       poke(&kp, c);
       return sensim_cone_create(fx->world, &sp, &kp, &s);
     }
+    case T_RADAR: {
+      sensim_radar_params rp;
+      sensim_radar_params_init(&rp);
+      poke(&rp, c);
+      return sensim_radar_create(fx->world, &sp, &rp, &s);
+    }
     case T_LIGHT: {
       sensim_light l;
       sensim_light_init(&l);
@@ -163,6 +169,7 @@ static sensim_status apply(robust_fx *fx, const robust_case *c) {
 #define IMU(f, v, sub) ROW("imu", T_IMU, sensim_imu_params, f, F_I, v, EINV, sub)
 #define MAG(f, ft, v, sub) ROW("magnetometer", T_MAG, sensim_magnetometer_params, f, ft, v, EINV, sub)
 #define CONE(f, ft, v, sub) ROW("cone", T_CONE, sensim_cone_params, f, ft, v, EINV, sub)
+#define RADAR(f, ft, v, sub) ROW("radar", T_RADAR, sensim_radar_params, f, ft, v, EINV, sub)
 #define LIGHT(f, ft, v, sub) ROW("light", T_LIGHT, sensim_light, f, ft, v, EINV, sub)
 #define SHAPE(f, ft, v, sub) ROW("shape", T_SHAPE, sensim_shape, f, ft, v, EINV, sub)
 #define MAT(f, v, sub) ROW("material", T_MATERIAL, sensim_material, f, F_F, v, EINV, sub)
@@ -336,6 +343,30 @@ const robust_case robust_param_cases[] = {
     CONE(length, F_D, -1, "length"),
     CONE(method, F_I, 7, "method"),
 
+    RADAR(frequency, F_D, NAN, "frequency"),
+    RADAR(frequency, F_D, 1e12, "frequency"),
+    RADAR(tx_power, F_D, 0, "tx_power"),
+    RADAR(tx_power, F_D, INFINITY, "tx_power"),
+    RADAR(antenna_gain, F_D, 1e300, "antenna_gain"),
+    RADAR(losses, F_D, -INFINITY, "losses"),
+    RADAR(noise_figure, F_D, -1, "noise_figure"),
+    RADAR(bandwidth, F_D, NAN, "bandwidth"),
+    RADAR(cpi, F_D, -1, "cpi"),
+    RADAR(hfov, F_D, 0, "hfov"),
+    RADAR(vfov, F_D, NAN, "vfov"),
+    RADAR(azimuth_resolution, F_D, INFINITY, "azimuth_resolution"),
+    RADAR(ray_spacing, F_D, 1e-300, "2^22"),
+    RADAR(ray_spacing, F_D, NAN, "ray_spacing"),
+    RADAR(min_range, F_D, INFINITY, "min_range"),
+    RADAR(max_range, F_D, 1e300, "max_range"),
+    RADAR(min_velocity, F_D, -INFINITY, "min_velocity"),
+    RADAR(max_velocity, F_D, NAN, "max_velocity"),
+    RADAR(snr_threshold, F_D, 1e9, "snr_threshold"),
+    RADAR(max_bounces, F_I, -1, "max_bounces"),
+    RADAR(max_bounces, F_I, 1000000, "max_bounces"),
+    RADAR(sigma_range, F_D, NAN, "sigma_range"),
+    RADAR(sigma_velocity, F_D, INFINITY, "sigma_velocity"),
+
     LIGHT(kind, F_I, 9, "light kind"),
     LIGHT(position.x, F_D, NAN, "finite"),
     LIGHT(direction.y, F_D, INFINITY, "finite"),
@@ -366,6 +397,9 @@ const robust_case robust_param_cases[] = {
     MAT(metallic, -1, "metallic"),
     MAT(reflectance, NAN, "reflectance"),
     MAT(reflectance, 1.01, "reflectance"),
+    MAT(radar_specular, NAN, "radar_specular"),
+    MAT(radar_diffuse, -0.5, "radar_diffuse"),
+    MAT(radar_specular, 0.99, "exceeds 1"),
 
     BODY(pose.pos.x, NAN, "body pose"),
     BODY(pose.pos.y, INFINITY, "body pose"),

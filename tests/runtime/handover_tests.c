@@ -157,7 +157,7 @@ static void test_every_kind_lists_its_keys(void **state) {
     assert_non_null(keys);
     for (size_t i = 0; keys[i]; i++) assert_null(strchr(keys[i], ' '));
   }
-  assert_int_equal(n, 6);
+  assert_int_equal(n, 7);
   assert_string_equal(sensim_sensor_kind_keys("imu")[0], "earth_rotation");
   assert_null(sensim_sensor_kind_keys("sonar"));
   assert_int_equal(sensim_sensor_kind_payload("camera"), SENSIM_PAYLOAD_RGB_F32);

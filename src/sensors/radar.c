@@ -1,0 +1,184 @@
+/* sensors/radar.c: the radar's parameters, presets and checks, its kind,
+ * and the generator that traces the echoes (radar_trace.c) and detects
+ * them (radar_detect.c). The model is in radar.h and docs/radar.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "sensors/radar_internal.h"
+#include "sensors/traced.h"
+
+#define DEG (M_PI / 180.0)
+#define KMH (1.0 / 3.6)
+
+/* Continental ARS 408-21 Premium Long Range Radar Sensor 77 GHz, technical
+ * data sheet (Continental Engineering Services, 2017), far and near scan:
+ *   range 0.20-250 m (far), 0.20-70 m (near, +-45 deg);
+ *   range resolution 1.79 m far, 0.39 m near; accuracy +-0.40 m, +-0.10 m;
+ *   azimuth field -9..+9 deg far, -60..+60 deg near; elevation 14 deg far,
+ *   20 deg near; 3 dB azimuth beam width 2.2 deg far, 4.4 deg near (at 0);
+ *   azimuth resolution 1.6 deg far, 3.2 deg near (at 0); accuracy +-0.1 deg
+ *   far, +-0.3 deg near; velocity -400..+200 km/h; velocity resolution
+ *   0.37 km/h far, 0.43 km/h near; accuracy 0.1 km/h; 76-77 GHz.
+ * From these: B = c / (2 dR), cpi = lambda / (2 dv), the sigmas are the
+ * accuracies (taken as one sigma). Chosen, not on the data sheet:
+ * P_t = 10 dBm (a typical 77 GHz transmitter), the gain from the beam
+ * widths by Kraus's approximation G = 41253 / (theta_az theta_el) deg^2
+ * (Balanis, "Antenna Theory", 3rd ed., eq. 2-27), noise figure 12 dB, a
+ * 12 dB threshold, elevation noise 1 deg (the sensor reports no elevation)
+ * and the losses L, set so that a 10 dBsm target at the data sheet's
+ * maximum range gives exactly the threshold SNR (they lump what the
+ * data sheet does not give: duty cycle, windowing, fluctuation margin). */
+typedef struct preset {
+  const char *name;
+  double range_res, vel_res_kmh, hfov_deg, vfov_deg, beam_az_deg, az_res_deg, max_range, sigma_r, sigma_az_deg,
+      spacing_deg;
+} preset;
+
+static const preset presets[] = {
+    {"ARS408-21-far", 1.79, 0.37, 18.0, 14.0, 2.2, 1.6, 250.0, 0.40, 0.1, 0.2},
+    {"ARS408-21-near", 0.39, 0.43, 120.0, 20.0, 4.4, 3.2, 70.0, 0.10, 0.3, 0.4},
+};
+static const char *const preset_names[] = {"ARS408-21-far", "ARS408-21-near", NULL};
+
+const char *const *sensim_radar_preset_names(void) { return preset_names; }
+
+static void apply(const preset *q, sensim_radar_params *p) {
+  memset(p, 0, sizeof *p);
+  p->frequency = 76.5e9;
+  const double lambda = SENSIM__C0 / p->frequency;
+  p->tx_power = 0.01;
+  p->antenna_gain = 10.0 * log10(41253.0 / (q->beam_az_deg * q->vfov_deg));
+  p->noise_figure = 12.0;
+  p->snr_threshold = 12.0;
+  p->bandwidth = SENSIM__C0 / (2.0 * q->range_res);
+  p->cpi = lambda / (2.0 * q->vel_res_kmh * KMH);
+  p->hfov = q->hfov_deg * DEG;
+  p->vfov = q->vfov_deg * DEG;
+  p->azimuth_resolution = q->az_res_deg * DEG;
+  p->ray_spacing = q->spacing_deg * DEG;
+  p->min_range = 0.2;
+  p->max_range = q->max_range;
+  p->min_velocity = -400.0 * KMH;
+  p->max_velocity = 200.0 * KMH;
+  p->max_bounces = 3;
+  p->sigma_range = q->sigma_r;
+  p->sigma_azimuth = q->sigma_az_deg * DEG;
+  p->sigma_elevation = 1.0 * DEG;
+  p->sigma_velocity = 0.1 * KMH;
+  /* L such that SNR(10 m^2 at max_range) = threshold:
+   * P_t G^2 lambda^2 sigma cpi / ((4 pi)^3 R^4 k T0 F) / L = SNR_min. */
+  const double g = pow(10.0, p->antenna_gain / 10.0), F = pow(10.0, p->noise_figure / 10.0);
+  const double snr = p->tx_power * g * g * lambda * lambda * 10.0 * p->cpi /
+                     (pow(4.0 * M_PI, 3) * pow(p->max_range, 4) * SENSIM__BOLTZMANN * SENSIM__T0 * F);
+  p->losses = 10.0 * log10(snr) - p->snr_threshold;
+}
+
+void sensim_radar_params_init(sensim_radar_params *p) {
+  if (p) apply(&presets[0], p);
+}
+
+sensim_status sensim_radar_preset(const char *name, sensim_radar_params *p) {
+  if (!name || !p) return sensim__fail(SENSIM_EINVAL, "sensim_radar_preset: NULL argument");
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+    if (strcmp(name, presets[i].name) == 0) {
+      apply(&presets[i], p);
+      return SENSIM_OK;
+    }
+  char hint[96];
+  return sensim__fail(SENSIM_ENOTFOUND, "unknown radar preset '%.64s'%s (ARS408-21-far, ARS408-21-near)", name,
+                      sensim__did_you_mean(hint, sizeof hint, name, preset_names));
+}
+
+static sensim_status bad(const char *field, double v, const char *need) {
+  return sensim__fail(SENSIM_EINVAL, "radar %s = %g must be %s", field, v, need);
+}
+
+sensim_status sensim_radar_params_check(const sensim_radar_params *p) {
+  if (!p) return sensim__fail(SENSIM_EINVAL, "radar: params are NULL");
+  if (!(p->frequency >= 1e9 && p->frequency <= 3e11)) return bad("frequency", p->frequency, "in [1e9, 3e11] Hz");
+  if (!(p->tx_power > 0 && isfinite(p->tx_power))) return bad("tx_power", p->tx_power, "finite and > 0 W");
+  if (!(p->antenna_gain >= -10 && p->antenna_gain <= 60))
+    return bad("antenna_gain", p->antenna_gain, "in [-10, 60] dBi");
+  if (!(p->losses >= 0 && p->losses <= 200)) return bad("losses", p->losses, "in [0, 200] dB");
+  if (!(p->noise_figure >= 0 && p->noise_figure <= 100))
+    return bad("noise_figure", p->noise_figure, "in [0, 100] dB");
+  if (!(p->bandwidth >= 1e3 && p->bandwidth <= 1e11)) return bad("bandwidth", p->bandwidth, "in [1e3, 1e11] Hz");
+  if (!(p->cpi > 0 && p->cpi <= 10)) return bad("cpi", p->cpi, "in (0, 10] s");
+  if (!(p->hfov > 0 && p->hfov < M_PI)) return bad("hfov", p->hfov, "in (0, pi) rad");
+  if (!(p->vfov > 0 && p->vfov < M_PI)) return bad("vfov", p->vfov, "in (0, pi) rad");
+  if (!(p->azimuth_resolution > 0 && p->azimuth_resolution <= M_PI))
+    return bad("azimuth_resolution", p->azimuth_resolution, "in (0, pi] rad");
+  if (!(p->ray_spacing > 0 && p->ray_spacing <= 0.5 * p->azimuth_resolution))
+    return bad("ray_spacing", p->ray_spacing, "> 0 and at most azimuth_resolution / 2 rad");
+  if (!(p->min_range >= 0 && isfinite(p->min_range))) return bad("min_range", p->min_range, "finite and >= 0 m");
+  if (!(p->max_range > p->min_range && p->max_range <= 1e5))
+    return bad("max_range", p->max_range, "> min_range and at most 1e5 m");
+  if (!(p->min_velocity > -1e4 && p->min_velocity < 1e4))
+    return bad("min_velocity", p->min_velocity, "in (-1e4, 1e4) m/s");
+  if (!(p->max_velocity > p->min_velocity && p->max_velocity < 1e4))
+    return bad("max_velocity", p->max_velocity, "> min_velocity and below 1e4 m/s");
+  if (!(p->snr_threshold >= -50 && p->snr_threshold <= 100))
+    return bad("snr_threshold", p->snr_threshold, "in [-50, 100] dB");
+  if (p->max_bounces < 1 || p->max_bounces > 8) return bad("max_bounces", p->max_bounces, "in [1, 8]");
+  const double sig[4] = {p->sigma_range, p->sigma_azimuth, p->sigma_elevation, p->sigma_velocity};
+  static const char *const sn[4] = {"sigma_range", "sigma_azimuth", "sigma_elevation", "sigma_velocity"};
+  for (int i = 0; i < 4; i++)
+    if (!(sig[i] >= 0 && isfinite(sig[i]))) return bad(sn[i], sig[i], "finite and >= 0");
+  const double naz = ceil(p->hfov / p->ray_spacing), nel = ceil(p->vfov / p->ray_spacing);
+  if (naz * nel > 4194304.0)
+    return sensim__fail(SENSIM_EINVAL, "radar: %g x %g rays (field of view / ray_spacing) exceed 2^22", naz, nel);
+  /* Range and velocity bins are ints. */
+  if (p->max_range / (SENSIM__C0 / (2.0 * p->bandwidth)) > 1e8)
+    return sensim__fail(SENSIM_EINVAL, "radar: max_range / range resolution exceeds 1e8 cells");
+  return SENSIM_OK;
+}
+
+static double radar_default_window(const void *impl, double rate) {
+  (void)rate;
+  return ((const sensim__radar *)impl)->p.cpi;
+}
+
+static void radar_destroy(void *impl) { free(impl); }
+
+static sensim_status radar_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
+  sensim__radar_echoes ec = {NULL, 0, 0};
+  sensim_status rc = sensim__radar_trace(&ctx, &ec);
+  if (rc == SENSIM_OK) rc = sensim__radar_detect(&ctx, ec.e, ec.n, frame);
+  free(ec.e);
+  return rc;
+}
+
+static const sensim_sensor_kind radar_kind = {
+    .name = "radar",
+    .raw_type = SENSIM_PAYLOAD_RADAR,
+    .needs_geometry = 1,
+    .default_window = radar_default_window,
+    .generate = radar_generate,
+    .destroy = radar_destroy,
+    .prepare = sensim__traced_prepare,
+    .release_aux = sensim__traced_release,
+};
+
+sensim_status sensim_radar_create(sensim_world *world, const sensim_sensor_params *sp, const sensim_radar_params *rp,
+                                  sensim_sensor **out) {
+  if (!world) return sensim__fail(SENSIM_EINVAL, "radar: world is NULL");
+  if (!sp) return sensim__fail(SENSIM_EINVAL, "radar: sensor params are NULL");
+  if (!out) return sensim__fail(SENSIM_EINVAL, "radar: out is NULL");
+  sensim_status rc = sensim_radar_params_check(rp);
+  if (rc) return rc;
+  sensim__radar *r = malloc(sizeof *r);
+  if (!r) return sensim__fail(SENSIM_ENOMEM, "out of memory for a radar");
+  r->p = *rp;
+  r->lambda = SENSIM__C0 / rp->frequency;
+  r->k = 2.0 * M_PI / r->lambda;
+  r->dr = SENSIM__C0 / (2.0 * rp->bandwidth);
+  r->dv = r->lambda / (2.0 * rp->cpi);
+  const double g = pow(10.0, rp->antenna_gain / 10.0);
+  r->K = rp->tx_power * g * g * r->lambda * r->lambda / (pow(4.0 * M_PI, 3) * pow(10.0, rp->losses / 10.0));
+  r->noise = SENSIM__BOLTZMANN * SENSIM__T0 * pow(10.0, rp->noise_figure / 10.0) / rp->cpi;
+  r->snr_min = pow(10.0, rp->snr_threshold / 10.0);
+  r->naz = (int)ceil(rp->hfov / rp->ray_spacing);
+  r->nel = (int)ceil(rp->vfov / rp->ray_spacing);
+  return sensim__sensor_create(world, sp, &radar_kind, r, out);
+}

@@ -1,0 +1,66 @@
+/* sensors/radar_internal.h: what the radar's files share: its resolved
+ * configuration, the echoes the tracer gives (radar_trace.c) and the
+ * detector that turns them into detections (radar_detect.c). Not
+ * installed. */
+#ifndef SENSIM_SENSORS_RADAR_INTERNAL_H
+#define SENSIM_SENSORS_RADAR_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "runtime/kind.h"
+#include "sensim/radar.h"
+
+/* Boltzmann's constant, J/K (SI 2019, exact), and the standard noise
+ * temperature T0 = 290 K (IEEE Std 145; Skolnik sec. 2.3). */
+#define SENSIM__BOLTZMANN 1.380649e-23
+#define SENSIM__T0 290.0
+/* Speed of light in vacuum, m/s (exact). */
+#define SENSIM__C0 299792458.0
+
+typedef struct sensim__radar {
+  sensim_radar_params p; /* validated copy */
+  double lambda;         /* wavelength c / f, m */
+  double k;              /* wavenumber 2 pi / lambda, 1/m */
+  double dr;             /* range resolution c / 2B, m */
+  double dv;             /* velocity resolution lambda / (2 cpi), m/s */
+  double K;              /* P_t G^2 lambda^2 / ((4 pi)^3 L), W m^2 : P_r = K sigma / R^4 */
+  double noise;          /* noise power after the CPI's matched filter, k T0 F / cpi, W */
+  double snr_min;        /* threshold, linear */
+  int naz, nel;          /* rays per row and per column of the grid */
+} sensim__radar;
+
+/* One echo: a ray's diffuse return from its first hit, or its specular
+ * return after one of its bounces. */
+typedef struct sensim__radar_echo {
+  double range;     /* m, half the path length */
+  double vel;       /* m/s, half the path length's rate, > 0 receding */
+  double az, el;    /* rad, arrival direction in the sensor frame */
+  double re, im;    /* coherent amplitude (area x aperture pattern x reflection
+                       amplitude / R^2, times exp(-j k L)), 1/m^0: m^2 / m^2 */
+  double p_inc;     /* incoherent (diffuse) received power, W */
+  double w;         /* the echo's own power, W: weight of its centroid */
+  uint32_t instance;
+  uint16_t class_id;
+} sensim__radar_echo;
+
+/* A growing array of echoes. */
+typedef struct sensim__radar_echoes {
+  sensim__radar_echo *e;
+  size_t n, cap;
+} sensim__radar_echoes;
+
+/* Trace the capture's rays and collect their echoes into *out (grown with
+ * realloc; the caller frees out->e). */
+sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_echoes *out);
+
+/* Bin the echoes into resolution cells, threshold, cluster and add noise:
+ * writes the frame's payload (nearest first). Reorders `e`. */
+sensim_status sensim__radar_detect(const sensim_capture_ctx *ctx, sensim__radar_echo *e, size_t n,
+                                   sensim_frame *frame);
+
+/* 2 J1(x) / x, the far-field amplitude pattern of a uniformly lit circular
+ * aperture (Balanis, "Antenna Theory", 3rd ed., 2005, eq. 12-41), with
+ * J1 from Abramowitz & Stegun 9.4.4 and 9.4.6 (error below 1e-7). */
+double sensim__radar_jinc(double x);
+
+#endif
