@@ -287,16 +287,19 @@ static void sample_points(sensim_point *p, size_t n) {
     p[i].ring = (uint16_t)(i * 300);
     p[i].return_index = (uint8_t)(i % 2);
     p[i].pad = 0;
+    p[i].class_id = (uint16_t)(65535u - 1000u * i);
+    p[i].pad2 = 0;
+    p[i].instance_id = 4000000000u + 7u * (uint32_t)i; /* beyond 2^31, not a float's integer */
   }
 }
 
 static const char *pcd_header_prefix =
     "# .PCD v0.7 - Point Cloud Data file format\n"
     "VERSION 0.7\n"
-    "FIELDS x y z intensity ring time return\n"
-    "SIZE 4 4 4 4 2 4 1\n"
-    "TYPE F F F F U F U\n"
-    "COUNT 1 1 1 1 1 1 1\n"
+    "FIELDS x y z intensity ring time return label instance\n"
+    "SIZE 4 4 4 4 2 4 1 4 4\n"
+    "TYPE F F F F U F U U U\n"
+    "COUNT 1 1 1 1 1 1 1 1 1\n"
     "WIDTH 5\n"
     "HEIGHT 1\n"
     "VIEWPOINT 1 -2 0.5 1 0 0 0\n"
@@ -307,6 +310,64 @@ static float le_f32(const unsigned char *b) {
   float f;
   memcpy(&f, &v, 4);
   return f;
+}
+
+/* A PCD reader as PCL's works: the FIELDS, SIZE, TYPE and COUNT lines give
+ * each field's name, bytes and type; a binary record is the fields packed
+ * in that order, an ascii line their values in that order. */
+typedef struct pcd_layout {
+  int n;
+  char name[16][16];
+  int size[16];
+  char type[16];
+  int offset[16];
+  int record;
+} pcd_layout;
+
+static const char *pcd_layout_read(const char *s, pcd_layout *L) {
+  memset(L, 0, sizeof *L);
+  const char *f = strstr(s, "\nFIELDS "), *z = strstr(s, "\nSIZE "), *t = strstr(s, "\nTYPE "),
+             *c = strstr(s, "\nCOUNT "), *data = strstr(s, "\nDATA ");
+  assert_true(f && z && t && c && data);
+  f += 8, z += 6, t += 6, c += 7;
+  for (; *f != '\n'; L->n++) {
+    assert_true(L->n < 16);
+    int used = 0, count = 0;
+    assert_int_equal(sscanf(f, "%15s%n", L->name[L->n], &used), 1);
+    f += used;
+    assert_int_equal(sscanf(z, "%d%n", &L->size[L->n], &used), 1);
+    z += used;
+    assert_int_equal(sscanf(t, " %c%n", &L->type[L->n], &used), 1);
+    t += used;
+    assert_int_equal(sscanf(c, "%d%n", &count, &used), 1);
+    c += used;
+    assert_int_equal(count, 1);
+    L->offset[L->n] = L->record;
+    L->record += L->size[L->n];
+  }
+  return strchr(data + 1, '\n') + 1;
+}
+
+static int pcd_field(const pcd_layout *L, const char *name) {
+  for (int k = 0; k < L->n; k++)
+    if (!strcmp(L->name[k], name)) return k;
+  fail_msg("PCD has no field '%s'", name);
+  return -1;
+}
+
+static uint32_t le_u(const unsigned char *b, int n) {
+  uint32_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint32_t)b[i] << (8 * i);
+  return v;
+}
+
+/* The semantic ids as a labelled-cloud reader finds them: `label` a
+ * 4-byte unsigned (PCL's PointXYZL) holding the class id, `instance` a
+ * 4-byte unsigned. */
+static void pcd_assert_id_fields(const pcd_layout *L) {
+  const int l = pcd_field(L, "label"), n = pcd_field(L, "instance");
+  assert_true(L->size[l] == 4 && L->type[l] == 'U');
+  assert_true(L->size[n] == 4 && L->type[n] == 'U');
 }
 
 static void test_pcd_binary_round_trips(void **state) {
@@ -320,16 +381,27 @@ static void test_pcd_binary_round_trips(void **state) {
   size_t hl = strlen(pcd_header_prefix);
   assert_memory_equal(s, pcd_header_prefix, hl);
   assert_memory_equal(s + hl, "DATA binary\n", 12);
-  const unsigned char *b = (const unsigned char *)s + hl + 12;
-  assert_int_equal(len, hl + 12 + 5 * 23);
-  for (int i = 0; i < 5; i++, b += 23) {
-    assert_true(le_f32(b) == p[i].x);
-    assert_true(le_f32(b + 4) == p[i].y);
-    assert_true(le_f32(b + 8) == p[i].z);
-    assert_true(le_f32(b + 12) == p[i].intensity);
-    assert_int_equal(b[16] | b[17] << 8, p[i].ring);
-    assert_true(le_f32(b + 18) == p[i].time_offset);
-    assert_int_equal(b[22], p[i].return_index);
+  pcd_layout L;
+  const unsigned char *b = (const unsigned char *)pcd_layout_read(s, &L);
+  assert_ptr_equal(b, (const unsigned char *)s + hl + 12);
+  assert_int_equal(L.record, 31);
+  pcd_assert_id_fields(&L);
+  assert_int_equal(len, hl + 12 + 5 * 31);
+  const int o[9] = {L.offset[pcd_field(&L, "x")],      L.offset[pcd_field(&L, "y")],
+                    L.offset[pcd_field(&L, "z")],      L.offset[pcd_field(&L, "intensity")],
+                    L.offset[pcd_field(&L, "ring")],   L.offset[pcd_field(&L, "time")],
+                    L.offset[pcd_field(&L, "return")], L.offset[pcd_field(&L, "label")],
+                    L.offset[pcd_field(&L, "instance")]};
+  for (int i = 0; i < 5; i++, b += L.record) {
+    assert_true(le_f32(b + o[0]) == p[i].x);
+    assert_true(le_f32(b + o[1]) == p[i].y);
+    assert_true(le_f32(b + o[2]) == p[i].z);
+    assert_true(le_f32(b + o[3]) == p[i].intensity);
+    assert_int_equal(le_u(b + o[4], 2), p[i].ring);
+    assert_true(le_f32(b + o[5]) == p[i].time_offset);
+    assert_int_equal(b[o[6]], p[i].return_index);
+    assert_int_equal(le_u(b + o[7], 4), p[i].class_id);
+    assert_int_equal(le_u(b + o[8], 4), p[i].instance_id);
   }
   free(s);
 }
@@ -343,23 +415,28 @@ static void test_pcd_ascii_round_trips_exactly(void **state) {
   char *s = test_slurp(tmp_path("a.pcd"), NULL);
   size_t hl = strlen(pcd_header_prefix);
   assert_memory_equal(s, pcd_header_prefix, hl);
-  char *line = s + hl;
-  assert_memory_equal(line, "DATA ascii\n", 11);
-  line += 11;
+  assert_memory_equal(s + hl, "DATA ascii\n", 11);
+  pcd_layout L;
+  char *line = (char *)pcd_layout_read(s, &L);
+  assert_ptr_equal(line, s + hl + 11);
+  pcd_assert_id_fields(&L);
   for (int i = 0; i < 5; i++) {
     char *end;
-    float v[7];
-    for (int k = 0; k < 7; k++) {
-      v[k] = strtof(line, &end);
+    double v[16];
+    for (int k = 0; k < L.n; k++) {
+      /* floats as a float reader gets them; unsigned fields as integers */
+      v[k] = L.type[k] == 'F' ? (double)strtof(line, &end) : (double)strtoul(line, &end, 10);
       assert_true(end > line);
       line = end;
     }
     assert_int_equal(*line, '\n');
     line++;
-    assert_true(v[0] == p[i].x && v[1] == p[i].y && v[2] == p[i].z);
-    assert_true(v[3] == p[i].intensity && v[5] == p[i].time_offset);
-    assert_int_equal((int)v[4], p[i].ring);
-    assert_int_equal((int)v[6], p[i].return_index);
+    assert_true(v[pcd_field(&L, "x")] == p[i].x && v[pcd_field(&L, "y")] == p[i].y && v[pcd_field(&L, "z")] == p[i].z);
+    assert_true(v[pcd_field(&L, "intensity")] == p[i].intensity && v[pcd_field(&L, "time")] == p[i].time_offset);
+    assert_int_equal((int)v[pcd_field(&L, "ring")], p[i].ring);
+    assert_int_equal((int)v[pcd_field(&L, "return")], p[i].return_index);
+    assert_true(v[pcd_field(&L, "label")] == p[i].class_id);
+    assert_true(v[pcd_field(&L, "instance")] == p[i].instance_id);
   }
   assert_int_equal(*line, '\0');
   free(s);
@@ -506,13 +583,16 @@ static void test_csv_imu_and_points_layouts(void **state) {
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
   s = test_slurp(tmp_path("pts.csv"), NULL);
   assert_int_equal(count_lines(s), 6);
-  const char *line = strchr(s, '\n') + 1;
+  const char *hdr = "t_capture,x,y,z,intensity,ring,time,return,label,instance\n";
+  assert_memory_equal(s, hdr, strlen(hdr));
+  const char *line = s + strlen(hdr);
   for (int i = 0; i < 5; i++) {
-    double r[8];
-    line = parse_row(line, r, 8);
+    double r[10];
+    line = parse_row(line, r, 10);
     assert_true(r[0] == (i < 3 ? 1.5 : 1.6));
     assert_true((float)r[1] == p[i].x && (float)r[2] == p[i].y && (float)r[3] == p[i].z);
     assert_true(r[5] == p[i].ring && r[7] == p[i].return_index);
+    assert_true(r[8] == p[i].class_id && r[9] == p[i].instance_id);
   }
   free(s);
 }
