@@ -136,6 +136,18 @@ def test_points_carry_the_class_and_instance_of_the_body_hit():
         hit = b["range"] > 0
         assert np.all(b["class_id"][~hit] == 0) and np.all(b["instance_id"][~hit] == 0)
         assert set(np.unique(b["instance_id"][hit])) == {5, 77}
+        # A range image's label plane: (rings, columns) of the same ids,
+        # 0 where the image holds no range.
+        ri = w.lidar("ri", body=car, mount=(0, 0, 1.8), preset="VLP-16", columns=360,
+                     filters=["range_image"])
+        drive(w, car, [0.3])
+        fr = ri.poll()
+        assert fr.type == "depth_f32" and fr.labels.shape == fr.data.shape == (16, 360)
+        lab = fr.labels
+        assert np.all((lab["instance_id"] == 0) == (fr.data == 0))
+        assert set(np.unique(lab["instance_id"][fr.data > 0])) == {5, 77}
+        assert np.all(lab["class_id"][lab["instance_id"] == 5] == 1)
+        assert np.all(lab["class_id"][lab["instance_id"] == 77] == 2)
     finally:
         w.close()
 
