@@ -115,6 +115,7 @@ int sensim_test_scenario_lidar(void);
 int sensim_test_scenario_api(void);
 int sensim_test_png_read(void);
 int sensim_test_ply(void);
+int sensim_test_pcd(void);
 int sensim_test_lidar_outputs(void);
 int sensim_test_texture_png(void);
 int sensim_test_doc_examples(void);
