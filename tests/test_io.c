@@ -13,6 +13,7 @@ int main(void) {
   failed += sensim_test_scenario_api();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();
+  failed += sensim_test_pcd();
   failed += sensim_test_texture_png();
   failed += sensim_test_doc_examples();
   failed += sensim_test_record_files();

@@ -107,7 +107,13 @@ typedef struct sensim_beam {
   float time_offset;    /* s, firing time minus the frame's capture time (<= 0) */
   uint16_t ring;        /* channel index, 0 = lowest elevation */
   uint8_t return_index; /* 0 = first (strongest in basic mode) return */
-  uint8_t pad;
+  uint8_t pad;          /* zero */
+  uint16_t class_id;    /* class id of the body this return came from (its
+                           sensim_body_params.class_id); 0 for no return or
+                           an unlabelled body (docs/lidar.md, "Semantic ids") */
+  uint16_t pad2;        /* zero; keeps instance_id on its 4-byte boundary */
+  uint32_t instance_id; /* instance id of that body, as the camera's label
+                           plane gives it; 0 for no return */
 } sensim_beam;
 
 typedef struct sensim_point {
@@ -118,7 +124,10 @@ typedef struct sensim_point {
   float time_offset;    /* s, firing time minus the frame's capture time (<= 0) */
   uint16_t ring;        /* channel index, 0 = lowest elevation */
   uint8_t return_index; /* 0 = first return */
-  uint8_t pad;
+  uint8_t pad;          /* zero */
+  uint16_t class_id;    /* as sensim_beam.class_id: the body hit, 0 = none */
+  uint16_t pad2;        /* zero */
+  uint32_t instance_id; /* as sensim_beam.instance_id, 0 = none */
 } sensim_point;
 
 typedef struct sensim_gnss_fix {

@@ -26,8 +26,9 @@ extern "C" {
 SENSIM_API sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
 
 /* Point Cloud Library PCD v0.7 of a points frame, fields
- * x y z intensity ring time return (float, float, float, float, uint16,
- * float, uint8), binary or ascii. */
+ * x y z intensity ring time return label instance (float, float, float,
+ * float, uint16, float, uint8, uint32, uint32; label is the point's
+ * class_id, widened as pcl::PointXYZL holds it), binary or ascii. */
 SENSIM_API sensim_status sensim_write_pcd(const char *path, const sensim_frame *frame, int binary);
 
 /* CSV: a header line naming the columns, then the frames' rows: one row
@@ -126,7 +127,8 @@ SENSIM_API sensim_status sensim_image_stats_pngs_weighted(const char *const *pat
 
 /* PLY (binary_little_endian 1.0 or ascii 1.0) of a points frame: element
  * vertex with properties x y z intensity (float), ring (ushort), time
- * (float), return (uchar), as Open3D and PCL read them. An organised frame
+ * (float), return (uchar), label (uint: class_id) and instance (uint:
+ * instance_id), as Open3D and PCL read them. An organised frame
  * (height > 1) is written whole, NaN points included, its grid recorded as
  * "obj_info num_cols W" / "num_rows H" (PCL's convention). Errors as the
  * other writers: SENSIM_ETYPE for another payload, SENSIM_EIO when the file

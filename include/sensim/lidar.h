@@ -19,9 +19,12 @@
  *
  * The raw payload is beams: columns x channels x returns, organised (column
  * j, channel c, return r at ((j * channels + c) * returns + r); range 0 where
- * there is no return). Filters: "points" (unorganised cloud), "organized"
- * (rings x columns with missing points NaN), "lidar_noise", "deskew",
- * "range_image", "birdseye".
+ * there is no return). Every return carries the class and instance ids of
+ * the body it hit (frame.h; 0 where there is none; a return merged from
+ * several sub-ray hits: those of its strongest hit). Filters: "points"
+ * (unorganised cloud), "organized" (rings x columns with missing points
+ * NaN), "lidar_noise", "deskew", "range_image" (with a label plane of the
+ * ids), "birdseye".
  *
  * Default window: 1 / rate (one revolution or one full readout per frame). */
 #ifndef SENSIM_LIDAR_H

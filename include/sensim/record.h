@@ -24,12 +24,16 @@
  *           /<name>/instance_ids 32SC1 Image of its instance ids
  *   lidar   /<name>/image_raw   when its chain ends in an image
  *                               ("birdseye", "range_image"), in the
- *                               lidar's own frame, without camera_info
+ *                               lidar's own frame, without camera_info;
+ *                               a range image's label plane as class_ids
+ *                               and instance_ids
  *           /<name>/points      sensor_msgs/msg/PointCloud2, Velodyne
  *                               driver layout: x y z intensity (float32),
  *                               ring (uint16), time (float32, s, per
- *                               lidar_time), return (uint8); organised
- *                               clouds keep their rows; beams are converted
+ *                               lidar_time), return (uint8), then label
+ *                               (class id) and instance (uint32), 32 bytes
+ *                               a point; organised clouds keep their rows;
+ *                               beams are converted
  *   gnss    /<name>/fix         sensor_msgs/msg/NavSatFix with covariance
  *   imu     /<name>/imu         sensor_msgs/msg/Imu (orientation unknown:
  *                               orientation_covariance[0] = -1)

@@ -14,7 +14,7 @@ NumPy views of the library's memory (no copy). See docs/python.md.
             t = k * 0.01
             car.push_state(t, ((t, 0, 0), (1, 0, 0, 0)))
             w.advance(t)
-        cloud = lidar.poll().data     # structured array: x y z intensity time ring return
+        cloud = lidar.poll().data     # structured array: x y z intensity time ring return class_id instance_id
 """
 
 from ._sensim import (  # noqa: F401  (the public API)

@@ -30,11 +30,13 @@ static const field beam_fields[] = {
     F("range", "<f4", sensim_beam, range), F("intensity", "<f4", sensim_beam, intensity),
     F("azimuth", "<f4", sensim_beam, azimuth), F("elevation", "<f4", sensim_beam, elevation),
     F("time", "<f4", sensim_beam, time_offset), F("ring", "<u2", sensim_beam, ring),
-    F("return", "u1", sensim_beam, return_index), {0}};
+    F("return", "u1", sensim_beam, return_index), F("class_id", "<u2", sensim_beam, class_id),
+    F("instance_id", "<u4", sensim_beam, instance_id), {0}};
 static const field point_fields[] = {
     F("x", "<f4", sensim_point, x), F("y", "<f4", sensim_point, y), F("z", "<f4", sensim_point, z),
     F("intensity", "<f4", sensim_point, intensity), F("time", "<f4", sensim_point, time_offset),
-    F("ring", "<u2", sensim_point, ring), F("return", "u1", sensim_point, return_index), {0}};
+    F("ring", "<u2", sensim_point, ring), F("return", "u1", sensim_point, return_index),
+    F("class_id", "<u2", sensim_point, class_id), F("instance_id", "<u4", sensim_point, instance_id), {0}};
 static const field gnss_fields[] = {
     F("lat", "<f8", sensim_gnss_fix, lat), F("lon", "<f8", sensim_gnss_fix, lon),
     F("height", "<f8", sensim_gnss_fix, height), F("enu", "(3,)<f8", sensim_gnss_fix, enu),

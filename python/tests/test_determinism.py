@@ -140,9 +140,11 @@ SCENARIO = {
     ],
 }
 
-# PCD binary records: x y z intensity ring time return, packed little-endian (23 bytes).
+# PCD binary records: x y z intensity ring time return label instance, packed
+# little-endian (31 bytes).
 PCD_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("intensity", "<f4"),
-                      ("ring", "<u2"), ("time", "<f4"), ("return", "u1")])
+                      ("ring", "<u2"), ("time", "<f4"), ("return", "u1"),
+                      ("label", "<u4"), ("instance", "<u4")])
 
 
 def read_pcd(path):
@@ -150,10 +152,10 @@ def read_pcd(path):
     head, sep, body = raw.partition(b"DATA binary\n")
     assert sep, path
     fields = dict(line.split(b" ", 1) for line in head.splitlines() if b" " in line)
-    assert fields[b"FIELDS"] == b"x y z intensity ring time return"
+    assert fields[b"FIELDS"] == b"x y z intensity ring time return label instance"
     n = int(fields[b"POINTS"])
     pts = np.frombuffer(body, dtype=PCD_DTYPE)
-    assert len(pts) == n and PCD_DTYPE.itemsize == 23
+    assert len(pts) == n and PCD_DTYPE.itemsize == 31
     viewpoint = [float(v) for v in fields[b"VIEWPOINT"].split()]
     return pts, viewpoint
 
@@ -245,8 +247,10 @@ def test_cli_lidar_pcd_equals_python_frames(cli_run, py_run):
     for f, name in zip(frames, files):
         pts, viewpoint = read_pcd(cli_run / "lidar" / name)
         assert len(pts) == f.count > 100
+        # the file's label and instance are the frame's class_id and instance_id
+        frame_field = {"label": "class_id", "instance": "instance_id"}
         for field in PCD_DTYPE.names:
-            assert np.array_equal(pts[field], f.data[field]), (name, field)
+            assert np.array_equal(pts[field], f.data[frame_field.get(field, field)]), (name, field)
         assert np.allclose(viewpoint, [*f.pose.pos, *f.pose.rot])
 
 

@@ -6,7 +6,7 @@ import pytest
 import sensim
 from conftest import CAM, LIDAR, base_frame, drive
 
-POINT_FIELDS = ("x", "y", "z", "intensity", "time", "ring", "return")
+POINT_FIELDS = ("x", "y", "z", "intensity", "time", "ring", "return", "class_id", "instance_id")
 
 
 def one_frame(w, car, sensor):
@@ -83,7 +83,8 @@ def test_points_dtype_and_lidar_views(world):
     drive(w, car, [0.0, 0.05, 0.1])
     f = lid.poll()
     dt = f.data.dtype
-    assert dt.names == POINT_FIELDS and dt.itemsize == 24
+    assert dt.names == POINT_FIELDS and dt.itemsize == 32
+    assert dt["class_id"] == np.uint16 and dt["instance_id"] == np.uint32
     assert dt == sensim.dtype("points")
     assert f.type == "points" and f.data.ndim == 1 and len(f.data) == f.count > 0
     assert base_frame(f.data) is f and f.data.flags.writeable
@@ -98,6 +99,57 @@ def test_points_dtype_and_lidar_views(world):
     x = f.data["x"]
     x[0] = 99.0
     assert f.data["x"][0] == 99.0
+
+
+def test_points_carry_the_class_and_instance_of_the_body_hit():
+    """Semantic lidar: each point's class_id and instance_id are those of
+    the body its coordinates lie on. The lidar stands 1.8 m above the
+    ground (class 1) with a 1 m box (class 2, instance 77) 4 m ahead: a
+    point on the ground plane (z = -1.8 in the sensor frame) outside the
+    box's footprint is the ground's; a point above the ground inside the
+    box's volume is the box's; nothing else is there to be hit."""
+    w = sensim.World(seed=3, threads=2)
+    ground = w.shape("plane", (60, 60, 0), material={"reflectance": 0.3})
+    g = w.body(ground, static=True, class_id=1, instance_id=5)
+    crate = w.shape("box", (1, 1, 1), material={"reflectance": 0.7})
+    w.body(crate, pose=(4, 0, 0.5), static=True, class_id=2, instance_id=77)
+    car = w.body(class_id=3)
+    try:
+        lid = w.lidar(body=car, mount=(0, 0, 1.8), filters=["points"], preset="VLP-16", columns=360)
+        drive(w, car, [0.0, 0.05, 0.1])
+        f = lid.poll()
+        p = f.data
+        assert len(p) > 1000
+        on_ground = np.abs(p["z"] + 1.8) < 0.01
+        in_box = ((np.abs(p["x"] - 4.0) <= 0.501) & (np.abs(p["y"]) <= 0.501)
+                  & (p["z"] >= -1.801) & (p["z"] <= -0.799))
+        assert np.all(on_ground | in_box)          # nothing else in the scene
+        ground_only = on_ground & ~in_box
+        box_only = in_box & (p["z"] > -1.79)
+        assert ground_only.sum() > 500 and box_only.sum() > 20
+        assert np.all(p["class_id"][ground_only] == 1) and np.all(p["instance_id"][ground_only] == 5)
+        assert np.all(p["class_id"][box_only] == 2) and np.all(p["instance_id"][box_only] == 77)
+        # The raw beams carry them too: the returns' ids in order, 0 for a miss.
+        raw = w.lidar("raw", body=car, mount=(0, 0, 1.8), preset="VLP-16", columns=360)
+        drive(w, car, [0.2])
+        b = raw.poll().data
+        hit = b["range"] > 0
+        assert np.all(b["class_id"][~hit] == 0) and np.all(b["instance_id"][~hit] == 0)
+        assert set(np.unique(b["instance_id"][hit])) == {5, 77}
+        # A range image's label plane: (rings, columns) of the same ids,
+        # 0 where the image holds no range.
+        ri = w.lidar("ri", body=car, mount=(0, 0, 1.8), preset="VLP-16", columns=360,
+                     filters=["range_image"])
+        drive(w, car, [0.3])
+        fr = ri.poll()
+        assert fr.type == "depth_f32" and fr.labels.shape == fr.data.shape == (16, 360)
+        lab = fr.labels
+        assert np.all((lab["instance_id"] == 0) == (fr.data == 0))
+        assert set(np.unique(lab["instance_id"][fr.data > 0])) == {5, 77}
+        assert np.all(lab["class_id"][lab["instance_id"] == 5] == 1)
+        assert np.all(lab["class_id"][lab["instance_id"] == 77] == 2)
+    finally:
+        w.close()
 
 
 def test_record_payloads(world):
@@ -134,7 +186,7 @@ def test_dtype_itemsizes_match_payload_info():
     assert sensim.dtype("imu").itemsize == 48
     assert sensim.dtype("gnss")["cov_enu"].shape == (3, 3)
     assert sensim.dtype("beams").names == ("range", "intensity", "azimuth", "elevation", "time",
-                                           "ring", "return")
+                                           "ring", "return", "class_id", "instance_id")
 
 
 def test_frame_copy_is_independent(world):

@@ -44,12 +44,17 @@ def test_write_pcd_matches_the_run_and_ply_holds_the_points(cart, tmp_path):
     data = (tmp_path / "a.ply").read_bytes()
     head, body = data.split(b"end_header\n", 1)
     assert b"element vertex %d" % f.count in head
-    # x y z intensity (float32) ring (uint16) time (float32) return (uint8): 23 bytes a point
+    # x y z intensity (float32) ring (uint16) time (float32) return (uint8)
+    # label instance (uint32): 31 bytes a point
     rec = np.frombuffer(body, dtype=np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"),
                                               ("intensity", "<f4"), ("ring", "<u2"),
-                                              ("time", "<f4"), ("return", "u1")]))
+                                              ("time", "<f4"), ("return", "u1"),
+                                              ("label", "<u4"), ("instance", "<u4")]))
     assert len(rec) == f.count
     assert np.array_equal(rec["x"], f.data["x"]) and np.array_equal(rec["ring"], f.data["ring"])
+    assert np.array_equal(rec["label"], f.data["class_id"])
+    assert np.array_equal(rec["instance"], f.data["instance_id"])
+    assert np.all(rec["instance"] > 0)  # every point lies on some body
     ext.write_ply(tmp_path / "b.ply", f, binary=False)
     assert (tmp_path / "b.ply").read_text().splitlines()[1] == "format ascii 1.0"
 

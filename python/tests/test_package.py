@@ -42,7 +42,8 @@ def test_payload_dtypes_match_the_library_sizes():
         dt = sensim.dtype(name)
         per_element = dt.itemsize * (info["channels"] if info["sample"] != "struct" else 1)
         assert per_element == info["element_size"], name
-    assert sensim.dtype("points").names == ("x", "y", "z", "intensity", "time", "ring", "return")
+    assert sensim.dtype("points").names == ("x", "y", "z", "intensity", "time", "ring", "return",
+                                            "class_id", "instance_id")
 
 
 def test_pose_algebra_agrees_with_numpy():

@@ -97,13 +97,14 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
                  s2 = _mm256_unpacklo_ps(row[2], row[3]), s3 = _mm256_unpackhi_ps(row[2], row[3]);
     const __m256 r = _mm256_shuffle_ps(s0, s2, 0x44), in = _mm256_shuffle_ps(s0, s2, 0xEE),
                  az = _mm256_shuffle_ps(s1, s3, 0x44), el = _mm256_shuffle_ps(s1, s3, 0xEE);
-    /* The beams' last 8 bytes (time_offset, ring, return_index; pad
-     * cleared), read before any point of the group is written. */
+    /* The beams' last 16 bytes (time_offset, ring, return_index,
+     * class_id, instance_id; pad and pad2 cleared), read before any point
+     * of the group is written. */
     __m128i tails[8];
-    const __m128i keep = _mm_set_epi32(0, 0, 0x00FFFFFF, -1);
+    const __m128i keep = _mm_set_epi32(-1, 0x0000FFFF, 0x00FFFFFF, -1);
     if (out)
       for (int k = 0; k < 8; k++)
-        tails[k] = _mm_and_si128(_mm_loadl_epi64((const __m128i *)&b[ix[i + k]].time_offset), keep);
+        tails[k] = _mm_and_si128(_mm_loadu_si128((const __m128i *)&b[ix[i + k]].time_offset), keep);
     __m256 sa, ca, se, ce;
     sincos8(az, &sa, &ca);
     sincos8(el, &se, &ce);
@@ -114,12 +115,12 @@ __attribute__((target("avx2"))) static size_t beams_xyz8(const sensim_beam *b, c
                  t3 = _mm256_unpackhi_ps(Z, in);
     const __m256 pt[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
                           _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
-    if (out) { /* whole points, straight to their slots: rows, then each beam's tail with pad 0 */
+    if (out) { /* whole points, straight to their slots: rows, then each beam's tail with pads 0 */
       for (int k = 0; k < 4; k++) {
         _mm_storeu_ps(&out[i + k].x, _mm256_castps256_ps128(pt[k]));
         _mm_storeu_ps(&out[i + k + 4].x, _mm256_extractf128_ps(pt[k], 1));
       }
-      for (int k = 0; k < 8; k++) _mm_storel_epi64((__m128i *)&out[i + k].time_offset, tails[k]);
+      for (int k = 0; k < 8; k++) _mm_storeu_si128((__m128i *)&out[i + k].time_offset, tails[k]);
       continue;
     }
     for (int k = 0; k < 4; k++) {
@@ -173,15 +174,19 @@ static sensim_status points_create(const cJSON *params, void **user) {
 
 /* Spherical to Cartesian in the sensor frame (X forward, Z up): azimuth
  * counter-clockwise from +X, elevation up from the XY plane. */
-/* In place: a point is the size of a beam (both 24 bytes, asserted), and
+/* In place: a point is the size of a beam (both 32 bytes, asserted), and
  * point j is written only after beam j <= i has been read, so the frame's
  * buffer is reused and a capture allocates nothing here. */
 _Static_assert(sizeof(sensim_point) == sizeof(sensim_beam), "points overwrite beams in place");
 _Static_assert(offsetof(sensim_point, intensity) == 12 && offsetof(sensim_point, time_offset) == 16 &&
                    offsetof(sensim_beam, time_offset) == 16 && offsetof(sensim_point, ring) == offsetof(sensim_beam, ring) &&
                    offsetof(sensim_point, return_index) == offsetof(sensim_beam, return_index) &&
-                   offsetof(sensim_point, pad) == offsetof(sensim_beam, pad),
-               "a point is x, y, z, intensity, then a beam's last 8 bytes");
+                   offsetof(sensim_point, pad) == offsetof(sensim_beam, pad) &&
+                   offsetof(sensim_point, class_id) == offsetof(sensim_beam, class_id) &&
+                   offsetof(sensim_point, pad2) == offsetof(sensim_beam, pad2) &&
+                   offsetof(sensim_point, instance_id) == offsetof(sensim_beam, instance_id) &&
+                   sizeof(sensim_point) == 32,
+               "a point is x, y, z, intensity, then a beam's last 16 bytes");
 static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)user;
   (void)ctx;
@@ -202,7 +207,8 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
     }
     /* Point j lands on beam slot j <= i0 + ix[k]: a beam still to be read
      * lies beyond every slot written so far. A point is x, y, z, intensity
-     * then the beam's last 8 bytes (time_offset, ring, return_index, pad). */
+     * then the beam's last 16 bytes (time_offset, ring, return_index, pad,
+     * class_id, pad2, instance_id): the semantic ids go with the point. */
     size_t k = 0;
 #if defined(SENSIM_HAVE_AVX2_PATHS)
     if (sensim__cpu_has_avx2()) { /* groups of eight written whole */
@@ -212,12 +218,13 @@ static sensim_status points_apply(void *user, sensim_frame *f, sensim_filter_ctx
 #endif
     beams_xyz(blk, ix + k, nh - k, xyzi);
     for (size_t q = 0; k < nh; k++, q++) {
-      unsigned char tail[8];
-      memcpy(tail, (const unsigned char *)&blk[ix[k]] + offsetof(sensim_beam, time_offset), 8);
+      unsigned char tail[16];
+      memcpy(tail, (const unsigned char *)&blk[ix[k]] + offsetof(sensim_beam, time_offset), 16);
       unsigned char *d = (unsigned char *)&p[j++];
       memcpy(d, xyzi + 4 * q, 16);
-      memcpy(d + 16, tail, 8);
+      memcpy(d + 16, tail, 16);
       d[offsetof(sensim_point, pad)] = 0;
+      memset(d + offsetof(sensim_point, pad2), 0, sizeof(uint16_t));
     }
   }
   f->type = SENSIM_PAYLOAD_POINTS;

@@ -91,9 +91,10 @@ static sensim_status organized_create(const cJSON *params, void **user) {
   return no_params(params, user, "organized");
 }
 
-/* Missing returns are x = y = z = NaN with intensity 0, the convention of
- * PCL's organised clouds (is_dense = false); ring, time and return index
- * stay set so the grid position of every point can be read back. */
+/* Missing returns are x = y = z = NaN with intensity 0 and class and
+ * instance 0, the convention of PCL's organised clouds (is_dense = false);
+ * ring, time and return index stay set so the grid position of every
+ * point can be read back. */
 static sensim_status organized_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)user;
   (void)ctx;
@@ -119,6 +120,8 @@ static sensim_status organized_apply(void *user, sensim_frame *f, sensim_filter_
       q->y = xyz[1];
       q->z = xyz[2];
       q->intensity = b[i].intensity;
+      q->class_id = b[i].class_id;
+      q->instance_id = b[i].instance_id;
     } else {
       q->x = q->y = q->z = NAN;
     }
@@ -164,7 +167,9 @@ static sensim_status range_image_create(const cJSON *params, void **user) {
 }
 
 /* Range along the beam, m, of one return per beam: rings x columns, 0
- * where there is none (so the PNG writer's millimetre encoding stores 0). */
+ * where there is none (so the PNG writer's millimetre encoding stores 0);
+ * with the frame's label plane (frame.labels, as a camera's) holding each
+ * pixel's class and instance ids, 0 where there is no return. */
 static sensim_status range_image_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
   uint32_t ret = (uint32_t)*(const int *)user;
@@ -178,8 +183,12 @@ static sensim_status range_image_apply(void *user, sensim_frame *f, sensim_filte
   }
   size_t n = (size_t)L.columns * L.channels;
   float *img = sensim__frame_buffer(n * sizeof *img, 1);
-  if (!img) {
+  /* zeroed, so each label's padding is 0 like the camera's */
+  sensim_label *lab = sensim__frame_buffer(n * sizeof *lab, 1);
+  if (!img || !lab) {
     free(L.ring);
+    sensim__frame_buffer_free(img);
+    sensim__frame_buffer_free(lab);
     return sensim__fail(SENSIM_ENOMEM, "range_image: out of memory for %zu pixels", n);
   }
   const sensim_beam *b = f->data;
@@ -188,10 +197,17 @@ static sensim_status range_image_apply(void *user, sensim_frame *f, sensim_filte
       const sensim_beam *e = &b[(j * L.channels + c) * L.returns + ret];
       size_t row = L.channels - 1 - (size_t)L.ring[c];
       img[row * L.columns + j] = e->range > 0 ? e->range : 0.0f;
+      if (e->range > 0) {
+        lab[row * L.columns + j].class_id = e->class_id;
+        lab[row * L.columns + j].instance_id = e->instance_id;
+      }
     }
   free(L.ring);
   sensim__frame_buffer_free(f->data);
+  /* A beams frame has no planes; any one a user filter set is replaced. */
+  sensim__frame_drop_planes(f);
   f->data = img;
+  f->labels = lab;
   f->type = SENSIM_PAYLOAD_DEPTH_F32;
   f->width = L.columns;
   f->height = L.channels;

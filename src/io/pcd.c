@@ -6,14 +6,17 @@
  * padding, in the byte order of the x86/ARM machines PCL runs on (little
  * endian), which is written explicitly here. VIEWPOINT carries the sensor's
  * pose in the world at the capture (tx ty tz qw qx qy qz): the points stay
- * in the sensor frame, and PCL's viewers place the cloud with that pose. */
+ * in the sensor frame, and PCL's viewers place the cloud with that pose.
+ * The semantic ids are `label` (the class id, uint32 as in PCL's
+ * pcl::PointXYZL, so PCL reads it into that type) and `instance`. */
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
 #include "io/point_records.h"
 #include "io/scenario_internal.h"
 
-/* x y z intensity ring time return: 4 + 4 + 4 + 4 + 2 + 4 + 1 bytes. */
+/* x y z intensity ring time return label instance:
+ * 4 + 4 + 4 + 4 + 2 + 4 + 1 + 4 + 4 bytes. */
 static void write_header(FILE *fp, const sensim_frame *f, int binary) {
   const sensim_pose *p = &f->pose;
   /* An organised cloud ("organized") keeps its grid: PCL reads WIDTH x
@@ -23,10 +26,10 @@ static void write_header(FILE *fp, const sensim_frame *f, int binary) {
   fprintf(fp,
           "# .PCD v0.7 - Point Cloud Data file format\n"
           "VERSION 0.7\n"
-          "FIELDS x y z intensity ring time return\n"
-          "SIZE 4 4 4 4 2 4 1\n"
-          "TYPE F F F F U F U\n"
-          "COUNT 1 1 1 1 1 1 1\n"
+          "FIELDS x y z intensity ring time return label instance\n"
+          "SIZE 4 4 4 4 2 4 1 4 4\n"
+          "TYPE F F F F U F U U U\n"
+          "COUNT 1 1 1 1 1 1 1 1 1\n"
           "WIDTH %zu\n"
           "HEIGHT %zu\n"
           "VIEWPOINT %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n"
@@ -41,8 +44,9 @@ static void write_header(FILE *fp, const sensim_frame *f, int binary) {
 static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const sensim_point *p = &pts[i];
-    fprintf(fp, "%.9g %.9g %.9g %.9g %u %.9g %u\n", p->x, p->y, p->z, p->intensity,
-            (unsigned)p->ring, p->time_offset, (unsigned)p->return_index);
+    fprintf(fp, "%.9g %.9g %.9g %.9g %u %.9g %u %u %lu\n", p->x, p->y, p->z, p->intensity,
+            (unsigned)p->ring, p->time_offset, (unsigned)p->return_index, (unsigned)p->class_id,
+            (unsigned long)p->instance_id);
   }
 }
 

@@ -3,9 +3,11 @@
  * Format: Turk, "The PLY polygon file format" (1994), as read by rply
  * (Open3D) and PCL's PLYReader. One element, vertex, with the scalar
  * properties x y z intensity (float), ring (ushort), time (float), return
- * (uchar), in that order; binary_little_endian 1.0 bodies are the packed
- * records one after another (23 bytes, no padding), ascii 1.0 bodies one
- * line per vertex. The grid of an organised cloud is recorded in
+ * (uchar), label (uint: the class id) and instance (uint), in that order;
+ * binary_little_endian 1.0 bodies are the packed records one after another
+ * (31 bytes, no padding), ascii 1.0 bodies one line per vertex. `label`
+ * and `instance` are the names PCD uses (io/pcd.c), so one cloud reads the
+ * same from either file. The grid of an organised cloud is recorded in
  * "obj_info num_cols W" / "obj_info num_rows H", the lines PCL writes and
  * reads back into PointCloud width and height; every point is written,
  * including the NaN ones marking missing returns (ascii spells them
@@ -17,7 +19,8 @@
 #include "io/point_records.h"
 #include "io/scenario_internal.h"
 
-/* x y z intensity ring time return: 4 + 4 + 4 + 4 + 2 + 4 + 1 bytes. */
+/* x y z intensity ring time return label instance:
+ * 4 + 4 + 4 + 4 + 2 + 4 + 1 + 4 + 4 bytes. */
 static void write_header(FILE *fp, const sensim_frame *f, int binary) {
   const sensim_pose *p = &f->pose;
   /* An organised frame's grid; anything else is one row of count points. */
@@ -37,6 +40,8 @@ static void write_header(FILE *fp, const sensim_frame *f, int binary) {
           "property ushort ring\n"
           "property float time\n"
           "property uchar return\n"
+          "property uint label\n"
+          "property uint instance\n"
           "end_header\n",
           binary ? "binary_little_endian" : "ascii", p->pos.x, p->pos.y, p->pos.z, p->rot.w,
           p->rot.x, p->rot.y, p->rot.z, grid ? (size_t)f->width : f->count,
@@ -62,7 +67,7 @@ static void write_ascii(FILE *fp, const sensim_point *pts, size_t n) {
     put_ascii_f32(fp, p->intensity, ' ');
     fprintf(fp, "%u ", (unsigned)p->ring);
     put_ascii_f32(fp, p->time_offset, ' ');
-    fprintf(fp, "%u\n", (unsigned)p->return_index);
+    fprintf(fp, "%u %u %lu\n", (unsigned)p->return_index, (unsigned)p->class_id, (unsigned long)p->instance_id);
   }
 }
 

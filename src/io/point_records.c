@@ -1,13 +1,16 @@
-/* io/point_records.c: the binary point record PCD and PLY share: 23 bytes,
+/* io/point_records.c: the binary point record PCD and PLY share: 31 bytes,
  * little-endian x y z intensity (float32), ring (uint16), time (float32),
- * return (uint8), in that order. */
+ * return (uint8), label (uint32: the class id) and instance (uint32), in
+ * that order. The class id is widened to 32 bits because PCL's labelled
+ * point types (pcl::PointXYZL, PointXYZRGBL) hold `label` as uint32 and
+ * map a field into a point only when its type matches. */
 #include <stdint.h>
 #include <string.h>
 #include "core/internal.h"
 #include "io/point_records.h"
 #include "io/scenario_internal.h"
 
-#define POINT_RECORD 23
+#define POINT_RECORD 31
 
 static void put_le32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v;
@@ -31,6 +34,8 @@ static void pack_point(const sensim_point *pt, uint8_t *r) {
   r[17] = (uint8_t)(pt->ring >> 8);
   put_f32(r + 18, pt->time_offset);
   r[22] = pt->return_index;
+  put_le32(r + 23, pt->class_id);
+  put_le32(r + 27, pt->instance_id);
 }
 
 void sensim__write_point_records(FILE *fp, const sensim_point *pts, size_t n) {

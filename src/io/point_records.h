@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include "sensim/frame.h"
 
-/* Write n points as 23-byte little-endian records: x y z intensity
- * (float32), ring (uint16), time offset (float32), return index (uint8). */
+/* Write n points as 31-byte little-endian records: x y z intensity
+ * (float32), ring (uint16), time offset (float32), return index (uint8),
+ * class id as the label (uint32), instance id (uint32). */
 void sensim__write_point_records(FILE *fp, const sensim_point *pts, size_t n);
 
 /* The frame checks and the write-to-temporary-then-rename that the PCD and

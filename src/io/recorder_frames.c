@@ -235,7 +235,8 @@ static float point_time(float offset, double t0) {
 }
 
 static void put_point(unsigned char *d, float x, float y, float z, float intensity, uint16_t ring,
-                      float time, uint8_t ret) {
+                      float time, uint8_t ret, uint16_t class_id, uint32_t instance_id) {
+  const uint32_t label = class_id;
   memcpy(d + SENSIM__CLOUD_X, &x, 4);
   memcpy(d + SENSIM__CLOUD_Y, &y, 4);
   memcpy(d + SENSIM__CLOUD_Z, &z, 4);
@@ -244,6 +245,8 @@ static void put_point(unsigned char *d, float x, float y, float z, float intensi
   memcpy(d + SENSIM__CLOUD_TIME, &time, 4);
   d[SENSIM__CLOUD_RETURN] = ret;
   d[SENSIM__CLOUD_RETURN + 1] = 0;
+  memcpy(d + SENSIM__CLOUD_LABEL, &label, 4);
+  memcpy(d + SENSIM__CLOUD_INSTANCE, &instance_id, 4);
 }
 
 /* PointCloud2 of a points frame (organised ones keep their rows) or of
@@ -278,7 +281,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
     for (size_t i = 0; i < (size_t)h * w; i++, d += SENSIM__CLOUD_POINT_STEP) {
       dense &= isfinite(p[i].x) && isfinite(p[i].y) && isfinite(p[i].z);
       put_point(d, p[i].x, p[i].y, p[i].z, p[i].intensity, p[i].ring,
-                point_time(p[i].time_offset, t0), p[i].return_index);
+                point_time(p[i].time_offset, t0), p[i].return_index, p[i].class_id, p[i].instance_id);
     }
   } else if (d) {
     const sensim_beam *b = f->data;
@@ -287,7 +290,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
       const double ce = cos(b[i].elevation), rg = b[i].range;
       put_point(d, (float)(rg * ce * cos(b[i].azimuth)), (float)(rg * ce * sin(b[i].azimuth)),
                 (float)(rg * sin(b[i].elevation)), b[i].intensity, b[i].ring,
-                point_time(b[i].time_offset, t0), b[i].return_index);
+                point_time(b[i].time_offset, t0), b[i].return_index, b[i].class_id, b[i].instance_id);
       d += SENSIM__CLOUD_POINT_STEP;
     }
   }

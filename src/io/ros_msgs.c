@@ -188,7 +188,7 @@ void sensim__ros_camera_info(sensim__cdr *c, uint64_t stamp, const char *frame_i
 
 unsigned char *sensim__ros_cloud_begin(sensim__cdr *c, uint64_t stamp, const char *frame_id,
                                        uint32_t height, uint32_t width) {
-  /* sensor_msgs/PointField datatypes: 2 UINT8, 4 UINT16, 7 FLOAT32. */
+  /* sensor_msgs/PointField datatypes: 2 UINT8, 4 UINT16, 6 UINT32, 7 FLOAT32. */
   static const struct {
     const char *name;
     uint32_t offset;
@@ -196,7 +196,8 @@ unsigned char *sensim__ros_cloud_begin(sensim__cdr *c, uint64_t stamp, const cha
   } fields[] = {{"x", SENSIM__CLOUD_X, 7},           {"y", SENSIM__CLOUD_Y, 7},
                 {"z", SENSIM__CLOUD_Z, 7},           {"intensity", SENSIM__CLOUD_INTENSITY, 7},
                 {"ring", SENSIM__CLOUD_RING, 4},     {"time", SENSIM__CLOUD_TIME, 7},
-                {"return", SENSIM__CLOUD_RETURN, 2}};
+                {"return", SENSIM__CLOUD_RETURN, 2},  {"label", SENSIM__CLOUD_LABEL, 6},
+                {"instance", SENSIM__CLOUD_INSTANCE, 6}};
   sensim__cdr_begin(c);
   header(c, stamp, frame_id);
   sensim__cdr_u32(c, height);

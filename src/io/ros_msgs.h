@@ -47,11 +47,14 @@ void sensim__ros_camera_info(sensim__cdr *c, uint64_t stamp, const char *frame_i
 /* sensor_msgs/msg/PointCloud2 in the point layout below: returns where
  * height * width * SENSIM__CLOUD_POINT_STEP bytes of points go; finish with
  * sensim__ros_cloud_end. */
-#define SENSIM__CLOUD_POINT_STEP 24
+#define SENSIM__CLOUD_POINT_STEP 32
 enum { /* byte offsets of the fields in a point: Velodyne's x y z intensity ring
-          time, then the return index, padded to 24 bytes */
+          time, then the return index, a zero byte, and the semantic ids:
+          label (the class id, uint32 as PCL's PointXYZL holds it) and
+          instance (uint32) */
   SENSIM__CLOUD_X = 0, SENSIM__CLOUD_Y = 4, SENSIM__CLOUD_Z = 8, SENSIM__CLOUD_INTENSITY = 12,
-  SENSIM__CLOUD_RING = 16, SENSIM__CLOUD_TIME = 18, SENSIM__CLOUD_RETURN = 22
+  SENSIM__CLOUD_RING = 16, SENSIM__CLOUD_TIME = 18, SENSIM__CLOUD_RETURN = 22,
+  SENSIM__CLOUD_LABEL = 24, SENSIM__CLOUD_INSTANCE = 28
 };
 unsigned char *sensim__ros_cloud_begin(sensim__cdr *c, uint64_t stamp, const char *frame_id,
                                        uint32_t height, uint32_t width);

@@ -85,6 +85,8 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
     const sensim_mesh *m = snap->bodies[i].mesh;
     refl[i].tri = m ? m->tri_reflectance : NULL;
     refl[i].rho = m ? m->material.reflectance : 0.0;
+    refl[i].class_id = snap->bodies[i].class_id;
+    refl[i].instance_id = snap->bodies[i].instance_id;
   }
   sc.refl = refl;
   if ((rc = sensim__traced_view(&ctx, &view))) goto done;

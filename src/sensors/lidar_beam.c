@@ -23,7 +23,13 @@
  * group), as a receiver that cannot separate echoes closer than its pulse
  * resolution merges them. Each group's range and intensity are its hits'
  * power-weighted means and its power their sum; groups below the detection
- * threshold are dropped before the mode picks what is reported. */
+ * threshold are dropped before the mode picks what is reported.
+ *
+ * Semantic ids. A return carries the class and instance ids of the body
+ * its strongest sub-ray hit lies on (for one sub-ray, the body hit): an
+ * echo mixed from two surfaces within the range resolution is labelled by
+ * the surface that returned the most power, as a per-point label must name
+ * one body. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +129,7 @@ void sensim__lidar_footprint_free(sensim_lidar_footprint *fp) {
 
 typedef struct hit_rec {
   float range, power, intensity;
+  unsigned body; /* snapshot body index */
   int idx; /* position in the input: breaks range ties, so the order is total */
 } hit_rec;
 
@@ -135,15 +142,18 @@ static int hit_cmp(const void *pa, const void *pb) {
   return hit_before(a, b) ? -1 : hit_before(b, a) ? 1 : 0;
 }
 
-/* A detected group: sums over its hits. */
+/* A detected group: sums over its hits, and its strongest hit. */
 typedef struct group {
   double p, pr, pi; /* sum of power, power x range, power x intensity */
+  double pmax;      /* power of the strongest hit */
+  unsigned body;    /* its body: the semantic ids the return carries */
 } group;
 
 static void emit(sensim_lidar_return *o, const group *g) {
   o->range = (float)(g->pr / g->p);
   o->intensity = (float)(g->pi / g->p);
   o->power = (float)g->p;
+  o->body = g->body;
 }
 
 int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int n, sensim_lidar_return out[2]) {
@@ -156,6 +166,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
     s[m].range = h[k].range;
     s[m].power = h[k].power;
     s[m].intensity = h[k].intensity;
+    s[m].body = h[k].body;
     s[m].idx = k;
     m++;
   }
@@ -171,7 +182,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
     qsort(s, (size_t)m, sizeof *s, hit_cmp);
   }
   const double res = L->p.range_resolution, pmin = L->p_min;
-  group cur = {0, 0, 0}, first = {0, 0, 0}, last = {0, 0, 0}, strong = {0, 0, 0}, all = {0, 0, 0};
+  group cur = {0, 0, 0, 0, ~0u}, first = cur, last = cur, strong = cur, all = cur;
   int ndet = 0, strong_is_last = 0;
   for (int i = 0; i <= m; i++) {
     /* The group ends at the end of the list or at a gap wider than the
@@ -186,12 +197,23 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
         all.p += cur.p;
         all.pr += cur.pr;
         all.pi += cur.pi;
+        if (cur.pmax > all.pmax) { /* the earlier (nearer) group keeps a tie */
+          all.pmax = cur.pmax;
+          all.body = cur.body;
+        }
         ndet++;
       }
-      cur.p = cur.pr = cur.pi = 0.0;
+      cur.p = cur.pr = cur.pi = cur.pmax = 0.0;
+      cur.body = ~0u;
     }
     if (i == m) break;
     double p = s[i].power;
+    /* Strictly greater: of equal hits the nearer (sorted first) names the
+     * return's body. */
+    if (p > cur.pmax) {
+      cur.pmax = p;
+      cur.body = s[i].body;
+    }
     cur.p += p;
     cur.pr += p * s[i].range;
     cur.pi += p * s[i].intensity;

@@ -42,7 +42,9 @@ static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
 static inline double measure(const sensim_lidar *l, const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int i,
                              const float n[3], float w, sensim_lidar_hit *b) {
   b->range = b->power = b->intensity = 0.0f;
+  b->body = ~0u;
   if (pk->body[i] == ~0u || !(pk->tfar[i] >= l->p.min_range)) return 0.0;
+  b->body = pk->body[i];
   const sensim_lidar_refl *br = &refl[pk->body[i]];
   double rho = br->tri ? br->tri[pk->prim[i]] : br->rho;
   double cosi = fabs(n[0] * pk->dir_x[i] + n[1] * pk->dir_y[i] + n[2] * pk->dir_z[i]);
@@ -202,12 +204,16 @@ static void columns_run(void *arg) {
       const float az = (float)sensim__wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
       const float toff = (float)(tf[c] - win);
       for (int r = 0; r < R; r++) {
-        /* Built whole and stored at once; a missing return is range 0. */
-        sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0};
+        /* Built whole and stored at once; a missing return is range 0,
+         * class 0, instance 0. */
+        sensim_beam v = {0.0f, 0.0f, az, el, toff, l->ring[c], (uint8_t)r, 0, 0, 0, 0};
         if (r < nr) {
           v.range = ret[r].range;
           /* Quantised to the sensor's intensity resolution. */
           v.intensity = sensim__lidar_quantise(ret[r].intensity, qmax, inv_qmax);
+          /* A return has at least one hit, so a body (sensors/lidar_beam.c). */
+          v.class_id = (uint16_t)refl[ret[r].body].class_id;
+          v.instance_id = refl[ret[r].body].instance_id;
         }
         ob[r] = v;
       }

@@ -30,12 +30,15 @@ typedef struct sensim_lidar_hit {
   float range;      /* m along the sub-ray; 0 for a miss or outside [min, max] range */
   float power;      /* received power, relative: w rho cos(theta) exp(-2 beta R) / R^2 */
   float intensity;  /* rho |cos(theta)| of the surface hit */
+  unsigned body;    /* snapshot body index of the surface hit, ~0u for a miss */
 } sensim_lidar_hit;
 
 typedef struct sensim_lidar_return {
   float range;      /* m */
   float intensity;  /* rho |cos theta|, power-weighted over the return's hits, unquantised */
   float power;      /* summed received power of the return's hits */
+  unsigned body;    /* snapshot body index of its strongest hit (the return's
+                       semantic ids are that body's) */
 } sensim_lidar_return;
 
 typedef struct sensim_lidar {
@@ -60,13 +63,18 @@ typedef struct sensim_lidar {
  * mean), returns below L->p_min are dropped, and the mode picks what is
  * reported (sensors/lidar_beam.c). Writes up to L->nret returns, in the
  * order the mode defines (dual: strongest, then last; the same return
- * once if they coincide), and returns how many. */
+ * once if they coincide), and returns how many. A return's body is the
+ * body of its hit with the most received power (the nearer one on a tie);
+ * "mean" mode's, that of the strongest hit of all its groups. */
 int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int n, sensim_lidar_return out[2]);
 
-/* A body's lidar reflectance: per triangle, or its material's. */
+/* A body's lidar reflectance (per triangle, or its material's) and the
+ * semantic ids its returns carry. */
 typedef struct sensim_lidar_refl {
-  const float *tri; /* the mesh's tri_reflectance, or NULL */
-  double rho;       /* the material's reflectance */
+  const float *tri;     /* the mesh's tri_reflectance, or NULL */
+  double rho;           /* the material's reflectance */
+  uint32_t class_id;    /* the body's class id (uint16 range), widened */
+  uint32_t instance_id; /* the body's instance id */
 } sensim_lidar_refl;
 
 /* What every band of columns of one capture shares, read-only. */

@@ -28,6 +28,8 @@ typedef struct lanes {
   float inten[8];   /* quantised, 0 if not detected */
   float elev[8];    /* rad */
   float toff[8];    /* firing time - window length, s */
+  uint32_t cls[8];  /* class id of the body hit (0: none), as the beam's class_id | pad2 << 16 word */
+  uint32_t inst[8]; /* instance id of the body hit, 0: none */
 } lanes;
 
 /* What every lane of the packet shares. */
@@ -37,16 +39,19 @@ typedef struct shared {
 } shared;
 
 /* The lookups pass: ok[e] all ones where lane e (of n) hit something at
- * or beyond the minimum range, and rho[e] its reflectance there (0 where
- * not ok). */
+ * or beyond the minimum range, and rho[e] its reflectance there and
+ * o->cls[e], o->inst[e] its body's ids (0 where not ok). */
 static void lookups(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int n, double minr, double rho[8],
-                    int32_t ok[8]) {
+                    int32_t ok[8], lanes *o) {
   for (int e = 0; e < 8; e++) {
     rho[e] = 0.0;
+    o->cls[e] = o->inst[e] = 0;
     ok[e] = e < n && pk->body[e] != ~0u && pk->tfar[e] >= minr ? -1 : 0;
     if (!ok[e]) continue;
     const sensim_lidar_refl *br = &refl[pk->body[e]];
     rho[e] = br->tri ? br->tri[pk->prim[e]] : br->rho;
+    o->cls[e] = br->class_id;
+    o->inst[e] = br->instance_id;
   }
 }
 
@@ -54,7 +59,7 @@ static void lookups(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, 
 /* lookups() body by body, as a coherent packet hits few: each body's
  * entry is read once, its lanes' per-triangle values gathered. */
 __attribute__((target("avx2"))) static void lookups8(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int n,
-                                                     double minr, double rho[8], int32_t ok[8]) {
+                                                     double minr, double rho[8], int32_t ok[8], lanes *o) {
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i body = _mm256_load_si256((const __m256i *)pk->body), prim = _mm256_load_si256((const __m256i *)pk->prim);
   const __m256 tfar = _mm256_load_ps(pk->tfar);
@@ -73,6 +78,7 @@ __attribute__((target("avx2"))) static void lookups8(const sensim_lidar_refl *re
   _mm256_storeu_si256((__m256i *)ok, okv);
   __m256 r = _mm256_setzero_ps(); /* float reflectances; a material's double is kept apart */
   __m256d m0 = _mm256_setzero_pd(), m1 = _mm256_setzero_pd();
+  __m256 cls = _mm256_setzero_ps(), inst = _mm256_setzero_ps(); /* the ids' bits */
   int from_material = 0;
   while (left) {
     const unsigned b = pk->body[__builtin_ctz((unsigned)left)];
@@ -80,6 +86,8 @@ __attribute__((target("avx2"))) static void lookups8(const sensim_lidar_refl *re
                                       _mm256_castsi256_ps(okv));
     left &= ~_mm256_movemask_ps(mine);
     const sensim_lidar_refl *br = &refl[b];
+    cls = _mm256_blendv_ps(cls, _mm256_castsi256_ps(_mm256_set1_epi32((int)br->class_id)), mine);
+    inst = _mm256_blendv_ps(inst, _mm256_castsi256_ps(_mm256_set1_epi32((int)br->instance_id)), mine);
     if (br->tri) {
       r = _mm256_mask_i32gather_ps(r, br->tri, prim, mine, 4);
     } else {
@@ -91,6 +99,8 @@ __attribute__((target("avx2"))) static void lookups8(const sensim_lidar_refl *re
       from_material |= _mm256_movemask_ps(mine);
     }
   }
+  _mm256_storeu_ps((float *)o->cls, cls);
+  _mm256_storeu_ps((float *)o->inst, inst);
   /* per-triangle lanes: the float widened; material lanes: the double */
   const __m256d t0 = _mm256_cvtps_pd(_mm256_castps256_ps128(r)), t1 = _mm256_cvtps_pd(_mm256_extractf128_ps(r, 1));
   const __m256i sel = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(from_material),
@@ -174,14 +184,16 @@ __attribute__((target("avx2"))) static void middle8(const sensim_rt_packet8 *pk,
 }
 
 /* The store pass on eight lanes: the beams of lanes 0 .. n-1 built as
- * rows from the lanes' columns (a 4 x 8 and a 2 x 8 transpose) and stored
- * 16 + 8 bytes each; the same bytes as the plain loop below, whose
+ * rows from the lanes' columns (an 8 x 8 transpose of 32-bit words) and
+ * stored 32 bytes each; the same bytes as the plain loop below, whose
  * azimuth wrap it takes over for any lane more than a turn off. Returns 0
  * (nothing stored) if some lane is: the plain loop then does them all. */
 _Static_assert(offsetof(sensim_beam, time_offset) == 16 && offsetof(sensim_beam, ring) == 20 &&
                    offsetof(sensim_beam, return_index) == 22 && offsetof(sensim_beam, pad) == 23 &&
-                   sizeof(sensim_beam) == 24,
-               "a beam is four floats, then time_offset and the word ring | return_index << 16 | pad << 24");
+                   offsetof(sensim_beam, class_id) == 24 && offsetof(sensim_beam, pad2) == 26 &&
+                   offsetof(sensim_beam, instance_id) == 28 && sizeof(sensim_beam) == 32,
+               "a beam is four floats, then time_offset, the word ring | return_index << 16 | pad << 24, "
+               "the word class_id | pad2 << 16 and instance_id");
 __attribute__((target("avx2"))) static int store8(const lanes *o, const uint16_t *ring, int n, int R, sensim_beam *ob) {
   const __m256d pi = _mm256_set1_pd(M_PI), mpi = _mm256_set1_pd(-M_PI);
   const __m256d a0 = _mm256_loadu_pd(o->az), a1 = _mm256_loadu_pd(o->az + 4);
@@ -193,49 +205,38 @@ __attribute__((target("avx2"))) static int store8(const lanes *o, const uint16_t
   const __m256 Rg = _mm256_loadu_ps(o->range), I = _mm256_loadu_ps(o->inten), E = _mm256_loadu_ps(o->elev),
                T = _mm256_loadu_ps(o->toff);
   /* ring | return_index << 16 | pad << 24, little-endian as the struct lays them out */
-  const __m256i W = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)ring));
+  const __m256 W = _mm256_castsi256_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)ring)));
+  /* the ids where the lane has a return (range > 0), 0 elsewhere */
+  const __m256 has = _mm256_cmp_ps(Rg, _mm256_setzero_ps(), _CMP_GT_OQ);
+  const __m256 C = _mm256_and_ps(has, _mm256_loadu_ps((const float *)o->cls)),
+               N = _mm256_and_ps(has, _mm256_loadu_ps((const float *)o->inst));
   const __m256 t0 = _mm256_unpacklo_ps(Rg, I), t1 = _mm256_unpackhi_ps(Rg, I), t2 = _mm256_unpacklo_ps(A, E),
-               t3 = _mm256_unpackhi_ps(A, E);
+               t3 = _mm256_unpackhi_ps(A, E), t4 = _mm256_unpacklo_ps(T, W), t5 = _mm256_unpackhi_ps(T, W),
+               t6 = _mm256_unpacklo_ps(C, N), t7 = _mm256_unpackhi_ps(C, N);
+  /* b[k] holds the first 16 bytes of beams k | k + 4, h[k] their last 16 */
   const __m256 b[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
                        _mm256_shuffle_ps(t1, t3, 0xEE)};
-  const __m256 Wf = _mm256_castsi256_ps(W);
-  const __m256 u[2] = {_mm256_unpacklo_ps(T, Wf), _mm256_unpackhi_ps(T, Wf)};
+  const __m256 h[4] = {_mm256_shuffle_ps(t4, t6, 0x44), _mm256_shuffle_ps(t4, t6, 0xEE), _mm256_shuffle_ps(t5, t7, 0x44),
+                       _mm256_shuffle_ps(t5, t7, 0xEE)};
+  __m256 row[8];
+  for (int k = 0; k < 4; k++) {
+    row[k] = _mm256_permute2f128_ps(b[k], h[k], 0x20);
+    row[k + 4] = _mm256_permute2f128_ps(b[k], h[k], 0x31);
+  }
   if (n == 8 && R == 1) { /* the common whole packet: rows stored straight to the frame */
-    float *d = (float *)ob; /* beam e at d + 6 e */
-    for (int k = 0; k < 4; k++) {
-      _mm_storeu_ps(d + 6 * k, _mm256_castps256_ps128(b[k]));
-      _mm_storeu_ps(d + 6 * (k + 4), _mm256_extractf128_ps(b[k], 1));
-    }
-    for (int k = 0; k < 2; k++) {
-      const __m128d lo = _mm_castps_pd(_mm256_castps256_ps128(u[k])), hi = _mm_castps_pd(_mm256_extractf128_ps(u[k], 1));
-      _mm_storel_pd((double *)(d + 6 * (2 * k) + 4), lo);
-      _mm_storeh_pd((double *)(d + 6 * (2 * k + 1) + 4), lo);
-      _mm_storel_pd((double *)(d + 6 * (2 * k + 4) + 4), hi);
-      _mm_storeh_pd((double *)(d + 6 * (2 * k + 5) + 4), hi);
-    }
+    for (int k = 0; k < 8; k++) _mm256_storeu_ps((float *)(ob + k), row[k]);
     return 1;
   }
-  _Alignas(32) float head[8][4], tail[8][2];
-  for (int k = 0; k < 4; k++) {
-    _mm_store_ps(head[k], _mm256_castps256_ps128(b[k]));
-    _mm_store_ps(head[k + 4], _mm256_extractf128_ps(b[k], 1));
-  }
-  for (int k = 0; k < 2; k++) { /* u[k] holds lanes 2k, 2k + 1 | 2k + 4, 2k + 5 */
-    _mm_store_ps(tail[2 * k], _mm256_castps256_ps128(u[k]));
-    _mm_store_ps(tail[2 * k + 4], _mm256_extractf128_ps(u[k], 1));
-  }
   for (int e = 0; e < n; e++) {
-    unsigned char *d = (unsigned char *)(ob + (size_t)e * R);
-    memcpy(d, head[e], 16);
-    memcpy(d + 16, tail[e], 8);
+    sensim_beam *d = ob + (size_t)e * R;
+    _mm256_storeu_ps((float *)d, row[e]);
     for (int r = 1; r < R; r++) { /* dual mode's second return: missing, its own index */
-      d += sizeof(sensim_beam);
-      const float z2[2] = {0.0f, 0.0f};
-      const uint32_t w = (uint32_t)ring[e] | (uint32_t)r << 16;
-      memcpy(d, z2, 8);
-      memcpy(d + 8, &head[e][2], 8);
-      memcpy(d + 16, &tail[e][0], 4);
-      memcpy(d + 20, &w, 4);
+      sensim_beam v = d[0];
+      v.range = v.intensity = 0.0f;
+      v.return_index = (uint8_t)r;
+      v.class_id = 0;
+      v.instance_id = 0;
+      d[r] = v;
     }
   }
   return 1;
@@ -265,25 +266,30 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   lanes o;
   if (avx2) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-    lookups8(sc->refl, pk, n, minr, rho, ok);
+    lookups8(sc->refl, pk, n, minr, rho, ok, &o);
     fog(l, pk, ok, atm);
     middle8(pk, nx, ny, nz, rho, atm, ok, &g, &o);
     if (store8(&o, l->ring + c0, n, R, ob)) return;
 #endif
   } else {
-    lookups(sc->refl, pk, n, minr, rho, ok);
+    lookups(sc->refl, pk, n, minr, rho, ok, &o);
     fog(l, pk, ok, atm);
     middle(pk, nx, ny, nz, rho, atm, ok, &g, &o);
   }
   for (int e = 0; e < n; e++) {
     const int c = c0 + e;
     const double a = o.az[e] > -M_PI && o.az[e] <= M_PI ? o.az[e] : sensim__wrap_pi(o.az[e]);
-    /* Built whole and stored at once; a missing return is range 0. */
-    sensim_beam v = {o.range[e], o.inten[e], (float)a, o.elev[e], o.toff[e], l->ring[c], 0, 0};
+    /* Built whole and stored at once; a missing return is range 0 and
+     * ids 0. */
+    const int has = o.range[e] > 0.0f;
+    sensim_beam v = {o.range[e], o.inten[e], (float)a, o.elev[e], o.toff[e], l->ring[c], 0, 0,
+                     (uint16_t)(has ? o.cls[e] : 0), 0, has ? o.inst[e] : 0};
     ob[(size_t)e * R] = v;
     for (int r = 1; r < R; r++) { /* one sub-ray, one hit: dual mode's second return is missing */
       v.range = v.intensity = 0.0f;
       v.return_index = (uint8_t)r;
+      v.class_id = 0;
+      v.instance_id = 0;
       ob[(size_t)e * R + r] = v;
     }
   }

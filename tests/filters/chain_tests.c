@@ -371,18 +371,19 @@ static void test_srgb8_encodes_known_values(void **state) {
 }
 
 /* Spherical to Cartesian in the sensor frame: (r cos el cos az,
- * r cos el sin az, r sin el); beams without a return are dropped. */
+ * r cos el sin az, r sin el); beams without a return are dropped; each
+ * point keeps its beam's class and instance ids, its pad bytes zero. */
 static void test_points_converts_beams_and_drops_misses(void **state) {
   (void)state;
   sensim_frame f;
   memset(&f, 0, sizeof f);
   SENSIM_OK_OR_FAIL(sensim_frame_alloc(&f, SENSIM_PAYLOAD_BEAMS, 5, 1));
   sensim_beam *bm = f.data;
-  bm[0] = (sensim_beam){2.0f, 0.5f, (float)(PI / 2), 0.0f, -0.01f, 3, 0, 0};
-  bm[1] = (sensim_beam){0.0f, 0.9f, 0.3f, 0.1f, -0.02f, 4, 0, 0}; /* no return */
-  bm[2] = (sensim_beam){1.0f, 0.25f, 0.0f, (float)(PI / 4), -0.03f, 5, 1, 0};
-  bm[3] = (sensim_beam){3.0f, 1.0f, (float)PI, (float)(-PI / 6), 0.0f, 0, 0, 0};
-  bm[4] = (sensim_beam){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0, 0, 0}; /* no return */
+  bm[0] = (sensim_beam){2.0f, 0.5f, (float)(PI / 2), 0.0f, -0.01f, 3, 0, 9, 12, 7, 4000000000u};
+  bm[1] = (sensim_beam){0.0f, 0.9f, 0.3f, 0.1f, -0.02f, 4, 0, 0, 0, 0, 0}; /* no return */
+  bm[2] = (sensim_beam){1.0f, 0.25f, 0.0f, (float)(PI / 4), -0.03f, 5, 1, 0, 65535, 0, 1};
+  bm[3] = (sensim_beam){3.0f, 1.0f, (float)PI, (float)(-PI / 6), 0.0f, 0, 0, 0, 0, 0, 77};
+  bm[4] = (sensim_beam){0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0, 0, 0, 0, 0, 0}; /* no return */
   void *user = make_user("points", NULL);
   run_builtin("points", user, &f);
   assert_int_equal(f.count, 3);
@@ -395,6 +396,9 @@ static void test_points_converts_beams_and_drops_misses(void **state) {
   assert_near(p[0].intensity, 0.5, 0);
   assert_near(p[0].time_offset, -0.01, 1e-9);
   assert_int_equal(p[0].ring, 3);
+  assert_true(p[0].class_id == 12 && p[0].instance_id == 4000000000u && p[0].pad == 0 && p[0].pad2 == 0);
+  assert_true(p[1].class_id == 65535 && p[1].instance_id == 1);
+  assert_true(p[2].class_id == 0 && p[2].instance_id == 77);
   assert_near(p[1].x, sqrt(0.5), 1e-6);
   assert_near(p[1].y, 0.0, 1e-6);
   assert_near(p[1].z, sqrt(0.5), 1e-6);

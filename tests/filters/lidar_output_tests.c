@@ -46,7 +46,9 @@ static const uint16_t kSlotRing[3] = {1, 0, 2};
 static const float kRingElev[3] = {-0.2f, 0.0f, 0.15f};
 
 /* A beams frame of `cols` columns x 3 channels x R returns: range
- * 5 + j + 0.25 c + 2 r m except where (j + c + r) % 4 == 3 (no return). */
+ * 5 + j + 0.25 c + 2 r m except where (j + c + r) % 4 == 3 (no return);
+ * a return's class id 100 + j, instance id 1000 j + 10 c + r + 1 (every
+ * beam its own), 0 for none. */
 static sensim_frame beams_frame(uint32_t cols, uint32_t R) {
   sensim_frame f;
   memset(&f, 0, sizeof f);
@@ -70,6 +72,8 @@ static sensim_frame beams_frame(uint32_t cols, uint32_t R) {
         if ((j + c + r) % 4 != 3) {
           e->range = 5.0f + (float)j + 0.25f * (float)c + 2.0f * (float)r;
           e->intensity = 0.1f * (float)(c + 1) + 0.05f * (float)r;
+          e->class_id = (uint16_t)(100 + j);
+          e->instance_id = 1000u * j + 10u * c + r + 1u;
         }
       }
   f.data = b;
@@ -131,6 +135,10 @@ static void test_organized_puts_each_beam_at_its_ring_and_column(void **state) {
           assert_true(isnan(q->x) && isnan(q->y) && isnan(q->z));
           assert_true(q->intensity == 0.0f);
         }
+        /* each beam's ids at its grid place (0 for a missing return) */
+        assert_int_equal(q->class_id, e->class_id);
+        assert_int_equal(q->instance_id, e->instance_id);
+        assert_int_equal(q->pad2, 0);
       }
   /* Row 0 is the highest ring. */
   assert_int_equal(p[0].ring, 2);
@@ -210,7 +218,8 @@ static void test_organized_refuses_frames_not_in_the_layout(void **state) {
 /* ---- range_image -------------------------------------------------------- */
 
 /* rings x columns of the chosen return's range, highest ring on top, 0
- * where there is no return. */
+ * where there is no return; the label plane holds that return's class and
+ * instance ids at the same pixel (0 for none). */
 static void test_range_image_holds_each_beams_range(void **state) {
   (void)state;
   const uint32_t cols = 6, R = 2;
@@ -230,9 +239,13 @@ static void test_range_image_holds_each_beams_range(void **state) {
         const sensim_beam *e = &b[(j * 3 + c) * R + (uint32_t)ret];
         float want = e->range > 0 ? e->range : 0.0f;
         assert_true(img[(size_t)(2 - e->ring) * cols + j] == want);
+        const sensim_label *l = &f.labels[(size_t)(2 - e->ring) * cols + j];
+        assert_int_equal(l->class_id, e->class_id);
+        assert_int_equal(l->instance_id, e->instance_id);
+        if (!(e->range > 0)) assert_true(l->class_id == 0 && l->instance_id == 0);
       }
     drop(&sensim__filter_range_image, u);
-    free(f.data);
+    sensim_frame_release(&f); /* the image and its label plane */
     free(ref.data);
   }
 }
@@ -262,7 +275,7 @@ static void test_range_image_writes_as_a_millimetre_png(void **state) {
     }
   sensim_image_free(&img);
   drop(&sensim__filter_range_image, u);
-  free(f.data);
+  sensim_frame_release(&f);
   free(ref.data);
 }
 

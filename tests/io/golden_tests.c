@@ -154,8 +154,11 @@ static void test_csv_points_match_golden(void **state) {
     p[i].time_offset = -1e-4f * (float)i;
     p[i].ring = (uint16_t)(i * 16383);
     p[i].return_index = (uint8_t)(i % 2);
+    p[i].class_id = (uint16_t)(i * 16383); /* up to the largest class id, 65535 */
+    p[i].instance_id = (uint32_t)i * 1073741823u; /* up to 2^32 - 4 */
   }
   p[4].x = p[4].y = p[4].z = NAN; /* an organised cloud's missing point */
+  p[4].class_id = 65535;
   p[3].y = -0.0f;
   sensim_frame f[3];
   f[0] = frame_of(SENSIM_PAYLOAD_POINTS, 3, 1, p, 0.1 + 0.2);

@@ -69,6 +69,12 @@ static void set_field(sensim_point *pt, const ply_prop *pr, double num, uint32_t
   else if (!strcmp(pr->name, "time")) pt->time_offset = f;
   else if (!strcmp(pr->name, "ring")) pt->ring = (uint16_t)(pr->size ? bits : (uint32_t)num);
   else if (!strcmp(pr->name, "return")) pt->return_index = (uint8_t)(pr->size ? bits : (uint32_t)num);
+  else if (!strcmp(pr->name, "label")) { /* a uint holding a 16-bit class id */
+    const uint32_t v = pr->size ? bits : (uint32_t)num;
+    if (v > 0xFFFFu) fail_msg("label %u is no class id", (unsigned)v);
+    pt->class_id = (uint16_t)v;
+  }
+  else if (!strcmp(pr->name, "instance")) pt->instance_id = pr->size ? bits : (uint32_t)num;
   else fail_msg("unexpected property '%s'", pr->name);
 }
 
@@ -174,6 +180,8 @@ static void sample_points(sensim_point *p, size_t n) {
     p[i].time_offset = -1e-4f * (float)i;
     p[i].ring = (uint16_t)(i * 13107u); /* reaches 65535 at i = 5 */
     p[i].return_index = (uint8_t)(i * 51u);
+    p[i].class_id = (uint16_t)(65535u - i * 4099u); /* 65535 at i = 0 */
+    p[i].instance_id = 0xF0000000u + (uint32_t)i * 0x01010101u; /* beyond 2^31 */
   }
 }
 
@@ -192,6 +200,8 @@ static const char *kHeader =
     "property ushort ring\n"
     "property float time\n"
     "property uchar return\n"
+    "property uint label\n"
+    "property uint instance\n"
     "end_header\n";
 
 static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
@@ -205,6 +215,8 @@ static void assert_same_point(const sensim_point *a, const sensim_point *b, int 
   }
   assert_int_equal(a->ring, b->ring);
   assert_int_equal(a->return_index, b->return_index);
+  assert_int_equal(a->class_id, b->class_id);
+  assert_int_equal(a->instance_id, b->instance_id);
 }
 
 /* Header exactly as documented, body decoded by it equal to what was
@@ -222,7 +234,7 @@ static void test_ply_round_trips_binary_and_ascii(void **state) {
     char want[1024];
     snprintf(want, sizeof want, kHeader, binary ? "binary_little_endian" : "ascii", 11u, 1u, 11u);
     assert_memory_equal(s, want, strlen(want));
-    if (binary) assert_int_equal(len, strlen(want) + 23 * 11);
+    if (binary) assert_int_equal(len, strlen(want) + 31 * 11);
     free(s);
     ply_file pf;
     read_ply(path, &pf);

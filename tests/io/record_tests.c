@@ -617,10 +617,11 @@ static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
 }
 
 /* A real lidar's points frame: PointCloud2 with the Velodyne fields
- * (x y z intensity float32, ring uint16, time float32, return uint8),
- * point_step 24, row_step = width * 24, data decoding to the frame's
- * points, and times from the scan's start inside [0, window]; with
- * FROM_END the frame's own offsets. */
+ * (x y z intensity float32, ring uint16, time float32, return uint8) and
+ * the semantic ids after them (label = class id, instance, uint32),
+ * point_step 32, row_step = width * 32, data decoding to the frame's
+ * points (ids included: both boxes' instances appear), and times from the
+ * scan's start inside [0, window]; with FROM_END the frame's own offsets. */
 static void test_pointcloud2_is_velodyne_layout_and_decodes_to_points(void **state) {
   (void)state;
   for (int mode = 0; mode < 2; mode++) {
@@ -655,22 +656,23 @@ static void test_pointcloud2_is_velodyne_layout_and_decodes_to_points(void **sta
     assert_int_equal(cdr_u32(&c), copy.count);              /* width */
     static const struct { const char *name; uint32_t off; uint8_t type; } want[] = {
         {"x", 0, 7}, {"y", 4, 7}, {"z", 8, 7}, {"intensity", 12, 7},
-        {"ring", 16, 4}, {"time", 18, 7}, {"return", 22, 2}};
-    assert_int_equal(cdr_u32(&c), 7);
-    for (int i = 0; i < 7; i++) {
+        {"ring", 16, 4}, {"time", 18, 7}, {"return", 22, 2}, {"label", 24, 6}, {"instance", 28, 6}};
+    assert_int_equal(cdr_u32(&c), 9);
+    for (int i = 0; i < 9; i++) {
       assert_string_equal(cdr_str(&c), want[i].name);
       assert_int_equal(cdr_u32(&c), want[i].off);
       assert_int_equal(cdr_u8(&c), want[i].type);
       assert_int_equal(cdr_u32(&c), 1);
     }
     assert_int_equal(cdr_u8(&c), 0);                        /* is_bigendian */
-    assert_int_equal(cdr_u32(&c), 24);                      /* point_step */
-    assert_int_equal(cdr_u32(&c), 24 * copy.count);         /* row_step */
+    assert_int_equal(cdr_u32(&c), 32);                      /* point_step */
+    assert_int_equal(cdr_u32(&c), 32 * copy.count);         /* row_step */
     uint32_t nbytes = cdr_u32(&c);
-    assert_int_equal(nbytes, 24 * copy.count);
+    assert_int_equal(nbytes, 32 * copy.count);
     const unsigned char *d = cdr_take(&c, nbytes, 1);
     const sensim_point *pts = copy.data;
-    for (size_t i = 0; i < copy.count; i++, d += 24) {
+    size_t per_instance[3] = {0, 0, 0};
+    for (size_t i = 0; i < copy.count; i++, d += 32) {
       float x, y, z, in, t;
       uint16_t ring;
       memcpy(&x, d, 4), memcpy(&y, d + 4, 4), memcpy(&z, d + 8, 4), memcpy(&in, d + 12, 4);
@@ -678,6 +680,13 @@ static void test_pointcloud2_is_velodyne_layout_and_decodes_to_points(void **sta
       assert_true(x == pts[i].x && y == pts[i].y && z == pts[i].z && in == pts[i].intensity);
       assert_int_equal(ring, pts[i].ring);
       assert_int_equal(d[22], pts[i].return_index);
+      uint32_t label, inst;
+      memcpy(&label, d + 24, 4), memcpy(&inst, d + 28, 4);
+      assert_int_equal(label, pts[i].class_id);
+      assert_int_equal(inst, pts[i].instance_id);
+      assert_int_equal(label, 1); /* test_static_shape's class */
+      assert_true(inst == 1 || inst == 2);
+      per_instance[inst]++;
       if (mode == 0) {
         if (!(t >= 0 && t <= copy.window * (1 + 1e-6)))
           fail_msg("point %zu: time %.9g outside [0, %.9g] (offset %.9g)", i, t, copy.window, pts[i].time_offset);
@@ -686,6 +695,7 @@ static void test_pointcloud2_is_velodyne_layout_and_decodes_to_points(void **sta
         assert_true(t == pts[i].time_offset);
       }
     }
+    assert_true(per_instance[1] > 0 && per_instance[2] > 0);
     assert_int_equal(cdr_u8(&c), 1); /* is_dense */
     assert_int_equal(c.at, m->len);
     free_mcap(&mf);
@@ -700,9 +710,9 @@ static void test_beams_become_points_without_no_returns(void **state) {
   (void)state;
   sensim_world *w = test_world(1, 3);
   sensim_sensor *lid = make_sensor(w, "lidar", "velo", NULL, 10, 0);
-  sensim_beam b[3] = {{10, 0.5f, 0.5f, 0.1f, -0.05f, 2, 0, 0},
-                      {0, 0, 0, 0, -0.04f, 1, 0, 0},
-                      {4, 0.25f, -1.0f, -0.2f, -0.01f, 0, 1, 0}};
+  sensim_beam b[3] = {{10, 0.5f, 0.5f, 0.1f, -0.05f, 2, 0, 0, 12, 0, 70000},
+                      {0, 0, 0, 0, -0.04f, 1, 0, 0, 0, 0, 0},
+                      {4, 0.25f, -1.0f, -0.2f, -0.01f, 0, 1, 0, 65535, 0, 4000000000u}};
   const char *path = TMP "/beams.mcap";
   sensim_recorder *r = NULL;
   SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
@@ -719,10 +729,10 @@ static void test_beams_become_points_without_no_returns(void **state) {
   uint32_t nf = cdr_u32(&c);
   for (uint32_t i = 0; i < nf; i++) cdr_str(&c), cdr_u32(&c), cdr_u8(&c), cdr_u32(&c);
   cdr_u8(&c), cdr_u32(&c), cdr_u32(&c);
-  assert_int_equal(cdr_u32(&c), 48);
-  const unsigned char *d = cdr_take(&c, 48, 1);
+  assert_int_equal(cdr_u32(&c), 64);
+  const unsigned char *d = cdr_take(&c, 64, 1);
   const int src[2] = {0, 2};
-  for (int i = 0; i < 2; i++, d += 24) {
+  for (int i = 0; i < 2; i++, d += 32) {
     const sensim_beam *e = &b[src[i]];
     float x, y, z, t;
     memcpy(&x, d, 4), memcpy(&y, d + 4, 4), memcpy(&z, d + 8, 4), memcpy(&t, d + 18, 4);
@@ -731,6 +741,10 @@ static void test_beams_become_points_without_no_returns(void **state) {
     assert_near(z, e->range * sin(e->elevation), 1e-5);
     assert_near(t, e->time_offset + 0.1, 1e-7);
     assert_int_equal(d[22], e->return_index);
+    uint32_t label, inst;
+    memcpy(&label, d + 24, 4), memcpy(&inst, d + 28, 4);
+    assert_int_equal(label, e->class_id);
+    assert_int_equal(inst, e->instance_id);
   }
   free_mcap(&mf);
   sensim_world_destroy(w);
@@ -932,7 +946,7 @@ static void test_empty_recording_is_a_valid_file(void **state) {
 }
 
 /* An organised cloud keeps its rows (height x width, row_step = width x
- * 24) and its NaN points, and says it is not dense. */
+ * 32) and its NaN points, and says it is not dense. */
 static void test_organised_cloud_keeps_rows_and_is_not_dense(void **state) {
   (void)state;
   sensim_world *w = test_world(1, 3);
@@ -964,16 +978,16 @@ static void test_organised_cloud_keeps_rows_and_is_not_dense(void **state) {
   uint32_t nf = cdr_u32(&c);
   for (uint32_t i = 0; i < nf; i++) cdr_str(&c), cdr_u32(&c), cdr_u8(&c), cdr_u32(&c);
   cdr_u8(&c);
-  assert_int_equal(cdr_u32(&c), 24);
-  assert_int_equal(cdr_u32(&c), 72);
-  assert_int_equal(cdr_u32(&c), 144);
-  const unsigned char *d = cdr_take(&c, 144, 1);
+  assert_int_equal(cdr_u32(&c), 32);
+  assert_int_equal(cdr_u32(&c), 96);
+  assert_int_equal(cdr_u32(&c), 192);
+  const unsigned char *d = cdr_take(&c, 192, 1);
   for (int i = 0; i < 6; i++) {
     float x;
-    memcpy(&x, d + 24 * i, 4);
+    memcpy(&x, d + 32 * i, 4);
     if (i == 4) assert_true(isnan(x));
     else assert_true(x == (float)i);
-    assert_int_equal(rd16(d + 24 * i + 16), i / 3);
+    assert_int_equal(rd16(d + 32 * i + 16), i / 3);
   }
   assert_int_equal(cdr_u8(&c), 0); /* is_dense */
   free_mcap(&mf);

@@ -1,8 +1,9 @@
-/* tests/io/writers.c: PNG, PCD and CSV writers and sensim_mkdirs.
+/* tests/io/writers.c: PNG and CSV writers and sensim_mkdirs (PCD:
+ * pcd_tests.c, PLY: ply_tests.c).
  *
  * Every writer is checked by reading its file back with an independent
- * reader (libpng for PNG, a parser of the PCD v0.7 text header and packed
- * little-endian records, strtod for CSV) and comparing with what was given. */
+ * reader (libpng for PNG, strtod for CSV) and comparing with what was
+ * given. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -259,7 +260,7 @@ static void test_png_failed_write_keeps_previous_file(void **state) {
   test_assert_no_temp_files(TMP);
 }
 
-/* ---- PCD -------------------------------------------------------------- */
+/* ---- points (the CSV test's; PCD is tested in pcd_tests.c) ---------- */
 
 static sensim_frame points_frame(sensim_point *p, size_t n) {
   sensim_frame f;
@@ -287,118 +288,10 @@ static void sample_points(sensim_point *p, size_t n) {
     p[i].ring = (uint16_t)(i * 300);
     p[i].return_index = (uint8_t)(i % 2);
     p[i].pad = 0;
+    p[i].class_id = (uint16_t)(65535u - 1000u * i);
+    p[i].pad2 = 0;
+    p[i].instance_id = 4000000000u + 7u * (uint32_t)i; /* beyond 2^31, not a float's integer */
   }
-}
-
-static const char *pcd_header_prefix =
-    "# .PCD v0.7 - Point Cloud Data file format\n"
-    "VERSION 0.7\n"
-    "FIELDS x y z intensity ring time return\n"
-    "SIZE 4 4 4 4 2 4 1\n"
-    "TYPE F F F F U F U\n"
-    "COUNT 1 1 1 1 1 1 1\n"
-    "WIDTH 5\n"
-    "HEIGHT 1\n"
-    "VIEWPOINT 1 -2 0.5 1 0 0 0\n"
-    "POINTS 5\n";
-
-static float le_f32(const unsigned char *b) {
-  uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  float f;
-  memcpy(&f, &v, 4);
-  return f;
-}
-
-static void test_pcd_binary_round_trips(void **state) {
-  (void)state;
-  sensim_point p[5];
-  sample_points(p, 5);
-  sensim_frame f = points_frame(p, 5);
-  SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("b.pcd"), &f, 1));
-  size_t len;
-  char *s = test_slurp(tmp_path("b.pcd"), &len);
-  size_t hl = strlen(pcd_header_prefix);
-  assert_memory_equal(s, pcd_header_prefix, hl);
-  assert_memory_equal(s + hl, "DATA binary\n", 12);
-  const unsigned char *b = (const unsigned char *)s + hl + 12;
-  assert_int_equal(len, hl + 12 + 5 * 23);
-  for (int i = 0; i < 5; i++, b += 23) {
-    assert_true(le_f32(b) == p[i].x);
-    assert_true(le_f32(b + 4) == p[i].y);
-    assert_true(le_f32(b + 8) == p[i].z);
-    assert_true(le_f32(b + 12) == p[i].intensity);
-    assert_int_equal(b[16] | b[17] << 8, p[i].ring);
-    assert_true(le_f32(b + 18) == p[i].time_offset);
-    assert_int_equal(b[22], p[i].return_index);
-  }
-  free(s);
-}
-
-static void test_pcd_ascii_round_trips_exactly(void **state) {
-  (void)state;
-  sensim_point p[5];
-  sample_points(p, 5);
-  sensim_frame f = points_frame(p, 5);
-  SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("a.pcd"), &f, 0));
-  char *s = test_slurp(tmp_path("a.pcd"), NULL);
-  size_t hl = strlen(pcd_header_prefix);
-  assert_memory_equal(s, pcd_header_prefix, hl);
-  char *line = s + hl;
-  assert_memory_equal(line, "DATA ascii\n", 11);
-  line += 11;
-  for (int i = 0; i < 5; i++) {
-    char *end;
-    float v[7];
-    for (int k = 0; k < 7; k++) {
-      v[k] = strtof(line, &end);
-      assert_true(end > line);
-      line = end;
-    }
-    assert_int_equal(*line, '\n');
-    line++;
-    assert_true(v[0] == p[i].x && v[1] == p[i].y && v[2] == p[i].z);
-    assert_true(v[3] == p[i].intensity && v[5] == p[i].time_offset);
-    assert_int_equal((int)v[4], p[i].ring);
-    assert_int_equal((int)v[6], p[i].return_index);
-  }
-  assert_int_equal(*line, '\0');
-  free(s);
-}
-
-static void test_pcd_empty_cloud_is_valid(void **state) {
-  (void)state;
-  sensim_frame f = points_frame(NULL, 0);
-  SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("empty.pcd"), &f, 1));
-  char *s = test_slurp(tmp_path("empty.pcd"), NULL);
-  assert_non_null(strstr(s, "\nPOINTS 0\nDATA binary\n"));
-  free(s);
-}
-
-static void test_pcd_keeps_an_organised_grid(void **state) {
-  (void)state;
-  sensim_point p[6];
-  sample_points(p, 6);
-  sensim_frame f = points_frame(p, 6);
-  f.width = 3; /* columns x rows, as "organized" gives them */
-  f.height = 2;
-  SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("grid.pcd"), &f, 1));
-  char *s = test_slurp(tmp_path("grid.pcd"), NULL);
-  assert_non_null(strstr(s, "\nWIDTH 3\nHEIGHT 2\n"));
-  assert_non_null(strstr(s, "\nPOINTS 6\n"));
-  free(s);
-}
-
-static void test_pcd_refuses_wrong_payload_and_bad_path(void **state) {
-  (void)state;
-  uint8_t px[4] = {0};
-  sensim_frame f = image_frame(SENSIM_PAYLOAD_RGBA8, 1, 1, px);
-  assert_int_equal(sensim_write_pcd(tmp_path("img.pcd"), &f, 1), SENSIM_ETYPE);
-  assert_false(test_file_exists(tmp_path("img.pcd")));
-  sensim_point p[1];
-  sample_points(p, 1);
-  f = points_frame(p, 1);
-  assert_int_equal(sensim_write_pcd(TMP "/missing/dir/x.pcd", &f, 1), SENSIM_EIO);
-  test_assert_no_temp_files(TMP);
 }
 
 /* ---- CSV -------------------------------------------------------------- */
@@ -506,13 +399,16 @@ static void test_csv_imu_and_points_layouts(void **state) {
   SENSIM_OK_OR_FAIL(sensim_csv_close(csv));
   s = test_slurp(tmp_path("pts.csv"), NULL);
   assert_int_equal(count_lines(s), 6);
-  const char *line = strchr(s, '\n') + 1;
+  const char *hdr = "t_capture,x,y,z,intensity,ring,time,return,label,instance\n";
+  assert_memory_equal(s, hdr, strlen(hdr));
+  const char *line = s + strlen(hdr);
   for (int i = 0; i < 5; i++) {
-    double r[8];
-    line = parse_row(line, r, 8);
+    double r[10];
+    line = parse_row(line, r, 10);
     assert_true(r[0] == (i < 3 ? 1.5 : 1.6));
     assert_true((float)r[1] == p[i].x && (float)r[2] == p[i].y && (float)r[3] == p[i].z);
     assert_true(r[5] == p[i].ring && r[7] == p[i].return_index);
+    assert_true(r[8] == p[i].class_id && r[9] == p[i].instance_id);
   }
   free(s);
 }
@@ -577,11 +473,6 @@ int sensim_test_writers(void) {
       cmocka_unit_test(test_png_refuses_float_images),
       cmocka_unit_test(test_png_unwritable_path_is_eio),
       cmocka_unit_test(test_png_failed_write_keeps_previous_file),
-      cmocka_unit_test(test_pcd_binary_round_trips),
-      cmocka_unit_test(test_pcd_keeps_an_organised_grid),
-      cmocka_unit_test(test_pcd_ascii_round_trips_exactly),
-      cmocka_unit_test(test_pcd_empty_cloud_is_valid),
-      cmocka_unit_test(test_pcd_refuses_wrong_payload_and_bad_path),
       cmocka_unit_test(test_csv_gnss_rows_read_back_exactly),
       cmocka_unit_test(test_csv_imu_and_points_layouts),
       cmocka_unit_test(test_csv_refuses_wrong_types_and_stays_usable),

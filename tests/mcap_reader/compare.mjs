@@ -299,7 +299,7 @@ export function compareOutputs(ctx) {
           if (!check(m.width * m.height === pcd.n, mainTopic, `points vs ${where}`, pcd.n, m.width * m.height)) continue;
           check(m.width === pcd.width && m.height === pcd.height, mainTopic, `width x height vs ${where}`, `${pcd.width}x${pcd.height}`, `${m.width}x${m.height}`);
           const p = cloudPoints(m);
-          for (const [f, g] of [["x", "x"], ["y", "y"], ["z", "z"], ["intensity", "intensity"], ["ring", "ring"], ["return", "return"]]) {
+          for (const [f, g] of [["x", "x"], ["y", "y"], ["z", "z"], ["intensity", "intensity"], ["ring", "ring"], ["return", "return"], ["label", "label"], ["instance", "instance"]]) {
             if (!p[f] || !pcd.fields[g]) { fail(mainTopic, `field ${f} to compare with ${where}`, "present in both", `${!!p[f]}, ${!!pcd.fields[g]}`); continue; }
             let bad = -1;
             for (let k = 0; k < pcd.n; k++) if (!same(p[f][k], pcd.fields[g][k])) { bad = k; break; }

@@ -16,6 +16,7 @@
 // --expect JSON (inline, or a file name; several merge) holds expectations:
 //   {"profile": "ros2", "compression": "zstd", "lidar_time": "start"|"end",
 //    "tf_rate": 50, "topics": {"/imu/imu": 160, ...}, "bodies": ["cart"],
+//    "point_labels": [1, 2] (the class ids a point may carry),
 //    "sensors": {"cam": {"lag": 0.03, "topics": ["/cam/depth"]}, ...},
 //    "cameras": {"cam": {"hfov_deg": 90, "distortion_model": "plumb_bob",
 //                        "d": [k1, k2, p1, p2, k3]}},
@@ -468,7 +469,7 @@ const TYPE = {
 const IMAGE_BPP = { rgb8: 3, rgba8: 4, bgr8: 3, bgra8: 4, mono8: 1, mono16: 2, rgb16: 6, "32FC1": 4, "32FC3": 12, "16UC1": 2, "32SC1": 4 };
 const PF = { INT8: 1, UINT8: 2, INT16: 3, UINT16: 4, INT32: 5, UINT32: 6, FLOAT32: 7, FLOAT64: 8 };
 const PF_SIZE = { 1: 1, 2: 1, 3: 2, 4: 2, 5: 4, 6: 4, 7: 4, 8: 8 };
-const CLOUD_FIELDS = { x: PF.FLOAT32, y: PF.FLOAT32, z: PF.FLOAT32, intensity: PF.FLOAT32, ring: PF.UINT16, time: PF.FLOAT32, return: PF.UINT8 };
+const CLOUD_FIELDS = { x: PF.FLOAT32, y: PF.FLOAT32, z: PF.FLOAT32, intensity: PF.FLOAT32, ring: PF.UINT16, time: PF.FLOAT32, return: PF.UINT8, label: PF.UINT32, instance: PF.UINT32 };
 
 // Sensor and frame a sensor topic belongs to: /<name>/<leaf>.
 function topicParts(topic) {
@@ -594,6 +595,7 @@ for (const [topic, t] of byTopic) {
     s.point_step = m0.point_step; s.height0 = m0.height; s.width0 = m0.width;
     s.points = msgs.reduce((a, e) => a + e.msg.width * e.msg.height, 0);
     let tmin = Infinity, tmax = -Infinity;
+    const labels = new Set(), classOf = new Map(); // labels seen; instance -> label
     for (const e of msgs) {
       const m = e.msg;
       check(m.is_bigendian === false, topic, "is_bigendian", false, m.is_bigendian);
@@ -610,6 +612,9 @@ for (const [topic, t] of byTopic) {
       const want = ["x:0", "y:4", "z:8", "intensity:12", "ring:16", "time:18"];
       const got = m.fields.slice(0, 6).map((f) => `${f.name}:${f.offset}`);
       check(want.join(",") === got.join(","), topic, "fields and offsets of the Velodyne layout", want.join(","), got.join(","));
+      // The semantic ids after them (docs/recording.md): label (class id), instance.
+      const ids = m.fields.filter((f) => f.name === "label" || f.name === "instance").map((f) => `${f.name}:${f.offset}`);
+      check(ids.join(",") === "label:24,instance:28", topic, "offsets of the semantic id fields", "label:24,instance:28", ids.join(","));
       const spans = m.fields.map((f) => [f.offset, f.offset + (PF_SIZE[f.datatype] ?? 0) * f.count, f.name]).sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < spans.length; i++) {
         check(spans[i][1] <= m.point_step, topic, `field ${spans[i][2]} inside point_step`, `<= ${m.point_step}`, spans[i][1]);
@@ -626,9 +631,28 @@ for (const [topic, t] of byTopic) {
         if (!Number.isNaN(p.time[i])) { tmin = Math.min(tmin, p.time[i]); tmax = Math.max(tmax, p.time[i]); }
       }
       if (nan) check(m.is_dense === false, topic, "is_dense false for a cloud with NaN points", false, m.is_dense);
+      // Semantic ids: a missing (NaN) point names nothing; a point names a
+      // body, whose class is one of point_labels (--expect) and the same
+      // for every point of one instance.
+      if (p.label && p.instance)
+        for (let i = 0; i < p.label.length; i++) {
+          const missing = Number.isNaN(p.x[i]) || Number.isNaN(p.y[i]) || Number.isNaN(p.z[i]);
+          if (missing) {
+            if (!check(p.label[i] === 0 && p.instance[i] === 0, topic, `ids of missing point ${i}`, "label 0, instance 0", `${p.label[i]}, ${p.instance[i]}`)) break;
+            continue;
+          }
+          labels.add(p.label[i]);
+          if (!check(p.label[i] <= 0xffff, topic, `label of point ${i} (a 16-bit class id)`, "<= 65535", p.label[i])) break;
+          if (!check(p.instance[i] !== 0, topic, `instance of point ${i} (every body has one)`, "> 0", 0)) break;
+          if (expect.point_labels && !check(expect.point_labels.includes(p.label[i]), topic, `label of point ${i}`, `one of ${expect.point_labels.join(" ")}`, p.label[i])) break;
+          const was = classOf.get(p.instance[i]);
+          if (was === undefined) classOf.set(p.instance[i], p.label[i]);
+          else if (!check(was === p.label[i], topic, `label of instance ${p.instance[i]} (point ${i})`, was, p.label[i])) break;
+        }
       if (m.height === 1) check(!nan, topic, "an unorganised cloud (height 1) has no NaN points", "none", "NaN points");
     }
     s.time_min = tmin; s.time_max = tmax;
+    s.labels = [...labels].sort((a, b) => a - b); s.instances = classOf.size;
     lidarTimes.set(topic, { min: tmin, max: tmax });
     if (expect.lidar_time === "start") {
       check(tmin >= -1e-6, topic, "point time from the scan start (>= 0)", ">= 0", tmin);

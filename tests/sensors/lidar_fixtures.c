@@ -81,6 +81,12 @@ sensim_lidar_footprint fp_make(sensim_beam_shape shape, double dh, double dv, in
 
 /* A quad wall x = d, y in [y0, y1], z in [-h, h], facing the sensor. */
 void add_wall(sensim_world *w, double d, double y0, double y1, double h, float rho) {
+  add_wall_ids(w, d, y0, y1, h, rho, 0, 0);
+}
+
+/* add_wall with the body's class and instance ids (0: sensim assigns). */
+void add_wall_ids(sensim_world *w, double d, double y0, double y1, double h, float rho, uint16_t class_id,
+                  uint32_t instance_id) {
   const float v[12] = {(float)d, (float)y1, (float)-h, (float)d, (float)y0, (float)-h,
                        (float)d, (float)y0, (float)h,  (float)d, (float)y1, (float)h};
   const uint32_t ix[6] = {0, 1, 2, 0, 2, 3};
@@ -94,6 +100,8 @@ void add_wall(sensim_world *w, double d, double y0, double y1, double h, float r
   sensim_body_params_init(&bp);
   bp.mesh = mesh;
   bp.is_static = 1;
+  bp.class_id = class_id;
+  bp.instance_id = instance_id;
   sensim_body *b = NULL;
   SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
 }

@@ -37,6 +37,10 @@ sensim_lidar_footprint fp_make(sensim_beam_shape shape, double dh, double dv, in
 
 /* A quad wall x = d, y in [y0, y1], z in [-h, h], facing the sensor. */
 void add_wall(sensim_world *w, double d, double y0, double y1, double h, float rho);
+/* add_wall with the body's class and instance ids (instance 0: sensim
+ * assigns one). */
+void add_wall_ids(sensim_world *w, double d, double y0, double y1, double h, float rho, uint16_t class_id,
+                  uint32_t instance_id);
 /* One beam along +X. */
 sensim_lidar_params one_beam(void);
 /* A lidar with default sensor parameters and, unless `filter` is NULL, that

@@ -51,7 +51,7 @@ static sensim_frame beams_frame(sensim_beam *b, size_t n, uint32_t returns) {
 static sensim_beam *uniform_beams(size_t n, float range, float az, float el, float in) {
   sensim_beam *b = calloc(n, sizeof *b);
   assert_non_null(b);
-  for (size_t i = 0; i < n; i++) b[i] = (sensim_beam){range, in, az, el, -0.01f, 3, 0, 0};
+  for (size_t i = 0; i < n; i++) b[i] = (sensim_beam){range, in, az, el, -0.01f, 3, 0, 0, 5, 0, 77};
   return b;
 }
 
@@ -88,8 +88,10 @@ static void noise_stats(const char *json, double sr, double sa, double se, doubl
     mom_add(&in, b[i].intensity);
     if (sr > 0 && sa > 0) ra += (b[i].range - 20.0) / sr * (b[i].azimuth / sa);
     if (sa > 0 && se > 0) ae += b[i].azimuth / sa * (b[i].elevation / se);
-    assert_int_equal(b[i].ring, 3); /* the rest is untouched */
+    assert_int_equal(b[i].ring, 3); /* the rest is untouched: ring, time, the ids */
     assert_true(b[i].time_offset == -0.01f);
+    assert_int_equal(b[i].class_id, 5);
+    assert_int_equal(b[i].instance_id, 77);
   }
   check_normal(&r, 20.0, sr);
   check_normal(&a, 0.0, sa);

@@ -41,6 +41,7 @@ static void straddle(double rho_near, double rho_far, sensim_lidar_hit *h, doubl
     h[k].range = (float)r;
     h[k].intensity = (float)rho;
     h[k].power = (float)(fp.w[k] * rho / (r * r));
+    h[k].body = near ? 1u : 2u;
     *(near ? pn : pf) += h[k].power;
   }
   sensim__lidar_footprint_free(&fp);
@@ -54,19 +55,29 @@ static void test_lidar_returns_straddling_beam_reports_near_far_or_both(void **s
   const double pmin = 0.8 / (100.0 * 100.0);
   straddle(0.8, 0.8, h, &pn, &pf);
   assert_true(pn > pf && pf > pmin); /* both halves lit and detectable */
+  /* Each return names the body its hits lie on (near 1, far 2). */
   assert_int_equal(run(SENSIM_RETURN_FIRST, 0.1, pmin, h, 64, o), 1);
   assert_near(o[0].range, 5.0, 1e-6);
+  assert_int_equal(o[0].body, 1);
   assert_int_equal(run(SENSIM_RETURN_LAST, 0.1, pmin, h, 64, o), 1);
   assert_near(o[0].range, 20.0, 1e-6);
+  assert_int_equal(o[0].body, 2);
   assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.1, pmin, h, 64, o), 1);
   assert_near(o[0].range, 5.0, 1e-6); /* 1/25 beats 1/400 */
   assert_near(o[0].power, pn, 1e-6 * pn);
+  assert_int_equal(o[0].body, 1);
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, pmin, h, 64, o), 2);
   assert_near(o[0].range, 5.0, 1e-6);
   assert_near(o[1].range, 20.0, 1e-6);
   assert_near(o[1].power, pf, 1e-6 * pf);
+  assert_int_equal(o[0].body, 1);
+  assert_int_equal(o[1].body, 2);
+  /* The mean of both groups carries the strongest hit's body: the axis
+   * sub-ray (the largest weight) on the near edge, 16 times the power of
+   * any far hit. */
   assert_int_equal(run(SENSIM_RETURN_MEAN, 0.1, pmin, h, 64, o), 1);
   assert_near(o[0].range, (5.0 * pn + 20.0 * pf) / (pn + pf), 1e-5);
+  assert_int_equal(o[0].body, 1);
   /* A dark near edge (2 %) against a bright far wall: the far wall is the
    * strongest and the last, so dual reports it once. */
   straddle(0.02, 0.9, h, &pn, &pf);
@@ -77,6 +88,7 @@ static void test_lidar_returns_straddling_beam_reports_near_far_or_both(void **s
   assert_near(o[0].range, 5.0, 1e-6);
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, pmin, h, 64, o), 1);
   assert_near(o[0].range, 20.0, 1e-6);
+  assert_int_equal(o[0].body, 2);
   /* Dual asked of a lidar that keeps one return per beam: the strongest. */
   sensim_lidar *L = mk_lidar(SENSIM_RETURN_DUAL, 0.1, pmin);
   L->nret = 1;
@@ -89,7 +101,8 @@ static void test_lidar_returns_straddling_beam_reports_near_far_or_both(void **s
  * resolution although they span 0.16 m; 10.30 stands alone. */
 static void test_lidar_returns_group_hits_by_range_resolution(void **state) {
   (void)state;
-  const sensim_lidar_hit h[5] = {{10.30f, 3, 0.9f}, {10.08f, 2, 0.5f}, {0, 7, 0.5f}, {10.00f, 1, 0.1f}, {10.16f, 1, 0.3f}};
+  const sensim_lidar_hit h[5] = {
+      {10.30f, 3, 0.9f, 40}, {10.08f, 2, 0.5f, 20}, {0, 7, 0.5f, 70}, {10.00f, 1, 0.1f, 10}, {10.16f, 1, 0.3f, 30}};
   sensim_lidar_return o[2];
   const double g1 = (10.00f * 1 + 10.08f * 2 + 10.16f * 1) / 4.0, i1 = (0.1f + 2 * 0.5f + 0.3f) / 4.0;
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.5, h, 5, o), 2);
@@ -99,28 +112,40 @@ static void test_lidar_returns_group_hits_by_range_resolution(void **state) {
   assert_near(o[0].power, 4.0, 1e-6);
   assert_near(o[1].range, 10.30, 1e-5);
   assert_near(o[1].intensity, 0.9, 1e-6);
+  /* Group 1's strongest hit is 10.08 (power 2); the miss names nothing. */
+  assert_int_equal(o[0].body, 20);
+  assert_int_equal(o[1].body, 40);
   assert_int_equal(run(SENSIM_RETURN_MEAN, 0.1, 0.5, h, 5, o), 1);
   assert_near(o[0].range, (g1 * 4 + 10.30f * 3) / 7.0, 1e-5);
   assert_near(o[0].power, 7.0, 1e-6);
+  assert_int_equal(o[0].body, 40); /* the strongest hit of all, power 3 */
   /* At 5 cm resolution every hit is its own return. */
   assert_int_equal(run(SENSIM_RETURN_FIRST, 0.05, 0.5, h, 5, o), 1);
   assert_near(o[0].range, 10.00, 1e-6);
+  assert_int_equal(o[0].body, 10);
   assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.05, 0.5, h, 5, o), 1);
   assert_near(o[0].range, 10.30, 1e-6);
+  assert_int_equal(o[0].body, 40);
 }
 
 static void test_lidar_returns_weight_range_and_intensity_by_power(void **state) {
   (void)state;
-  const sensim_lidar_hit h[2] = {{10.0f, 3, 0.2f}, {10.05f, 1, 0.6f}};
+  const sensim_lidar_hit h[2] = {{10.0f, 3, 0.2f, 5}, {10.05f, 1, 0.6f, 6}};
   sensim_lidar_return o[2];
   assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.1, 0.0, h, 2, o), 1);
   assert_near(o[0].range, (3 * 10.0 + 10.05f) / 4.0, 1e-6); /* not the plain mean 10.025 */
   assert_near(o[0].intensity, (3 * 0.2f + 0.6f) / 4.0, 1e-6);
   assert_near(o[0].power, 4.0, 0.0);
+  assert_int_equal(o[0].body, 5); /* the hit of power 3 names the merged return */
   /* Equal powers: the nearer is the strongest, so dual reports both. */
-  const sensim_lidar_hit t[2] = {{20.0f, 1, 0.4f}, {10.0f, 1, 0.2f}};
+  const sensim_lidar_hit t[2] = {{20.0f, 1, 0.4f, 7}, {10.0f, 1, 0.2f, 8}};
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.0, t, 2, o), 2);
   assert_true(o[0].range == 10.0f && o[1].range == 20.0f);
+  assert_true(o[0].body == 8 && o[1].body == 7);
+  /* Equal powers inside one return: the nearer hit names it. */
+  const sensim_lidar_hit u[2] = {{10.05f, 1, 0.4f, 9}, {10.0f, 1, 0.2f, 11}};
+  assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.1, 0.0, u, 2, o), 1);
+  assert_int_equal(o[0].body, 11);
 }
 
 /* The threshold is on a return's summed power: two hits of 0.6 p_min make
@@ -128,7 +153,7 @@ static void test_lidar_returns_weight_range_and_intensity_by_power(void **state)
 static void test_lidar_returns_threshold_applies_to_group_power(void **state) {
   (void)state;
   const float p = 1e-4f;
-  sensim_lidar_hit h[3] = {{30.0f, 0.6f * p, 0.5f}, {30.05f, 0.6f * p, 0.5f}, {0, 0, 0}};
+  sensim_lidar_hit h[3] = {{30.0f, 0.6f * p, 0.5f, 0}, {30.05f, 0.6f * p, 0.5f, 0}, {0, 0, 0, ~0u}};
   sensim_lidar_return o[2];
   assert_int_equal(run(SENSIM_RETURN_FIRST, 0.1, p, h, 2, o), 1);
   assert_near(o[0].power, 1.2 * p, 1e-6 * p);
@@ -138,13 +163,13 @@ static void test_lidar_returns_threshold_applies_to_group_power(void **state) {
   assert_int_equal(run(SENSIM_RETURN_LAST, 0.01, p, h, 1, o), 1);
   assert_int_equal(run(SENSIM_RETURN_LAST, 0.01, p * (1 + 1e-6), h, 1, o), 0);
   /* The mean mode averages detected returns only. */
-  h[0] = (sensim_lidar_hit){10.0f, 2 * p, 0.5f};
-  h[1] = (sensim_lidar_hit){20.0f, 0.5f * p, 0.5f};
-  h[2] = (sensim_lidar_hit){40.0f, 2 * p, 0.5f};
+  h[0] = (sensim_lidar_hit){10.0f, 2 * p, 0.5f, 0};
+  h[1] = (sensim_lidar_hit){20.0f, 0.5f * p, 0.5f, 0};
+  h[2] = (sensim_lidar_hit){40.0f, 2 * p, 0.5f, 0};
   assert_int_equal(run(SENSIM_RETURN_MEAN, 0.1, p, h, 3, o), 1);
   assert_near(o[0].range, 25.0, 1e-5);
   /* Misses, zero or non-finite power: nothing to receive. */
-  const sensim_lidar_hit none[4] = {{0, 1, 1}, {5.0f, 0, 1}, {6.0f, NAN, 1}, {-1.0f, 1, 1}};
+  const sensim_lidar_hit none[4] = {{0, 1, 1, 0}, {5.0f, 0, 1, 0}, {6.0f, NAN, 1, 0}, {-1.0f, 1, 1, 0}};
   for (int m = SENSIM_RETURN_STRONGEST; m <= SENSIM_RETURN_DUAL; m++)
     assert_int_equal(run((sensim_return_mode)m, 0.1, 0.0, none, 4, o), 0);
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.0, none, 0, o), 0);
@@ -163,6 +188,7 @@ static void test_lidar_returns_do_not_depend_on_hit_order(void **state) {
       h[k].range = (float)(10.0 * (1 + k % 3) + 0.02 * (int)(8 * sensim_rng_uniform(&rng)));
       h[k].power = (float)(1e-3 * (0.1 + sensim_rng_uniform(&rng)));
       h[k].intensity = (float)sensim_rng_uniform(&rng);
+      h[k].body = (unsigned)k; /* the strongest hit's body follows it through any order */
     }
     for (int m = SENSIM_RETURN_STRONGEST; m <= SENSIM_RETURN_DUAL; m++) {
       sensim_lidar_return a[2], b[2];
@@ -189,8 +215,9 @@ static void test_lidar_straddling_beam_end_to_end_first_last_dual(void **state) 
   (void)state;
   for (int dark = 0; dark < 2; dark++) {
     sensim_world *w = test_world(0, 7);
-    add_wall(w, 5.0, -2.0, 1e-4, 2.0, dark ? 0.02f : 0.8f); /* near edge at y = 0.1 mm */
-    add_wall(w, 20.0, -10.0, 10.0, 10.0, 0.8f);
+    /* near edge at y = 0.1 mm: class 4, instance 40; far wall: class 9, instance 90 */
+    add_wall_ids(w, 5.0, -2.0, 1e-4, 2.0, dark ? 0.02f : 0.8f, 4, 40);
+    add_wall_ids(w, 20.0, -10.0, 10.0, 10.0, 0.8f, 9, 90);
     sensim_lidar_params lp = one_beam();
     lp.div_h = 0.01; /* 5 cm footprint on the edge */
     lp.subrays = 64;
@@ -211,14 +238,24 @@ static void test_lidar_straddling_beam_end_to_end_first_last_dual(void **state) 
     }
     sensim__lidar_footprint_free(&fp);
     const sensim_beam *b;
+    /* Each return carries the ids of the wall it came from. */
     b = poll1(s[SENSIM_RETURN_FIRST])->data;
     assert_near(b[0].range, 5.0, 2e-3);
+    assert_true(b[0].class_id == 4 && b[0].instance_id == 40);
     b = poll1(s[SENSIM_RETURN_LAST])->data;
     assert_near(b[0].range, 20.0, 2e-3);
+    assert_true(b[0].class_id == 9 && b[0].instance_id == 90);
     b = poll1(s[SENSIM_RETURN_STRONGEST])->data;
     assert_near(b[0].range, dark ? 20.0 : 5.0, 2e-3);
+    assert_int_equal(b[0].class_id, dark ? 9 : 4);
+    assert_int_equal(b[0].instance_id, dark ? 90 : 40);
     b = poll1(s[SENSIM_RETURN_MEAN])->data;
     assert_near(b[0].range, (5.0 * pn + 20.0 * pf) / (pn + pf), 5e-3);
+    /* The strongest sub-ray hit names it: the axis sub-ray on the near
+     * edge (power w0 rho / 25), unless that edge is dark: then sub-ray 2 on
+     * the far wall (weight 0.94 w0, power 0.94 w0 0.8 / 400) outshines
+     * the axis' 0.02 w0 / 25. */
+    assert_int_equal(b[0].instance_id, dark ? 90 : 40);
     const sensim_frame *f = poll1(s[SENSIM_RETURN_DUAL]);
     assert_int_equal(f->returns, 2);
     assert_int_equal(f->count, 2);
@@ -228,9 +265,13 @@ static void test_lidar_straddling_beam_end_to_end_first_last_dual(void **state) 
     if (dark) { /* the far wall is strongest and last: reported once */
       assert_near(b[0].range, 20.0, 2e-3);
       assert_true(b[1].range == 0.0f);
-    } else {
+      assert_true(b[0].class_id == 9 && b[0].instance_id == 90);
+      assert_true(b[1].class_id == 0 && b[1].instance_id == 0); /* a missing return names nothing */
+    } else { /* each return its own wall's ids */
       assert_near(b[0].range, 5.0, 2e-3);
       assert_near(b[1].range, 20.0, 2e-3);
+      assert_true(b[0].class_id == 4 && b[0].instance_id == 40);
+      assert_true(b[1].class_id == 9 && b[1].instance_id == 90);
     }
     sensim_world_destroy(w);
   }

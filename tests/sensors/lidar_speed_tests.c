@@ -176,6 +176,15 @@ static void *poisoned_scan(sensim_return_mode mode, int points, size_t *bytes, s
     for (size_t i = 0; i < n; i++) {
       assert_int_equal(e[i].return_index, i % R);
       assert_int_equal(e[i].pad, 0);
+      assert_int_equal(e[i].pad2, 0);
+      /* The wall (class 0) and the box (class 1), their instances 1 and 2
+       * assigned by sensim; a missing return carries no ids. */
+      if (e[i].range > 0) {
+        assert_true(e[i].instance_id == 1 || e[i].instance_id == 2);
+        assert_int_equal(e[i].class_id, e[i].instance_id - 1);
+      } else {
+        assert_true(e[i].instance_id == 0 && e[i].class_id == 0);
+      }
       assert_true(e[i].ring < lp.channels);
       assert_true(e[i].range >= 0.0f && e[i].range < 200.0f);
       assert_true(e[i].time_offset <= 0.0f && e[i].time_offset > -1.0f);
