@@ -6,6 +6,7 @@ int main(void) {
   failed += sensim_test_camera();
   failed += sensim_test_camera_render();
   failed += sensim_test_optics();
+  failed += sensim_test_optics_models();
   failed += sensim_test_lens_table();
   failed += sensim_test_lidar();
   failed += sensim_test_lidar_speed();

@@ -30,7 +30,10 @@ typedef enum sensim_lens_model {
   SENSIM_LENS_PINHOLE = 0,     /* ideal perspective projection */
   SENSIM_LENS_FOV,             /* single spherical lens wide-angle model; w = hfov / 2 */
   SENSIM_LENS_BROWN_CONRADY,   /* radial-tangential, OpenCV's k1 k2 p1 p2 k3 */
-  SENSIM_LENS_KANNALA_BRANDT   /* equidistant fisheye, OpenCV's fisheye k1 k2 k3 k4 */
+  SENSIM_LENS_KANNALA_BRANDT,  /* equidistant fisheye, OpenCV's fisheye k1 k2 k3 k4 */
+  SENSIM_LENS_RATIONAL,        /* OpenCV's rational model (CALIB_RATIONAL_MODEL):
+                                  k1 k2 p1 p2 k3 k4 k5 k6 */
+  SENSIM_LENS_DIVISION         /* Fitzgibbon's one-parameter division model, lambda */
 } sensim_lens_model;
 
 /* Pixel coordinates follow OpenCV (and ROS camera_info): u right, v down,
@@ -47,8 +50,10 @@ typedef struct sensim_camera_params {
   double cx, cy;    /* principal point, pixels; used when fx != 0 (else the centre,
                        ((width - 1) / 2, (height - 1) / 2)) */
   sensim_lens_model lens;
-  double dist[5];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
-                       Kannala-Brandt: k1 k2 k3 k4; others: unused */
+  double dist[8];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
+                       rational: k1 k2 p1 p2 k3 k4 k5 k6 (OpenCV order);
+                       Kannala-Brandt: k1 k2 k3 k4; division: lambda (per
+                       normalised radius squared, (u - cx) / fx); others: unused */
   int vignetting;   /* nonzero: cos^4 natural fall-off of illumination */
   double vignetting_poly[3]; /* extra relative illumination 1 + a1 r^2 + a2 r^4 + a3 r^6,
                                r = distance from the principal point / half diagonal */

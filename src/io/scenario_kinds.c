@@ -10,13 +10,15 @@
 #define DEG (3.14159265358979323846 / 180.0)
 
 /* "lens" and "dist": the lens model and its distortion coefficients in
- * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, Kannala-Brandt k1 k2 k3 k4);
- * missing trailing coefficients are 0, as in OpenCV. */
+ * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, rational k1 k2 p1 p2 k3 k4
+ * k5 k6, Kannala-Brandt k1 k2 k3 k4; division: lambda); missing trailing
+ * coefficients are 0, as in OpenCV. */
 static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camera_params *cp) {
-  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt", NULL};
-  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE, SENSIM_LENS_FOV,
-                                             SENSIM_LENS_BROWN_CONRADY,
-                                             SENSIM_LENS_KANNALA_BRANDT};
+  static const char *const names[] = {"pinhole",        "fov",      "brown_conrady",
+                                      "kannala_brandt", "rational", "division", NULL};
+  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE,        SENSIM_LENS_FOV,
+                                             SENSIM_LENS_BROWN_CONRADY,  SENSIM_LENS_KANNALA_BRANDT,
+                                             SENSIM_LENS_RATIONAL,       SENSIM_LENS_DIVISION};
   const char *lens = NULL;
   const cJSON *dist = NULL;
   sensim_status st = sensim__jstring(obj, path, "lens", 0, &lens);
@@ -24,28 +26,30 @@ static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camer
   if (st != SENSIM_OK) return st;
   if (lens) {
     int k = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; names[i]; i++)
       if (strcmp(lens, names[i]) == 0) k = i;
     char hint[96];
     if (k < 0)
       return sensim__fail(SENSIM_EINVAL,
                           "%s.lens: unknown lens '%s'%s (pinhole, fov, brown_conrady, "
-                          "kannala_brandt)", path, lens,
+                          "kannala_brandt, rational, division)", path, lens,
                           sensim__did_you_mean(hint, sizeof hint, lens, names));
     cp->lens = models[k];
   }
   if (!dist) return SENSIM_OK;
   int max = cp->lens == SENSIM_LENS_BROWN_CONRADY    ? 5
+            : cp->lens == SENSIM_LENS_RATIONAL       ? 8
             : cp->lens == SENSIM_LENS_KANNALA_BRANDT ? 4
+            : cp->lens == SENSIM_LENS_DIVISION       ? 1
                                                      : 0;
   int n = cJSON_GetArraySize(dist);
   if (max == 0)
-    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady and kannala_brandt "
-                                       "lenses take distortion coefficients", path);
+    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady, rational, kannala_brandt "
+                                       "and division lenses take distortion coefficients", path);
   if (n > max)
     return sensim__fail(SENSIM_EINVAL, "%s.dist: %d coefficients, the %s lens takes at most %d",
                         path, n, lens ? lens : "", max);
-  double d[5] = {0, 0, 0, 0, 0};
+  double d[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int i = 0;
   for (const cJSON *e = dist->child; e; e = e->next, i++) {
     if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
