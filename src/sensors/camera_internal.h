@@ -80,6 +80,13 @@ sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sens
 /* Free every kept scratch set (camera destruction). */
 void sensim__camera_scratch_free_all(sensim_camera *c);
 
+/* Average the samples of rows [y0, y0 + nrows) (scratch s, strip-relative)
+ * into f's radiance, depth, label and normal planes, writing every value;
+ * fixed: one sensor pose for every ray, whose sensor-to-world rotation is
+ * rot (row-major); else each sample's pose. sensors/camera_resolve.c. */
+void sensim__camera_resolve(const sensim_camera *cam, const sensim_camera_scratch *s, const sensim_camera_body *bodies,
+                            int fixed, const float rot[9], uint32_t y0, uint32_t nrows, sensim_frame *f);
+
 /* Render the capture into f's rgb, depth, label and normal planes (already
  * allocated, zeroed). sensors/camera_render.c. */
 sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame *f);
