@@ -66,11 +66,22 @@ typedef struct sensim_camera_params {
   int depth_along_ray; /* depth plane: 0 distance along the optical axis, 1 along the ray */
   int max_bounces;  /* mirror reflections traced per ray, 0..8 */
   double fog_visibility; /* meteorological visibility, m (Koschmieder); 0: no fog */
+  /* Depth of field, thin lens (docs/camera_pipeline.md): each sample's ray
+   * leaves a point of the aperture disc and passes through the point of the
+   * plane in focus its lens-model ray meets. Off with f_number = aperture = 0. */
+  double f_number;       /* N = f / A, >= 0; 0: no depth of field (unless aperture is set) */
+  double aperture;       /* aperture (entrance pupil) diameter A, m, >= 0; set instead of
+                            f_number, not with it */
+  double focus_distance; /* m, > 0 with depth of field: distance of the plane in focus,
+                            along the optical axis from the lens */
+  double pixel_pitch;    /* m, > 0: sensor pixel size; with f_number, the lens-to-sensor
+                            distance is fx * pixel_pitch and f follows from the thin-lens
+                            equation (default 3.45e-6) */
 } sensim_camera_params;
 
 /* Defaults: 640 x 480, hfov 90 deg, pinhole, no vignetting or aberration,
  * 4 samples, exposure 0, global shutter, depth along the axis, 1 bounce,
- * no fog. */
+ * no fog, no depth of field (pixel pitch 3.45 um). */
 SENSIM_API void sensim_camera_params_init(sensim_camera_params *p);
 
 SENSIM_API sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,

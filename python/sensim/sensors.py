@@ -43,6 +43,10 @@ KEYS = {
         ("depth_along_ray", "bool: depth along the ray instead of the optical axis [False]"),
         ("max_bounces", "mirror reflections per ray, 0..8 [1]"),
         ("fog_visibility", "m, meteorological visibility (Koschmieder); 0: none [0]"),
+        ("f_number", "thin-lens depth of field, N; 0: none [0]"),
+        ("aperture", "m, aperture diameter instead of f_number; 0: none [0]"),
+        ("focus_distance", "m, distance of the plane in focus (with f_number or aperture)"),
+        ("pixel_pitch", "m, sensor pixel size, with f_number [3.45e-6]"),
     ),
     "lidar": (
         ("preset", "'VLP-16', 'HDL-32E', 'HDL-64E', 'OS1-64', 'OS1-128': datasheet tables"),

@@ -103,7 +103,19 @@ sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "depth_along_ray", &cp->depth_along_ray);
   if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 8, &bounces);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &cp->fog_visibility);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "f_number", 0, &cp->f_number);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "aperture", 0, &cp->aperture);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "focus_distance", 0, &cp->focus_distance);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "pixel_pitch", 0, &cp->pixel_pitch);
   if (st != SENSIM_OK) return st;
+  if (!(cp->f_number >= 0))
+    return sensim__scenario_fail_range(path, "f_number", ">= 0 (0: no depth of field)", cp->f_number);
+  if (!(cp->aperture >= 0)) return sensim__scenario_fail_range(path, "aperture", ">= 0 m (0: none)", cp->aperture);
+  if (cp->f_number > 0 && cp->aperture > 0)
+    return sensim__fail(SENSIM_EINVAL, "%s.aperture: give f_number or aperture, not both", path);
+  if ((cp->f_number > 0 || cp->aperture > 0) && !(cp->focus_distance > 0))
+    return sensim__scenario_fail_range(path, "focus_distance", "> 0 m with depth of field", cp->focus_distance);
+  if (!(cp->pixel_pitch > 0)) return sensim__scenario_fail_range(path, "pixel_pitch", "> 0 m", cp->pixel_pitch);
   if (!(fov > 0 && fov < 180)) return sensim__scenario_fail_range(path, "hfov_deg", "in (0, 180) deg", fov);
   if (!(cp->exposure_time >= 0))
     return sensim__scenario_fail_range(path, "exposure_time", ">= 0 s", cp->exposure_time);
@@ -130,7 +142,8 @@ const char *const sensim__camera_keys[] = {
     "width",      "height",          "hfov_deg",   "samples",       "fx",
     "fy",         "cx",              "cy",         "lens",          "dist",
     "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
-    "depth_along_ray", "max_bounces", "fog_visibility", NULL};
+    "depth_along_ray", "max_bounces", "fog_visibility", "f_number", "aperture",
+    "focus_distance", "pixel_pitch", NULL};
 
 sensim_status sensim_camera_params_from_json(const char *json, const char *source, sensim_camera_params *cp) {
   if (!json || !cp) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_from_json: NULL argument");

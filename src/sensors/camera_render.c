@@ -67,14 +67,15 @@ static void add3(float dst[3], const float w[3], const float v[3], float k) {
 
 /* The strip's samples: jittered-stratified positions in each pixel and
  * stratified times in each row's exposure, from the row's stream in pixel
- * order (two random words per sample, three with an exposure time). */
+ * order (two random words per sample, three with an exposure time, and two
+ * more for the aperture point with depth of field). */
 static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const int S = cam->p.samples;
   const uint32_t W = cam->p.width;
   const double exposure = cam->p.exposure_time;
-  const int per = exposure > 0 ? 3 : 2;
+  const int dof = cam->dof_radius > 0, tw = exposure > 0 ? 3 : 2, per = tw + (dof ? 2 : 0);
   const int g = cam->grid ? cam->grid : 1;
   const double ig = 1.0 / g, is = 1.0 / S;
   const int timed = !r->fixed || !r->static_view;
@@ -84,7 +85,7 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
     sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
     sensim_rng_fill_u32(&rng, s->words, (size_t)per * W * S);
     const uint32_t *wd = s->words;
-    if (S == 1 && !timed) {
+    if (S == 1 && !timed && !dof) {
       /* One sample per pixel, no time needed: the loop below in simple
        * vectorisable form. In float, (w >> 8) is exact and adding 0.5
        * rounds once, as the double expression's conversion does: the same
@@ -110,7 +111,11 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
          * (time) equal bins. Without a square number of samples the grid
          * is one cell: plain jitter over the pixel. */
         const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24, jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
-        const double jt = per == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
+        const double jt = tw == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
+        if (dof) {
+          s->lens[si][0] = (float)(((wd[tw] >> 8) + 0.5) * 0x1p-24);
+          s->lens[si][1] = (float)(((wd[tw + 1] >> 8) + 0.5) * 0x1p-24);
+        }
         /* Sample k's stratum: column k % g, row k / g (counted, not
          * divided: an integer division per sample showed in profiles). */
         s->uvoff[si][0] = (float)((cu + ju) * ig);
@@ -170,21 +175,29 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k
     const double u = x - 0.5 + s->uvoff[si][0], v = y0 + ry - 0.5 + s->uvoff[si][1];
     sensim_vec3 ds;
     if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
-    double d[3] = {ds.x, ds.y, ds.z};
+    double d[3] = {ds.x, ds.y, ds.z}, o[3] = {0, 0, 0};
     const float vig = sensim__optics_vignetting(cam->optics, u, v);
     const double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     d[0] *= inv, d[1] *= inv, d[2] *= inv;
+    const int lensed = cam->dof_radius > 0 &&
+                       sensim__camera_dof_ray(cam->dof_radius, cam->p.focus_distance, s->lens[si][0], s->lens[si][1], d, o);
     if (c == 0) s->axial[si] = (float)d[0];
     if (r->fixed) {
       const float *m = r->rot;
       pk->org_x[l] = r->org[0], pk->org_y[l] = r->org[1], pk->org_z[l] = r->org[2];
+      if (lensed) {
+        pk->org_x[l] += (float)(m[0] * o[0] + m[1] * o[1] + m[2] * o[2]);
+        pk->org_y[l] += (float)(m[3] * o[0] + m[4] * o[1] + m[5] * o[2]);
+        pk->org_z[l] += (float)(m[6] * o[0] + m[7] * o[1] + m[8] * o[2]);
+      }
       pk->dir_x[l] = (float)(m[0] * d[0] + m[1] * d[1] + m[2] * d[2]);
       pk->dir_y[l] = (float)(m[3] * d[0] + m[4] * d[1] + m[5] * d[2]);
       pk->dir_z[l] = (float)(m[6] * d[0] + m[7] * d[1] + m[8] * d[2]);
     } else {
       const sensim_pose *p = &s->pose[si];
       sensim_vec3 dw = q_rotate(p->rot, v3(d[0], d[1], d[2]));
-      pk->org_x[l] = (float)p->pos.x, pk->org_y[l] = (float)p->pos.y, pk->org_z[l] = (float)p->pos.z;
+      const sensim_vec3 ow = lensed ? v3_add(p->pos, q_rotate(p->rot, v3(o[0], o[1], o[2]))) : p->pos;
+      pk->org_x[l] = (float)ow.x, pk->org_y[l] = (float)ow.y, pk->org_z[l] = (float)ow.z;
       pk->dir_x[l] = (float)dw.x, pk->dir_y[l] = (float)dw.y, pk->dir_z[l] = (float)dw.z;
     }
     pk->tnear[l] = 0.0f;
@@ -451,7 +464,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
     q_matrix_f(poses.pose[0].rot, base.rot);
   }
   double pin[4];
-  base.pinhole = base.fixed && sensim__optics_pinhole(cam->optics, pin);
+  base.pinhole = base.fixed && cam->dof_radius == 0 && sensim__optics_pinhole(cam->optics, pin);
   if (base.pinhole) {
     base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2], base.pin.isy = pin[3];
     memcpy(base.pin.org, base.org, sizeof base.org);
