@@ -48,5 +48,7 @@ extern const sensim_builtin_filter sensim__filter_quantize_gray;
 extern const sensim_builtin_filter sensim__filter_quantize_gray16;
 extern const sensim_builtin_filter sensim__filter_grayscale;
 extern const sensim_builtin_filter sensim__filter_downsample;
+/* Camera effects after the ISP: compression artefacts. */
+extern const sensim_builtin_filter sensim__filter_jpeg;
 
 #endif
