@@ -4,6 +4,7 @@
 int sensim_test_poisson(void);  /* tests/filters/poisson_tests.c */
 int sensim_test_isp_fast(void); /* tests/filters/isp_fast_tests.c */
 int sensim_test_jpeg(void);     /* tests/filters/jpeg_tests.c */
+int sensim_test_blooming(void); /* tests/filters/blooming_tests.c */
 
 int main(void) {
   int failed = 0;
@@ -18,5 +19,6 @@ int main(void) {
   failed += sensim_test_isp_fast();
   failed += sensim_test_lidar_outputs();
   failed += sensim_test_jpeg();
+  failed += sensim_test_blooming();
   return failed ? 1 : 0;
 }

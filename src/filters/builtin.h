@@ -48,7 +48,8 @@ extern const sensim_builtin_filter sensim__filter_quantize_gray;
 extern const sensim_builtin_filter sensim__filter_quantize_gray16;
 extern const sensim_builtin_filter sensim__filter_grayscale;
 extern const sensim_builtin_filter sensim__filter_downsample;
-/* Camera effects after the ISP: compression artefacts. */
+/* Camera effects: compression artefacts, blooming. */
 extern const sensim_builtin_filter sensim__filter_jpeg;
+extern const sensim_builtin_filter sensim__filter_blooming;
 
 #endif
