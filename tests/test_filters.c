@@ -5,6 +5,7 @@ int sensim_test_poisson(void);  /* tests/filters/poisson_tests.c */
 int sensim_test_isp_fast(void); /* tests/filters/isp_fast_tests.c */
 int sensim_test_jpeg(void);     /* tests/filters/jpeg_tests.c */
 int sensim_test_blooming(void); /* tests/filters/blooming_tests.c */
+int sensim_test_glare(void);    /* tests/filters/glare_tests.c */
 
 int main(void) {
   int failed = 0;
@@ -20,5 +21,6 @@ int main(void) {
   failed += sensim_test_lidar_outputs();
   failed += sensim_test_jpeg();
   failed += sensim_test_blooming();
+  failed += sensim_test_glare();
   return failed ? 1 : 0;
 }
