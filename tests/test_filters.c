@@ -6,6 +6,7 @@ int sensim_test_isp_fast(void); /* tests/filters/isp_fast_tests.c */
 int sensim_test_jpeg(void);     /* tests/filters/jpeg_tests.c */
 int sensim_test_blooming(void); /* tests/filters/blooming_tests.c */
 int sensim_test_glare(void);    /* tests/filters/glare_tests.c */
+int sensim_test_lens_flare(void); /* tests/filters/lens_flare_tests.c */
 
 int main(void) {
   int failed = 0;
@@ -22,5 +23,6 @@ int main(void) {
   failed += sensim_test_jpeg();
   failed += sensim_test_blooming();
   failed += sensim_test_glare();
+  failed += sensim_test_lens_flare();
   return failed ? 1 : 0;
 }

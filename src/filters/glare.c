@@ -20,26 +20,21 @@
  * total radiance is kept wherever the kernel stays inside the frame (light
  * scattered past the frame's edge leaves it, as it leaves a sensor).
  *
- * The convolution is linear (zero padding to at least W + radius and
- * H + radius, so no light wraps around), by FFT (GSL's mixed-radix complex
- * transform), per channel; K's transform is kept between frames of the
- * same size. */
+ * The convolution is linear, by FFT, per channel (filters/conv.c); K's
+ * transform is kept between frames of the same size. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_fft_complex.h>
 #include "core/internal.h"
 #include "filters/builtin.h"
 #include "filters/chain.h"
+#include "filters/conv.h"
 
 typedef struct glare {
   double deg_per_px; /* angular size of a pixel, deg */
   int radius;        /* kernel support, px */
   double strength;   /* share of the light the PSF redistributes, [0, 1] */
-  /* The kernel's transform for frames of nx x ny (padded) size. */
-  size_t nx, ny;
-  double *kspec; /* nx * ny packed complex */
+  sensim_conv conv;   /* the kernel's transform for the last frame size */
 } glare;
 
 static double spencer_photopic(double theta) {
@@ -77,7 +72,7 @@ static sensim_status glare_create(const cJSON *params, void **user) {
 static void glare_destroy(void *user) {
   glare *g = user;
   if (!g) return;
-  free(g->kspec);
+  sensim__conv_free(&g->conv);
   free(g);
 }
 
@@ -124,32 +119,7 @@ sensim_status sensim__glare_kernel(const cJSON *params, int *radius, double **k)
   return SENSIM_OK;
 }
 
-/* n >= m whose only prime factors are 2, 3 and 5 (fast for GSL's
- * mixed-radix transform). */
-static size_t smooth_size(size_t m) {
-  for (size_t n = m;; n++) {
-    size_t r = n;
-    while (r % 2 == 0) r /= 2;
-    while (r % 3 == 0) r /= 3;
-    while (r % 5 == 0) r /= 5;
-    if (r == 1) return n;
-  }
-}
-
-/* 2-D transform of the nx x ny packed complex array d, forward (sign -1)
- * or inverse (normalised). The arguments are valid by construction, so
- * GSL's process-wide error handler is never reached (src/tools/spectral.c
- * says why it is not swapped); the return codes are still checked. */
-static int fft2(double *d, size_t nx, size_t ny, int forward, gsl_fft_complex_wavetable *wx,
-                gsl_fft_complex_wavetable *wy, gsl_fft_complex_workspace *sx, gsl_fft_complex_workspace *sy) {
-  int rc = 0;
-  for (size_t y = 0; y < ny && !rc; y++)
-    rc = forward ? gsl_fft_complex_forward(d + 2 * y * nx, 1, nx, wx, sx)
-                 : gsl_fft_complex_inverse(d + 2 * y * nx, 1, nx, wx, sx);
-  for (size_t x = 0; x < nx && !rc; x++)
-    rc = forward ? gsl_fft_complex_forward(d + 2 * x, nx, ny, wy, sy) : gsl_fft_complex_inverse(d + 2 * x, nx, ny, wy, sy);
-  return rc;
-}
+static void make_kernel(void *arg, double *k) { kernel(arg, k); }
 
 static sensim_status glare_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
   (void)ctx;
@@ -160,78 +130,21 @@ static sensim_status glare_apply(void *user, sensim_frame *f, sensim_filter_ctx 
     return sensim__fail(SENSIM_ETYPE, "glare takes radiance (light in the optics, before image_sensor), not %s",
                         sensim_image_unit_name(f->unit));
   if (g->strength == 0) return SENSIM_OK;
-  const size_t W = f->width, H = f->height, R = (size_t)g->radius;
-  const size_t nx = smooth_size(W + R), ny = smooth_size(H + R);
-  sensim_status st = sensim__check_bytes(2.0 * 2 * 8 * (double)nx * ny, "glare's transforms");
+  const size_t W = f->width, H = f->height;
+  sensim_status st = sensim__conv_setup(&g->conv, W, H, g->radius, 1, make_kernel, g);
   if (st) return st;
-  double *d = malloc(2 * nx * ny * sizeof *d);
-  gsl_fft_complex_wavetable *wx = gsl_fft_complex_wavetable_alloc(nx), *wy = gsl_fft_complex_wavetable_alloc(ny);
-  gsl_fft_complex_workspace *sx = gsl_fft_complex_workspace_alloc(nx), *sy = gsl_fft_complex_workspace_alloc(ny);
-  double *k = NULL;
-  if (!d || !wx || !wy || !sx || !sy) {
-    st = sensim__fail(SENSIM_ENOMEM, "glare: out of memory for %zux%zu transforms", nx, ny);
-    goto done;
-  }
-  if (g->nx != nx || g->ny != ny || !g->kspec) {
-    /* The kernel, centred at index (0, 0) with negative offsets wrapped. */
-    const size_t w = 2 * R + 1;
-    k = malloc(w * w * sizeof *k);
-    double *ks = calloc(2 * nx * ny, sizeof *ks);
-    if (!k || !ks) {
-      free(ks);
-      st = sensim__fail(SENSIM_ENOMEM, "glare: out of memory for the kernel");
-      goto done;
-    }
-    kernel(g, k);
-    for (size_t j = 0; j < w; j++)
-      for (size_t i = 0; i < w; i++) {
-        size_t x = (i + nx - R) % nx, y = (j + ny - R) % ny;
-        ks[2 * (y * nx + x)] = k[j * w + i];
-      }
-    if (fft2(ks, nx, ny, 1, wx, wy, sx, sy)) {
-      free(ks);
-      st = sensim__fail(SENSIM_EBACKEND, "glare: GSL FFT failed");
-      goto done;
-    }
-    free(g->kspec);
-    g->kspec = ks;
-    g->nx = nx, g->ny = ny;
-  }
+  double *out = malloc(W * H * sizeof *out);
+  if (!out) return sensim__fail(SENSIM_ENOMEM, "glare: out of memory for a %zux%zu plane", W, H);
   float *v = f->data;
   const double s = g->strength;
-  for (int c = 0; c < 3; c++) {
-    memset(d, 0, 2 * nx * ny * sizeof *d);
-    for (size_t y = 0; y < H; y++)
-      for (size_t x = 0; x < W; x++) {
-        double L = v[3 * (y * W + x) + c];
-        d[2 * (y * nx + x)] = isfinite(L) ? L : 0; /* NaN or inf would spread over the whole image */
-      }
-    if (fft2(d, nx, ny, 1, wx, wy, sx, sy)) {
-      st = sensim__fail(SENSIM_EBACKEND, "glare: GSL FFT failed");
-      goto done;
+  for (int c = 0; c < 3 && !st; c++) {
+    st = sensim__conv_plane(&g->conv, v + c, 3, out);
+    for (size_t i = 0; i < W * H && !st; i++) {
+      float *p = &v[3 * i + c];
+      if (isfinite(*p)) *p = (float)((1 - s) * *p + s * out[i]);
     }
-    for (size_t i = 0; i < nx * ny; i++) {
-      double ar = d[2 * i], ai = d[2 * i + 1], br = g->kspec[2 * i], bi = g->kspec[2 * i + 1];
-      d[2 * i] = ar * br - ai * bi;
-      d[2 * i + 1] = ar * bi + ai * br;
-    }
-    if (fft2(d, nx, ny, 0, wx, wy, sx, sy)) {
-      st = sensim__fail(SENSIM_EBACKEND, "glare: GSL FFT failed");
-      goto done;
-    }
-    for (size_t y = 0; y < H; y++)
-      for (size_t x = 0; x < W; x++) {
-        float *p = &v[3 * (y * W + x) + c];
-        if (isfinite(*p)) *p = (float)((1 - s) * *p + s * d[2 * (y * nx + x)]);
-      }
   }
-done:
-  free(k);
-  free(d);
-  if (wx) gsl_fft_complex_wavetable_free(wx);
-  if (wy) gsl_fft_complex_wavetable_free(wy);
-  if (sx) gsl_fft_complex_workspace_free(sx);
-  if (sy) gsl_fft_complex_workspace_free(sy);
+  free(out);
   return st;
 }
 
