@@ -101,6 +101,7 @@ static void test_glare_point_source_keeps_energy_and_draws_the_kernel(void **sta
     assert_near(v[3 * ((cy + j) * 151 + cx + i) + 1], want, 1e-9 * 1000 + 1e-6 * want);
   }
   free(k);
+  sensim__frame_release(&f);
   /* Near the edge light leaves the frame: less is kept. */
   image(&f, 151, 131, 0.0f);
   v = f.data;
