@@ -3,6 +3,10 @@
 
 int sensim_test_poisson(void);  /* tests/filters/poisson_tests.c */
 int sensim_test_isp_fast(void); /* tests/filters/isp_fast_tests.c */
+int sensim_test_jpeg(void);     /* tests/filters/jpeg_tests.c */
+int sensim_test_blooming(void); /* tests/filters/blooming_tests.c */
+int sensim_test_glare(void);    /* tests/filters/glare_tests.c */
+int sensim_test_lens_flare(void); /* tests/filters/lens_flare_tests.c */
 
 int main(void) {
   int failed = 0;
@@ -16,5 +20,9 @@ int main(void) {
   failed += sensim_test_isp();
   failed += sensim_test_isp_fast();
   failed += sensim_test_lidar_outputs();
+  failed += sensim_test_jpeg();
+  failed += sensim_test_blooming();
+  failed += sensim_test_glare();
+  failed += sensim_test_lens_flare();
   return failed ? 1 : 0;
 }

@@ -5,7 +5,9 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_camera();
   failed += sensim_test_camera_render();
+  failed += sensim_test_camera_dof();
   failed += sensim_test_optics();
+  failed += sensim_test_optics_models();
   failed += sensim_test_lens_table();
   failed += sensim_test_lidar();
   failed += sensim_test_lidar_speed();

@@ -30,7 +30,10 @@ typedef enum sensim_lens_model {
   SENSIM_LENS_PINHOLE = 0,     /* ideal perspective projection */
   SENSIM_LENS_FOV,             /* single spherical lens wide-angle model; w = hfov / 2 */
   SENSIM_LENS_BROWN_CONRADY,   /* radial-tangential, OpenCV's k1 k2 p1 p2 k3 */
-  SENSIM_LENS_KANNALA_BRANDT   /* equidistant fisheye, OpenCV's fisheye k1 k2 k3 k4 */
+  SENSIM_LENS_KANNALA_BRANDT,  /* equidistant fisheye, OpenCV's fisheye k1 k2 k3 k4 */
+  SENSIM_LENS_RATIONAL,        /* OpenCV's rational model (CALIB_RATIONAL_MODEL):
+                                  k1 k2 p1 p2 k3 k4 k5 k6 */
+  SENSIM_LENS_DIVISION         /* Fitzgibbon's one-parameter division model, lambda */
 } sensim_lens_model;
 
 /* Pixel coordinates follow OpenCV (and ROS camera_info): u right, v down,
@@ -47,8 +50,10 @@ typedef struct sensim_camera_params {
   double cx, cy;    /* principal point, pixels; used when fx != 0 (else the centre,
                        ((width - 1) / 2, (height - 1) / 2)) */
   sensim_lens_model lens;
-  double dist[5];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
-                       Kannala-Brandt: k1 k2 k3 k4; others: unused */
+  double dist[8];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
+                       rational: k1 k2 p1 p2 k3 k4 k5 k6 (OpenCV order);
+                       Kannala-Brandt: k1 k2 k3 k4; division: lambda (per
+                       normalised radius squared, (u - cx) / fx); others: unused */
   int vignetting;   /* nonzero: cos^4 natural fall-off of illumination */
   double vignetting_poly[3]; /* extra relative illumination 1 + a1 r^2 + a2 r^4 + a3 r^6,
                                r = distance from the principal point / half diagonal */
@@ -61,11 +66,22 @@ typedef struct sensim_camera_params {
   int depth_along_ray; /* depth plane: 0 distance along the optical axis, 1 along the ray */
   int max_bounces;  /* mirror reflections traced per ray, 0..8 */
   double fog_visibility; /* meteorological visibility, m (Koschmieder); 0: no fog */
+  /* Depth of field, thin lens (docs/camera_pipeline.md): each sample's ray
+   * leaves a point of the aperture disc and passes through the point of the
+   * plane in focus its lens-model ray meets. Off with f_number = aperture = 0. */
+  double f_number;       /* N = f / A, >= 0; 0: no depth of field (unless aperture is set) */
+  double aperture;       /* aperture (entrance pupil) diameter A, m, >= 0; set instead of
+                            f_number, not with it */
+  double focus_distance; /* m, > 0 with depth of field: distance of the plane in focus,
+                            along the optical axis from the lens */
+  double pixel_pitch;    /* m, > 0: sensor pixel size; with f_number, the lens-to-sensor
+                            distance is fx * pixel_pitch and f follows from the thin-lens
+                            equation (default 3.45e-6) */
 } sensim_camera_params;
 
 /* Defaults: 640 x 480, hfov 90 deg, pinhole, no vignetting or aberration,
  * 4 samples, exposure 0, global shutter, depth along the axis, 1 bounce,
- * no fog. */
+ * no fog, no depth of field (pixel pitch 3.45 um). */
 SENSIM_API void sensim_camera_params_init(sensim_camera_params *p);
 
 SENSIM_API sensim_status sensim_camera_create(sensim_world *world, const sensim_sensor_params *sp,

@@ -15,8 +15,9 @@
  *   "normals"    rgb_f32 -> rgb_f32: the camera's normal plane as an image,
  *                (n + 1) / 2 per component (unit SIGNAL, 0 where nothing was
  *                hit), ready for "quantize".
- *   The camera pipeline's filters (image sensor, noise, CFA, ISP) are
- *   documented in docs/camera_pipeline.md.
+ *   The camera pipeline's filters (image sensor, noise, CFA, ISP; "glare",
+ *   "lens_flare" and "blooming" before the sensor; "jpeg" compression
+ *   artefacts) are documented in docs/camera_pipeline.md.
  *   "image_noise" rgb_f32 -> rgb_f32: additive white Gaussian noise
  *                {"sigma": std dev in radiance units [0.01]}.
  *   "points"     beams -> points: beams with a return to sensor-frame

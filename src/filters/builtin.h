@@ -48,5 +48,14 @@ extern const sensim_builtin_filter sensim__filter_quantize_gray;
 extern const sensim_builtin_filter sensim__filter_quantize_gray16;
 extern const sensim_builtin_filter sensim__filter_grayscale;
 extern const sensim_builtin_filter sensim__filter_downsample;
+/* Camera effects: compression artefacts, blooming, glare, lens flare. */
+extern const sensim_builtin_filter sensim__filter_jpeg;
+extern const sensim_builtin_filter sensim__filter_blooming;
+extern const sensim_builtin_filter sensim__filter_glare;
+extern const sensim_builtin_filter sensim__filter_lens_flare;
+/* The glare filter's normalised kernel for `params` (as the filter parses
+ * them): *k gets (2 radius + 1)^2 values, row-major from offset
+ * (-radius, -radius), malloc'd for the caller to free (filters/glare.c). */
+sensim_status sensim__glare_kernel(const cJSON *params, int *radius, double **k);
 
 #endif

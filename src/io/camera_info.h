@@ -10,9 +10,9 @@
 typedef struct sensim__camera_info {
   uint32_t width, height; /* pixels */
   double K[9];            /* intrinsic matrix, row-major, pixels */
-  double D[5];            /* distortion coefficients, nd of them */
-  int nd;                 /* 5 for plumb_bob, 4 for equidistant */
-  const char *model;      /* "plumb_bob" or "equidistant" (static) */
+  double D[8];            /* distortion coefficients, nd of them */
+  int nd;                 /* 5 for plumb_bob, 8 for rational_polynomial, 4 for equidistant */
+  const char *model;      /* "plumb_bob", "rational_polynomial" or "equidistant" (static) */
   double R[9];            /* rectification: identity (a monocular camera) */
   double P[12];           /* projection [K | 0], row-major */
 } sensim__camera_info;
@@ -21,9 +21,10 @@ typedef struct sensim__camera_info {
  * K from fx fy cx cy, or from hfov when fx == 0 (fx = fy =
  * (width / 2) / tan(hfov / 2), principal point at the image centre
  * ((width - 1) / 2, (height - 1) / 2)); plumb_bob (k1 k2 p1 p2 k3) for
- * pinhole (all zero) and Brown-Conrady lenses, equidistant (k1 k2 k3 k4)
+ * pinhole (all zero) and Brown-Conrady lenses, rational_polynomial (k1 k2
+ * p1 p2 k3 k4 k5 k6) for the rational lens, equidistant (k1 k2 k3 k4)
  * for Kannala-Brandt. SENSIM_EINVAL, naming the parameter, for the FOV
- * lens (no ROS distortion model has its arctangent law), an unknown lens
+ * and division lenses (no ROS distortion model has their laws), an unknown lens
  * and parameters sensim_camera_create would refuse (size, hfov, focal
  * lengths, non-finite values). Lateral chromatic aberration and
  * vignetting have no CameraInfo field and are left out. */

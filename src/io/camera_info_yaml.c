@@ -63,6 +63,13 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
     ci->model = "plumb_bob";
     ci->nd = 5;
     break;
+  case SENSIM_LENS_RATIONAL:
+    ci->model = "rational_polynomial";
+    ci->nd = 8;
+    break;
+  case SENSIM_LENS_DIVISION:
+    return sensim__fail(SENSIM_EINVAL, "camera info: the division lens model has no ROS distortion model "
+                                       "(no polynomial model in sensor_msgs expresses Fitzgibbon's division)");
   case SENSIM_LENS_KANNALA_BRANDT:
     ci->model = "equidistant";
     ci->nd = 4;

@@ -126,10 +126,11 @@ static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_f
    * scales the intrinsics). ROS's distortion models
    * (sensor_msgs/distortion_models.hpp) have no FOV law: for that lens K
    * comes from the pinhole twin and the model is written "fov" with its
-   * one parameter w (rad). */
+   * one parameter w (rad); nor the division model: K is the camera's and
+   * the model is written "division" with lambda (normalised coordinates). */
   sensim_camera_params lens = *cp, scaled;
-  const int fov = cp->lens == SENSIM_LENS_FOV;
-  if (fov) lens.lens = SENSIM_LENS_PINHOLE;
+  const int fov = cp->lens == SENSIM_LENS_FOV, div = cp->lens == SENSIM_LENS_DIVISION;
+  if (fov || div) lens.lens = SENSIM_LENS_PINHOLE;
   sensim__camera_info ci;
   sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, &scaled);
   if (!s) s = sensim__camera_info_from_params(&scaled, &ci);
@@ -137,13 +138,18 @@ static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_f
     *st = s;
     return;
   }
-  double d[5] = {0};
+  double d[8] = {0};
   size_t nd = (size_t)ci.nd;
   const char *model = ci.model;
   memcpy(d, ci.D, sizeof d);
   if (fov) {
     model = "fov";
     d[0] = cp->hfov / 2;
+    nd = 1;
+  }
+  if (div) {
+    model = "division";
+    d[0] = cp->dist[0];
     nd = 1;
   }
   const double *k = ci.K, *rr = ci.R, *p = ci.P;

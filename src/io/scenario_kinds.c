@@ -10,13 +10,15 @@
 #define DEG (3.14159265358979323846 / 180.0)
 
 /* "lens" and "dist": the lens model and its distortion coefficients in
- * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, Kannala-Brandt k1 k2 k3 k4);
- * missing trailing coefficients are 0, as in OpenCV. */
+ * OpenCV's order (Brown-Conrady k1 k2 p1 p2 k3, rational k1 k2 p1 p2 k3 k4
+ * k5 k6, Kannala-Brandt k1 k2 k3 k4; division: lambda); missing trailing
+ * coefficients are 0, as in OpenCV. */
 static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camera_params *cp) {
-  static const char *const names[] = {"pinhole", "fov", "brown_conrady", "kannala_brandt", NULL};
-  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE, SENSIM_LENS_FOV,
-                                             SENSIM_LENS_BROWN_CONRADY,
-                                             SENSIM_LENS_KANNALA_BRANDT};
+  static const char *const names[] = {"pinhole",        "fov",      "brown_conrady",
+                                      "kannala_brandt", "rational", "division", NULL};
+  static const sensim_lens_model models[] = {SENSIM_LENS_PINHOLE,        SENSIM_LENS_FOV,
+                                             SENSIM_LENS_BROWN_CONRADY,  SENSIM_LENS_KANNALA_BRANDT,
+                                             SENSIM_LENS_RATIONAL,       SENSIM_LENS_DIVISION};
   const char *lens = NULL;
   const cJSON *dist = NULL;
   sensim_status st = sensim__jstring(obj, path, "lens", 0, &lens);
@@ -24,28 +26,30 @@ static sensim_status parse_lens(const cJSON *obj, const char *path, sensim_camer
   if (st != SENSIM_OK) return st;
   if (lens) {
     int k = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; names[i]; i++)
       if (strcmp(lens, names[i]) == 0) k = i;
     char hint[96];
     if (k < 0)
       return sensim__fail(SENSIM_EINVAL,
                           "%s.lens: unknown lens '%s'%s (pinhole, fov, brown_conrady, "
-                          "kannala_brandt)", path, lens,
+                          "kannala_brandt, rational, division)", path, lens,
                           sensim__did_you_mean(hint, sizeof hint, lens, names));
     cp->lens = models[k];
   }
   if (!dist) return SENSIM_OK;
   int max = cp->lens == SENSIM_LENS_BROWN_CONRADY    ? 5
+            : cp->lens == SENSIM_LENS_RATIONAL       ? 8
             : cp->lens == SENSIM_LENS_KANNALA_BRANDT ? 4
+            : cp->lens == SENSIM_LENS_DIVISION       ? 1
                                                      : 0;
   int n = cJSON_GetArraySize(dist);
   if (max == 0)
-    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady and kannala_brandt "
-                                       "lenses take distortion coefficients", path);
+    return sensim__fail(SENSIM_EINVAL, "%s.dist: only the brown_conrady, rational, kannala_brandt "
+                                       "and division lenses take distortion coefficients", path);
   if (n > max)
     return sensim__fail(SENSIM_EINVAL, "%s.dist: %d coefficients, the %s lens takes at most %d",
                         path, n, lens ? lens : "", max);
-  double d[5] = {0, 0, 0, 0, 0};
+  double d[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int i = 0;
   for (const cJSON *e = dist->child; e; e = e->next, i++) {
     if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
@@ -99,7 +103,19 @@ sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "depth_along_ray", &cp->depth_along_ray);
   if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 8, &bounces);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &cp->fog_visibility);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "f_number", 0, &cp->f_number);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "aperture", 0, &cp->aperture);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "focus_distance", 0, &cp->focus_distance);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "pixel_pitch", 0, &cp->pixel_pitch);
   if (st != SENSIM_OK) return st;
+  if (!(cp->f_number >= 0))
+    return sensim__scenario_fail_range(path, "f_number", ">= 0 (0: no depth of field)", cp->f_number);
+  if (!(cp->aperture >= 0)) return sensim__scenario_fail_range(path, "aperture", ">= 0 m (0: none)", cp->aperture);
+  if (cp->f_number > 0 && cp->aperture > 0)
+    return sensim__fail(SENSIM_EINVAL, "%s.aperture: give f_number or aperture, not both", path);
+  if ((cp->f_number > 0 || cp->aperture > 0) && !(cp->focus_distance > 0))
+    return sensim__scenario_fail_range(path, "focus_distance", "> 0 m with depth of field", cp->focus_distance);
+  if (!(cp->pixel_pitch > 0)) return sensim__scenario_fail_range(path, "pixel_pitch", "> 0 m", cp->pixel_pitch);
   if (!(fov > 0 && fov < 180)) return sensim__scenario_fail_range(path, "hfov_deg", "in (0, 180) deg", fov);
   if (!(cp->exposure_time >= 0))
     return sensim__scenario_fail_range(path, "exposure_time", ">= 0 s", cp->exposure_time);
@@ -126,7 +142,8 @@ const char *const sensim__camera_keys[] = {
     "width",      "height",          "hfov_deg",   "samples",       "fx",
     "fy",         "cx",              "cy",         "lens",          "dist",
     "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
-    "depth_along_ray", "max_bounces", "fog_visibility", NULL};
+    "depth_along_ray", "max_bounces", "fog_visibility", "f_number", "aperture",
+    "focus_distance", "pixel_pitch", NULL};
 
 sensim_status sensim_camera_params_from_json(const char *json, const char *source, sensim_camera_params *cp) {
   if (!json || !cp) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_from_json: NULL argument");

@@ -18,6 +18,9 @@ void sensim_camera_params_init(sensim_camera_params *p) {
   p->lens = SENSIM_LENS_PINHOLE;
   p->samples = 4;
   p->max_bounces = 1;
+  /* Sony IMX250/IMX264 (machine-vision global shutter sensors): 3.45 um
+   * pixels (datasheet). */
+  p->pixel_pitch = 3.45e-6;
 }
 
 static void camera_destroy(void *impl) {
@@ -120,6 +123,10 @@ sensim_status sensim_camera_create(sensim_world *w, const sensim_sensor_params *
   c->nch = sensim__optics_has_ca(c->optics) ? 3 : 1;
   c->beta = sensim__fog_beta(cp->fog_visibility);
   c->readout = (cp->height - 1.0) * cp->line_time;
+  if ((rc = sensim__camera_dof_init(cp, &c->dof_radius))) {
+    camera_destroy(c);
+    return rc;
+  }
   double need = c->p.exposure_time + c->readout;
   if (sp && sp->window >= 0 && sp->window < need * (1.0 - 1e-12)) {
     camera_destroy(c);

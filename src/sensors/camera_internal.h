@@ -39,13 +39,14 @@ typedef struct sensim_camera_body {
 typedef struct sensim_camera_scratch {
   float (*col)[3];      /* radiance per sample */
   float (*uvoff)[2];    /* offset in its pixel */
+  float (*lens)[2];     /* uniforms in (0, 1) picking its point of the aperture (depth of field) */
   double *t;            /* time, s */
   sensim_pose *pose;    /* sensor pose (moving sensors only) */
   float *axial;         /* X component of the unit sensor-frame ray */
   float *hit_t;         /* primary hit distance (INFINITY: miss) */
   float (*hit_n)[3];    /* primary normal, world */
   int *hit_body;        /* primary hit body, -1: miss */
-  uint32_t *words;      /* one row's random words (3 per sample) */
+  uint32_t *words;      /* one row's random words (up to 5 per sample) */
   sensim_camera_body *bodies; /* per snapshot body, filled per frame */
   size_t cap_bodies;
   sensim_camera_wave cur, next;
@@ -61,6 +62,7 @@ typedef struct sensim_camera {
   int nch;         /* rays per sample: 1, or 3 (one per channel) with lateral CA */
   double beta;     /* fog extinction coefficient, 1/m */
   double readout;  /* (height - 1) x line_time, s */
+  double dof_radius; /* aperture radius, m; 0: no depth of field (pinhole rays) */
   sensim_stash scratch;              /* free scratch sets */
   atomic_size_t scratch_made;        /* scratch sets in existence (free or in use) */
 } sensim_camera;
@@ -79,6 +81,23 @@ sensim_status sensim__camera_scratch_reserve(sensim_camera *c, size_t n, size_t 
 sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sensim_snapshot *snap);
 /* Free every kept scratch set (camera destruction). */
 void sensim__camera_scratch_free_all(sensim_camera *c);
+
+/* Depth of field (sensors/camera_dof.c). The aperture radius (m) the
+ * parameters ask for, 0 for none; SENSIM_EINVAL naming the parameter. */
+sensim_status sensim__camera_dof_init(const sensim_camera_params *p, double *radius);
+/* Turn the chief ray d (sensor frame, unit) into the thin lens's ray from
+ * the aperture point picked by the uniforms (la, lb): o gets its origin
+ * (sensor frame, m), d its unit direction through the chief ray's point
+ * on the plane in focus. Returns 0 (d, o untouched) for a chief ray
+ * nearly parallel to that plane. */
+int sensim__camera_dof_ray(double radius, double focus, double la, double lb, double d[3], double o[3]);
+
+/* Average the samples of rows [y0, y0 + nrows) (scratch s, strip-relative)
+ * into f's radiance, depth, label and normal planes, writing every value;
+ * fixed: one sensor pose for every ray, whose sensor-to-world rotation is
+ * rot (row-major); else each sample's pose. sensors/camera_resolve.c. */
+void sensim__camera_resolve(const sensim_camera *cam, const sensim_camera_scratch *s, const sensim_camera_body *bodies,
+                            int fixed, const float rot[9], uint32_t y0, uint32_t nrows, sensim_frame *f);
 
 /* Render the capture into f's rgb, depth, label and normal planes (already
  * allocated, zeroed). sensors/camera_render.c. */

@@ -67,14 +67,15 @@ static void add3(float dst[3], const float w[3], const float v[3], float k) {
 
 /* The strip's samples: jittered-stratified positions in each pixel and
  * stratified times in each row's exposure, from the row's stream in pixel
- * order (two random words per sample, three with an exposure time). */
+ * order (two random words per sample, three with an exposure time, and two
+ * more for the aperture point with depth of field). */
 static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const int S = cam->p.samples;
   const uint32_t W = cam->p.width;
   const double exposure = cam->p.exposure_time;
-  const int per = exposure > 0 ? 3 : 2;
+  const int dof = cam->dof_radius > 0, tw = exposure > 0 ? 3 : 2, per = tw + (dof ? 2 : 0);
   const int g = cam->grid ? cam->grid : 1;
   const double ig = 1.0 / g, is = 1.0 / S;
   const int timed = !r->fixed || !r->static_view;
@@ -84,7 +85,7 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
     sensim_rng_init(&rng, r->key.seed, r->key.sensor, r->key.frame, y);
     sensim_rng_fill_u32(&rng, s->words, (size_t)per * W * S);
     const uint32_t *wd = s->words;
-    if (S == 1 && !timed) {
+    if (S == 1 && !timed && !dof) {
       /* One sample per pixel, no time needed: the loop below in simple
        * vectorisable form. In float, (w >> 8) is exact and adding 0.5
        * rounds once, as the double expression's conversion does: the same
@@ -110,7 +111,11 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
          * (time) equal bins. Without a square number of samples the grid
          * is one cell: plain jitter over the pixel. */
         const double ju = ((wd[0] >> 8) + 0.5) * 0x1p-24, jv = ((wd[1] >> 8) + 0.5) * 0x1p-24;
-        const double jt = per == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
+        const double jt = tw == 3 ? (wd[2] + 0.5) * 0x1p-32 : 1.0;
+        if (dof) {
+          s->lens[si][0] = (float)(((wd[tw] >> 8) + 0.5) * 0x1p-24);
+          s->lens[si][1] = (float)(((wd[tw + 1] >> 8) + 0.5) * 0x1p-24);
+        }
         /* Sample k's stratum: column k % g, row k / g (counted, not
          * divided: an integer division per sample showed in profiles). */
         s->uvoff[si][0] = (float)((cu + ju) * ig);
@@ -170,21 +175,29 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k
     const double u = x - 0.5 + s->uvoff[si][0], v = y0 + ry - 0.5 + s->uvoff[si][1];
     sensim_vec3 ds;
     if (!sensim__optics_ray(cam->optics, u, v, c, &ds)) continue; /* outside the lens's field */
-    double d[3] = {ds.x, ds.y, ds.z};
+    double d[3] = {ds.x, ds.y, ds.z}, o[3] = {0, 0, 0};
     const float vig = sensim__optics_vignetting(cam->optics, u, v);
     const double inv = 1.0 / sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     d[0] *= inv, d[1] *= inv, d[2] *= inv;
+    const int lensed = cam->dof_radius > 0 &&
+                       sensim__camera_dof_ray(cam->dof_radius, cam->p.focus_distance, s->lens[si][0], s->lens[si][1], d, o);
     if (c == 0) s->axial[si] = (float)d[0];
     if (r->fixed) {
       const float *m = r->rot;
       pk->org_x[l] = r->org[0], pk->org_y[l] = r->org[1], pk->org_z[l] = r->org[2];
+      if (lensed) {
+        pk->org_x[l] += (float)(m[0] * o[0] + m[1] * o[1] + m[2] * o[2]);
+        pk->org_y[l] += (float)(m[3] * o[0] + m[4] * o[1] + m[5] * o[2]);
+        pk->org_z[l] += (float)(m[6] * o[0] + m[7] * o[1] + m[8] * o[2]);
+      }
       pk->dir_x[l] = (float)(m[0] * d[0] + m[1] * d[1] + m[2] * d[2]);
       pk->dir_y[l] = (float)(m[3] * d[0] + m[4] * d[1] + m[5] * d[2]);
       pk->dir_z[l] = (float)(m[6] * d[0] + m[7] * d[1] + m[8] * d[2]);
     } else {
       const sensim_pose *p = &s->pose[si];
       sensim_vec3 dw = q_rotate(p->rot, v3(d[0], d[1], d[2]));
-      pk->org_x[l] = (float)p->pos.x, pk->org_y[l] = (float)p->pos.y, pk->org_z[l] = (float)p->pos.z;
+      const sensim_vec3 ow = lensed ? v3_add(p->pos, q_rotate(p->rot, v3(o[0], o[1], o[2]))) : p->pos;
+      pk->org_x[l] = (float)ow.x, pk->org_y[l] = (float)ow.y, pk->org_z[l] = (float)ow.z;
       pk->dir_x[l] = (float)dw.x, pk->dir_y[l] = (float)dw.y, pk->dir_z[l] = (float)dw.z;
     }
     pk->tnear[l] = 0.0f;
@@ -384,113 +397,6 @@ static sensim_status reflections(render *r) {
   return SENSIM_OK;
 }
 
-/* A label written whole, its padding bytes zero: a plane reused from the
- * frame pool then holds the same bytes as a fresh one. */
-static void put_label(sensim_label *dst, uint16_t class_id, uint32_t instance_id) {
-  unsigned char b[sizeof(sensim_label)] = {0};
-  memcpy(b + offsetof(sensim_label, class_id), &class_id, sizeof class_id);
-  memcpy(b + offsetof(sensim_label, instance_id), &instance_id, sizeof instance_id);
-  memcpy(dst, b, sizeof b);
-}
-
-/* Average each pixel's samples; depth, labels and normals come from the
- * sample nearest the pixel centre, since they cannot be averaged. Every
- * value of the strip's pixels is written (misses: depth 0, label 0, normal
- * 0), so the frame's buffers need not start zeroed. */
-/* resolve for one sample per pixel on a fixed pose: each plane a row at a
- * time in its own simple loop (the image row is the strip's radiance row as
- * it stands), which the compiler can keep in registers and vectorise. */
-static void resolve1(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
-  const sensim_camera_scratch *s = r->s;
-  const uint32_t W = r->cam->p.width;
-  const int along = r->cam->p.depth_along_ray;
-  const float *m = r->rot; /* sensor to world; its transpose takes normals back */
-  for (uint32_t ry = 0; ry < nrows; ry++) {
-    const size_t i0 = (size_t)ry * W, p0 = (size_t)(y0 + ry) * W;
-    memcpy((float *)f->data + 3 * p0, s->col[i0], 3 * (size_t)W * sizeof(float));
-    const int *hb = s->hit_body + i0;
-    const float *ht = s->hit_t + i0, *ax = s->axial + i0, *hn = s->hit_n[i0];
-    float *depth = f->depth + p0, *nrm = f->normals + 3 * p0;
-    for (uint32_t x = 0; x < W; x++) depth[x] = hb[x] < 0 ? 0.0f : along ? ht[x] : ht[x] * ax[x];
-    for (uint32_t x = 0; x < W; x++) {
-      const float *n = hn + 3 * (size_t)x;
-      const float a = m[0] * n[0] + m[3] * n[1] + m[6] * n[2];
-      const float b = m[1] * n[0] + m[4] * n[1] + m[7] * n[2];
-      const float c = m[2] * n[0] + m[5] * n[1] + m[8] * n[2];
-      /* The camera sees the face turned towards it; a miss has no normal
-       * (and its scratch normal is stale: selected away, never multiplied). */
-      const float k = a > 0 ? -1.0f : 1.0f;
-      const int hit = hb[x] >= 0;
-      nrm[3 * (size_t)x] = hit ? k * a : 0.0f;
-      nrm[3 * (size_t)x + 1] = hit ? k * b : 0.0f;
-      nrm[3 * (size_t)x + 2] = hit ? k * c : 0.0f;
-    }
-    for (uint32_t x = 0; x < W; x++) {
-      const int b = hb[x];
-      put_label(&f->labels[p0 + x], b < 0 ? 0 : r->bodies[b].class_id, b < 0 ? 0 : r->bodies[b].instance_id);
-    }
-  }
-}
-
-static void resolve(const render *r, uint32_t y0, uint32_t nrows, sensim_frame *f) {
-  const sensim_camera *cam = r->cam;
-  const sensim_camera_scratch *s = r->s;
-  const uint32_t W = cam->p.width;
-  const int S = cam->p.samples;
-  if (S == 1 && r->fixed) {
-    resolve1(r, y0, nrows, f);
-    return;
-  }
-  const float inv_s = 1.0f / (float)S;
-  float *rgb = f->data;
-  for (uint32_t ry = 0; ry < nrows; ry++)
-    for (uint32_t x = 0; x < W; x++) {
-      const size_t i0 = ((size_t)ry * W + x) * S;
-      float acc[3] = {0, 0, 0};
-      int centre = 0;
-      float best = INFINITY;
-      if (S == 1)
-        acc[0] = s->col[i0][0], acc[1] = s->col[i0][1], acc[2] = s->col[i0][2];
-      else
-        for (int k = 0; k < S; k++) {
-          const float *c = s->col[i0 + k];
-          acc[0] += c[0], acc[1] += c[1], acc[2] += c[2];
-          const float du = s->uvoff[i0 + k][0] - 0.5f, dv = s->uvoff[i0 + k][1] - 0.5f;
-          if (du * du + dv * dv < best) {
-            best = du * du + dv * dv;
-            centre = k;
-          }
-        }
-      const size_t px = (size_t)(y0 + ry) * W + x;
-      for (int c = 0; c < 3; c++) rgb[3 * px + c] = acc[c] * inv_s;
-      const size_t i = i0 + centre;
-      const int b = s->hit_body[i];
-      if (b < 0) {
-        f->depth[px] = 0.0f;
-        put_label(&f->labels[px], 0, 0);
-        f->normals[3 * px] = f->normals[3 * px + 1] = f->normals[3 * px + 2] = 0.0f;
-        continue;
-      }
-      f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      put_label(&f->labels[px], r->bodies[b].class_id, r->bodies[b].instance_id);
-      /* The normal in the sensor frame; the camera sees the face turned
-       * towards it. */
-      const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);
-      sensim_vec3 ns;
-      if (r->fixed) {
-        const float *m = r->rot; /* inverse rotation: the transpose */
-        ns = v3(m[0] * n.x + m[3] * n.y + m[6] * n.z, m[1] * n.x + m[4] * n.y + m[7] * n.z,
-                m[2] * n.x + m[5] * n.y + m[8] * n.z);
-      } else {
-        ns = q_rotate_inv(s->pose[i].rot, n);
-      }
-      if (ns.x > 0) ns = v3_scale(ns, -1.0);
-      f->normals[3 * px] = (float)ns.x;
-      f->normals[3 * px + 1] = (float)ns.y;
-      f->normals[3 * px + 2] = (float)ns.z;
-    }
-}
-
 static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
   const sensim_camera *cam = r->cam;
   const uint32_t nrows = cam->p.height - y0 < TILE ? cam->p.height - y0 : TILE;
@@ -509,7 +415,7 @@ static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
       }
   sensim_status rc = reflections(r);
   if (rc) return rc;
-  resolve(r, y0, nrows, f);
+  sensim__camera_resolve(cam, r->s, r->bodies, r->fixed, r->rot, y0, nrows, f);
   return SENSIM_OK;
 }
 
@@ -558,7 +464,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
     q_matrix_f(poses.pose[0].rot, base.rot);
   }
   double pin[4];
-  base.pinhole = base.fixed && sensim__optics_pinhole(cam->optics, pin);
+  base.pinhole = base.fixed && cam->dof_radius == 0 && sensim__optics_pinhole(cam->optics, pin);
   if (base.pinhole) {
     base.pin.cx = pin[0], base.pin.cy = pin[1], base.pin.isx = pin[2], base.pin.isy = pin[3];
     memcpy(base.pin.org, base.org, sizeof base.org);

@@ -12,6 +12,7 @@
 static void scratch_free(sensim_camera_scratch *s) {
   free(s->col);
   free(s->uvoff);
+  free(s->lens);
   free(s->t);
   free(s->pose);
   free(s->axial);
@@ -61,14 +62,15 @@ static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch *
   if (!s) return sensim__fail(SENSIM_ENOMEM, "out of memory for camera scratch");
   s->col = malloc(n * sizeof *s->col);
   s->uvoff = malloc(n * sizeof *s->uvoff);
+  s->lens = c->dof_radius > 0 ? malloc(n * sizeof *s->lens) : NULL;
   s->t = malloc(n * sizeof *s->t);
   s->pose = malloc(n * sizeof *s->pose);
   s->axial = malloc(n * sizeof *s->axial);
   s->hit_t = malloc(n * sizeof *s->hit_t);
   s->hit_n = malloc(n * sizeof *s->hit_n);
   s->hit_body = malloc(n * sizeof *s->hit_body);
-  s->words = malloc(3 * (n / 4) * sizeof *s->words);
-  if (!s->col || !s->uvoff || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
+  s->words = malloc(5 * (n / 4) * sizeof *s->words);
+  if (!s->col || !s->uvoff || (c->dof_radius > 0 && !s->lens) || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
     scratch_free(s);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the scratch of %zu camera samples", n);
   }

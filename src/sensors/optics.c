@@ -17,6 +17,12 @@
  *   Brown-Conrady  OpenCV cv::projectPoints: x' = x/z, y' = y/z, r^2 = x'^2 + y'^2,
  *                  x'' = x'(1 + k1 r^2 + k2 r^4 + k3 r^6) + 2 p1 x'y' + p2 (r^2 + 2x'^2),
  *                  y'' = y'(...) + p1 (r^2 + 2y'^2) + 2 p2 x'y', u = fx x'' + cx, v = fy y'' + cy.
+ *   rational       OpenCV cv::projectPoints with CALIB_RATIONAL_MODEL: as Brown-Conrady
+ *                  with the radial factor (1 + k1 r^2 + k2 r^4 + k3 r^6) /
+ *                  (1 + k4 r^2 + k5 r^4 + k6 r^6); dist = k1 k2 p1 p2 k3 k4 k5 k6.
+ *   division       Fitzgibbon (CVPR 2001) on normalised coordinates: the pixel's ray
+ *                  is (xn, yn, 1 + lambda (xn^2 + yn^2)) (closed form, no table);
+ *                  forward rho = 2 r / (1 + sqrt(1 - 4 lambda r^2)), r = |(x/z, y/z)|.
  *   Kannala-Brandt OpenCV cv::fisheye::projectPoints with alpha = 0 (Kannala and
  *                  Brandt, IEEE TPAMI 28(8), 2006): theta = atan(r), r = |(x/z, y/z)|,
  *                  theta_d = theta (1 + k1 theta^2 + k2 theta^4 + k3 theta^6 + k4 theta^8),
@@ -81,6 +87,7 @@ static int table_ray(const sensim_optics *o, double u, double v, double opt[3]) 
     opt[0] = xn, opt[1] = yn, opt[2] = 1;
     return isfinite(xn) && isfinite(yn);
   }
+  if (L->model == SENSIM_LENS_DIVISION) return sensim__lens_inverse(L, u, v, opt); /* closed form */
   double t = xn * xn + yn * yn;
   if (t >= o->t_field) return 0;
   double f = t * o->inv_dt;
@@ -137,7 +144,7 @@ static sensim_status build_radial(sensim_optics *o, double t_end, size_t nr, dou
   for (size_t i = 0; i + 1 < nr; i++) {
     double rho = sqrt((i + 0.5) * dt);
     double A = 0.5 * (rad[2 * i] + rad[2 * i + 2]), C = 0.5 * (rad[2 * i + 1] + rad[2 * i + 3]), back;
-    if (L->model == SENSIM_LENS_BROWN_CONRADY) back = sensim__rad_g(L, A * rho, NULL);
+    if (sensim__lens_is_bc(L)) back = sensim__rad_g(L, A * rho, NULL);
     else if (L->model == SENSIM_LENS_KANNALA_BRANDT) back = sensim__rad_g(L, atan2(A * rho, C), NULL);
     else back = atan(A * rho / C * L->s) / L->tanw;
     worst = fmax(worst, fabs(back - rho) * scale);
@@ -179,8 +186,8 @@ static sensim_status build_grid(sensim_optics *o, double h) {
         free(g);
         return sensim__fail(SENSIM_EINVAL,
                             "distortion is not invertible over the image near pixel (%.1f, %.1f): Newton on the "
-                            "Brown-Conrady map does not converge to a point with positive Jacobian",
-                            u, v);
+                            "%s map does not converge to a point with positive Jacobian",
+                            u, v, L->model == SENSIM_LENS_RATIONAL ? "rational" : "Brown-Conrady");
       }
       /* Residuals are small, so float keeps them to ~1e-8 of a pixel. */
       g[2 * ((size_t)j * nu + i)] = (float)(x - r[0]);
@@ -219,7 +226,7 @@ sensim_status sensim__optics_create(const sensim_camera_params *p, sensim_optics
   o->inv_hd2 = 4.0 / (L.W * L.W + L.H * L.H);
   o->has_ca = L.ca[0] != 1 || L.ca[1] != 1 || L.ca[2] != 1;
   o->t_field = L.model == SENSIM_LENS_KANNALA_BRANDT ? L.rho_lim * L.rho_lim : INFINITY;
-  if (L.model != SENSIM_LENS_PINHOLE) {
+  if (L.model != SENSIM_LENS_PINHOLE && L.model != SENSIM_LENS_DIVISION) {
     double t_end = 0;
     for (int i = 0; i < 2; i++)
       for (int j = 0; j < 2; j++) {
@@ -236,7 +243,7 @@ sensim_status sensim__optics_create(const sensim_camera_params *p, sensim_optics
                         "distortion is too close to folding over inside the image for its inverse to be "
                         "tabulated to %g px (%g px)",
                         MAX_ERR_PX, err);
-    if (!rc && L.model == SENSIM_LENS_BROWN_CONRADY && (L.p1 != 0 || L.p2 != 0)) {
+    if (!rc && sensim__lens_is_bc(&L) && (L.p1 != 0 || L.p2 != 0)) {
       /* Halve the spacing until the error is met; from 1 px on (memory grows
        * as 1/h^2) also try one Newton step on the 2-D map per ray, which
        * squares the lookup's error where the inverse bends too fast for a

@@ -1,6 +1,7 @@
 /* sensors/optics.h: camera lens models (pinhole, FOV, Brown-Conrady,
- * Kannala-Brandt), their forward projection and per-pixel inverse, and the
- * illumination terms of the lens (vignetting). Not installed. */
+ * rational, Kannala-Brandt, division), their forward projection and
+ * per-pixel inverse, and the illumination terms of the lens (vignetting).
+ * Not installed. */
 #ifndef SENSIM_SENSORS_OPTICS_H
 #define SENSIM_SENSORS_OPTICS_H
 

@@ -10,9 +10,20 @@
 
 /* ---- radial maps ---- */
 
+int sensim__lens_is_bc(const lens *L) {
+  return L->model == SENSIM_LENS_BROWN_CONRADY || L->model == SENSIM_LENS_RATIONAL;
+}
+
 double sensim__rad_g(const lens *L, double r, double *dg) {
   const double *c = L->c;
   double t = r * r;
+  if (L->has_q) { /* rational: r N(t) / D(t) */
+    const double *q = L->q;
+    double N = 1 + t * (c[0] + t * (c[1] + t * c[2])), dN = c[0] + t * (2 * c[1] + t * 3 * c[2]);
+    double D = 1 + t * (q[0] + t * (q[1] + t * q[2])), dD = q[0] + t * (2 * q[1] + t * 3 * q[2]);
+    if (dg) *dg = (N + 2 * t * dN) / D - 2 * t * N * dD / (D * D);
+    return r * N / D;
+  }
   if (dg) *dg = 1 + t * (3 * c[0] + t * (5 * c[1] + t * (7 * c[2] + t * 9 * c[3])));
   return r * (1 + t * (c[0] + t * (c[1] + t * (c[2] + t * c[3]))));
 }
@@ -101,9 +112,16 @@ int sensim__radial_eval(const lens *L, double t, double *A, double *C) {
     *C = cos(th);
     return 1;
   }
+  if (L->model == SENSIM_LENS_DIVISION) { /* closed form: Fitzgibbon's x_u = x_d / (1 + lambda r_d^2) */
+    double c = 1 + L->lambda * t;
+    if (!(c > 0) || !(rho < L->rho_lim)) return 0;
+    *A = 1.0;
+    *C = c;
+    return 1;
+  }
   if (!(rho < L->rho_lim)) return 0;
   double r = rad_solve(L, rho);
-  if (L->model == SENSIM_LENS_BROWN_CONRADY) {
+  if (sensim__lens_is_bc(L)) {
     *A = rho > 0 ? r / rho : 1.0;
     *C = 1.0;
   } else { /* Kannala-Brandt: r is theta */
@@ -119,6 +137,12 @@ void sensim__bc_map(const lens *L, double x, double y, double *xd, double *yd, d
   const double k1 = L->c[0], k2 = L->c[1], k3 = L->c[2], p1 = L->p1, p2 = L->p2;
   double r2 = x * x + y * y;
   double R = 1 + r2 * (k1 + r2 * (k2 + r2 * k3)), dR = k1 + r2 * (2 * k2 + r2 * 3 * k3); /* dR/d(r^2) */
+  if (L->has_q) { /* rational: R = N / D, dR = (N' D - N D') / D^2 */
+    const double *q = L->q;
+    double D = 1 + r2 * (q[0] + r2 * (q[1] + r2 * q[2])), dD = q[0] + r2 * (2 * q[1] + r2 * 3 * q[2]);
+    dR = (dR * D - R * dD) / (D * D);
+    R /= D;
+  }
   *xd = x * R + 2 * p1 * x * y + p2 * (r2 + 2 * x * x);
   *yd = y * R + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y;
   if (J) {
@@ -165,9 +189,19 @@ int sensim__lens_forward(const lens *L, const double o[3], double *u, double *v)
     break;
   }
   case SENSIM_LENS_BROWN_CONRADY:
+  case SENSIM_LENS_RATIONAL:
     if (!(r * r < L->t_lim)) return 2;
     sensim__bc_map(L, a, b, &xn, &yn, NULL);
     break;
+  case SENSIM_LENS_DIVISION: {
+    /* rho / (1 + lambda rho^2) = r solved for the root that is r at
+     * lambda = 0, in the form without cancellation. */
+    if (!(r * r < L->t_lim)) return 2;
+    double k = 2 / (1 + sqrt(1 - 4 * L->lambda * r * r));
+    xn = k * a;
+    yn = k * b;
+    break;
+  }
   case SENSIM_LENS_KANNALA_BRANDT: {
     double th = atan(r);
     if (!(th * th < L->t_lim)) return 2;
@@ -195,7 +229,7 @@ int sensim__lens_inverse(const lens *L, double u, double v, double o[3]) {
   }
   if (!sensim__radial_eval(L, xn * xn + yn * yn, &A, &C)) return 0;
   double x = A * xn, y = A * yn;
-  if (L->model == SENSIM_LENS_BROWN_CONRADY && (L->p1 != 0 || L->p2 != 0) && !sensim__bc_newton(L, xn, yn, &x, &y))
+  if (sensim__lens_is_bc(L) && (L->p1 != 0 || L->p2 != 0) && !sensim__bc_newton(L, xn, yn, &x, &y))
     return 0;
   o[0] = x, o[1] = y, o[2] = C;
   return 1;
@@ -236,13 +270,74 @@ static sensim_status check_vignetting(const sensim_camera_params *p, const lens 
   return SENSIM_OK;
 }
 
+/* The rational model (OpenCV CALIB_RATIONAL_MODEL): g(r) = r N(t) / D(t),
+ * t = r^2, N = 1 + k1 t + k2 t^2 + k3 t^3, D = 1 + k4 t + k5 t^2 + k6 t^3.
+ * g'(r) = P(t) / D^2 with P = D (N + 2 t N') - 2 t N D', a polynomial of
+ * degree 6; g increases up to the first positive root of P (a fold) or of
+ * D (a pole, where g runs to +inf and every distorted radius has an
+ * inverse), whichever comes first. */
+static sensim_status init_rational(const sensim_camera_params *p, lens *L, double rho_ext, int cu, int cv) {
+  const double *k = p->dist;
+  L->c[0] = k[0], L->c[1] = k[1], L->c[2] = k[4], L->c[3] = 0;
+  L->q[0] = k[5], L->q[1] = k[6], L->q[2] = k[7];
+  L->has_q = k[5] != 0 || k[6] != 0 || k[7] != 0;
+  L->p1 = k[2], L->p2 = k[3];
+  const double N[4] = {1, k[0], k[1], k[4]}, D[4] = {1, k[5], k[6], k[7]};
+  const double a[4] = {1, 3 * k[0], 5 * k[1], 7 * k[4]}, b[4] = {0, 2 * k[5], 4 * k[6], 6 * k[7]};
+  double P[7] = {0}, roots[6], poles[3];
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) P[i + j] += D[i] * a[j] - N[i] * b[j];
+  double hi = 2 * fmax(root_bound(P, 6), root_bound(D, 3));
+  int n = real_roots(P, 6, 0.0, hi, roots), m = real_roots(D, 3, 0.0, hi, poles);
+  double t_fold = n > 0 ? roots[0] : INFINITY, t_pole = m > 0 ? poles[0] : INFINITY;
+  if (t_pole < t_fold) {
+    L->t_lim = t_pole;
+    L->rho_lim = INFINITY;
+    return SENSIM_OK;
+  }
+  L->t_lim = t_fold;
+  if (isfinite(t_fold)) L->rho_lim = sensim__rad_g(L, sqrt(t_fold), NULL);
+  if (n > 0 && !(rho_ext * FOLD_MARGIN <= L->rho_lim))
+    return fail_fold(L, "r (1 + k1 r^2 + k2 r^4 + k3 r^6) / (1 + k4 r^2 + k5 r^4 + k6 r^6)", sqrt(t_fold),
+                     rho_ext, cu, cv);
+  return SENSIM_OK;
+}
+
+/* The division model (A. W. Fitzgibbon, "Simultaneous linear estimation of
+ * multiple view geometry and lens distortion", CVPR 2001): the undistorted
+ * point is x_d / (1 + lambda |x_d|^2), here on normalised coordinates.
+ * The distorted radius rho of an undistorted r solves
+ * r = rho / (1 + lambda rho^2). lambda > 0 (pincushion): that map increases
+ * only up to rho = 1 / sqrt(lambda), r = 1 / (2 sqrt(lambda)), which must
+ * lie beyond the image (with the 1 % margin); lambda < 0 (barrel): the ray
+ * (xn, yn, 1 + lambda rho^2) reaches 90 degrees off the axis at
+ * rho = 1 / sqrt(-lambda), beyond which pixels see nothing, as beyond a
+ * fisheye's field. */
+static sensim_status init_division(const sensim_camera_params *p, lens *L, double rho_ext, int cu, int cv) {
+  L->lambda = p->dist[0];
+  if (L->lambda > 0) {
+    L->rho_lim = 1 / sqrt(L->lambda);
+    L->t_lim = 0.25 / L->lambda;
+    if (!(rho_ext * FOLD_MARGIN <= L->rho_lim))
+      return sensim__fail(SENSIM_EINVAL,
+                          "distortion is not invertible over the image: the division model with lambda = %g "
+                          "folds over at distorted radius 1/sqrt(lambda) = %g (%.1f px from the principal "
+                          "point), inside the image, whose corner (%.1f, %.1f) lies %.1f px from it",
+                          L->lambda, L->rho_lim, L->rho_lim * fmax(L->sx, L->sy), L->ext[cu], L->ext[2 + cv],
+                          rho_ext * fmax(L->sx, L->sy));
+  } else if (L->lambda < 0) {
+    L->rho_lim = 1 / sqrt(-L->lambda);
+  }
+  return SENSIM_OK;
+}
+
 /* Check every parameter and derive the model's constants. */
 sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
   memset(L, 0, sizeof *L);
   if (p->width < 1 || p->height < 1)
     return sensim__fail(SENSIM_EINVAL, "camera size %ux%u must be at least 1x1", p->width, p->height);
   if (!(p->hfov > 0 && p->hfov < M_PI)) return sensim__fail(SENSIM_EINVAL, "hfov %g rad must be in (0, pi)", p->hfov);
-  if ((unsigned)p->lens > SENSIM_LENS_KANNALA_BRANDT)
+  if ((unsigned)p->lens > SENSIM_LENS_DIVISION)
     return sensim__fail(SENSIM_EINVAL, "unknown lens model %d", (int)p->lens);
   /* fy, cx and cy are read only with fx set, but a NaN or an infinity is
    * never a deliberate value: refused wherever it is. */
@@ -264,7 +359,7 @@ sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
       return sensim__fail(SENSIM_EINVAL, "principal point (%g, %g) must be finite", p->cx, p->cy);
     L->sx = p->fx, L->sy = p->fy, L->cx = p->cx, L->cy = p->cy;
   }
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 8; i++)
     if (!isfinite(p->dist[i])) return sensim__fail(SENSIM_EINVAL, "dist[%d] = %g is not finite", i, p->dist[i]);
   for (int i = 0; i < 3; i++)
     if (!isfinite(p->vignetting_poly[i]))
@@ -305,6 +400,9 @@ sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
                           "too wide for this image)",
                           L->ext[cu], L->ext[2 + cv], rho_ext * L->tanw, p->hfov);
     L->s = tan(L->tanw) / L->tanw;
+  } else if (L->model == SENSIM_LENS_RATIONAL) {
+    sensim_status rc = init_rational(p, L, rho_ext, cu, cv);
+    if (rc) return rc;
   } else if (L->model == SENSIM_LENS_BROWN_CONRADY || L->model == SENSIM_LENS_KANNALA_BRANDT) {
     int kb = L->model == SENSIM_LENS_KANNALA_BRANDT;
     L->c[0] = p->dist[0], L->c[1] = p->dist[1];
@@ -321,6 +419,9 @@ sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
     if (n > 0 && !(rho_ext * FOLD_MARGIN <= L->rho_lim))
       return fail_fold(L, kb ? "theta_d(theta)" : "r (1 + k1 r^2 + k2 r^4 + k3 r^6)", sqrt(L->t_lim), rho_ext,
                        cu, cv);
+  } else if (L->model == SENSIM_LENS_DIVISION) {
+    sensim_status rc = init_division(p, L, rho_ext, cu, cv);
+    if (rc) return rc;
   }
   return check_vignetting(p, L);
 }

@@ -17,8 +17,12 @@ typedef struct lens {
   double W, H;           /* image size, pixels */
   double sx, sy, cx, cy; /* pixels per unit normalised coordinate; principal point, pixels */
   double isx, isy;       /* 1 / sx, 1 / sy */
-  double c[4];           /* radial map g(r) = r (1 + c0 r^2 + c1 r^4 + c2 r^6 + c3 r^8) */
-  double p1, p2;         /* Brown-Conrady tangential coefficients */
+  double c[4];           /* radial map g(r) = r (1 + c0 r^2 + c1 r^4 + c2 r^6 + c3 r^8) / D(r^2) */
+  double q[3];           /* rational model's denominator D(t) = 1 + q0 t + q1 t^2 + q2 t^3
+                            (k4 k5 k6); 0 for the others (D = 1) */
+  int has_q;             /* any q nonzero */
+  double p1, p2;         /* Brown-Conrady and rational tangential coefficients */
+  double lambda;         /* division model: ray (xn, yn, 1 + lambda (xn^2 + yn^2)) */
   double tanw, s;        /* FOV: tan(hfov / 2), tan(tan w) / tan w */
   double t_lim;          /* g increases for r^2 < t_lim (first fold or (pi/2)^2); may be inf */
   double rho_lim;        /* g(sqrt(t_lim)): largest distorted radius with an inverse */
@@ -31,7 +35,11 @@ double sensim__rad_g(const lens *L, double r, double *dg);
 /* The radial part of the inverse at t = xn^2 + yn^2: the ray is
  * (A xn, A yn, C) in the optical frame; 0 outside the lens's field. */
 int sensim__radial_eval(const lens *L, double t, double *A, double *C);
-/* Brown-Conrady's full 2-D map of normalised coordinates and its Jacobian. */
+/* Nonzero for the models with OpenCV's polynomial 2-D map: Brown-Conrady
+ * and rational (whose radial factor is a ratio of polynomials). */
+int sensim__lens_is_bc(const lens *L);
+/* Brown-Conrady's (or the rational model's) full 2-D map of normalised
+ * coordinates and its Jacobian. */
 void sensim__bc_map(const lens *L, double x, double y, double *xd, double *yd, double J[4]);
 /* Newton inverse of sensim__bc_map; 0 if it does not converge. */
 int sensim__bc_newton(const lens *L, double xd, double yd, double *x, double *y);

@@ -120,6 +120,26 @@ static void test_camera_info_kannala_brandt_is_equidistant_with_four(void **stat
   free(t);
 }
 
+static void test_camera_info_rational_is_rational_polynomial_with_eight(void **state) {
+  (void)state;
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  cp.lens = SENSIM_LENS_RATIONAL;
+  cp.fx = 300, cp.fy = 300, cp.cx = 319.5, cp.cy = 239.5;
+  const double d[8] = {0.25, 0.02, 4e-4, -6e-4, 0.001, 0.6, 0.05, 0.002};
+  memcpy(cp.dist, d, sizeof d);
+  char *t = write_and_read("rational.yaml", "wide", &cp);
+  double D[8];
+  assert_model(t, "rational_polynomial");
+  read_matrix(t, "distortion_coefficients", 1, 8, D);
+  for (int i = 0; i < 8; i++) assert_true(D[i] == d[i]);
+  free(t);
+  /* No ROS distortion model is the division model. */
+  cp.lens = SENSIM_LENS_DIVISION;
+  assert_int_equal(sensim_write_camera_info_yaml(TMP "/division.yaml", "div", &cp), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "division"));
+}
+
 static void test_camera_info_name_is_quoted_with_escapes(void **state) {
   (void)state;
   sensim_camera_params cp;
@@ -217,6 +237,7 @@ int sensim_test_record_files(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_camera_info_pinhole_from_hfov_has_camera_h_intrinsics),
       cmocka_unit_test(test_camera_info_brown_conrady_is_plumb_bob_with_given_intrinsics),
+      cmocka_unit_test(test_camera_info_rational_is_rational_polynomial_with_eight),
       cmocka_unit_test(test_camera_info_kannala_brandt_is_equidistant_with_four),
       cmocka_unit_test(test_camera_info_name_is_quoted_with_escapes),
       cmocka_unit_test(test_camera_info_refusals_leave_no_file),

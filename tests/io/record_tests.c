@@ -750,6 +750,55 @@ static void test_beams_become_points_without_no_returns(void **state) {
   sensim_world_destroy(w);
 }
 
+/* CameraInfo of the rational lens is ROS's rational_polynomial with its
+ * eight coefficients; of the division lens, "division" with D = [lambda]
+ * and K the camera's own (no ROS model has Fitzgibbon's law, as none has
+ * the FOV lens's). */
+static void test_camera_info_of_rational_and_division_lenses(void **state) {
+  (void)state;
+  const double rat[8] = {0.25, 0.02, 4e-4, -6e-4, 0.001, 0.6, 0.05, 0.002};
+  for (int div = 0; div < 2; div++) {
+    sensim_world *w = test_world(1, 3);
+    sensim_sensor_params sp;
+    sensim_sensor_params_init(&sp);
+    sp.name = "cam";
+    sp.rate = 10;
+    sensim_camera_params cp;
+    sensim_camera_params_init(&cp);
+    cp.width = 64, cp.height = 48, cp.samples = 1;
+    cp.fx = cp.fy = 40, cp.cx = 31, cp.cy = 24;
+    cp.lens = div ? SENSIM_LENS_DIVISION : SENSIM_LENS_RATIONAL;
+    if (div) cp.dist[0] = -0.2;
+    else memcpy(cp.dist, rat, sizeof rat);
+    sensim_sensor *cam = NULL;
+    SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(cam, "srgb8", NULL));
+    const char *path = div ? TMP "/cam_division.mcap" : TMP "/cam_rational.mcap";
+    sensim_recorder *r = NULL;
+    SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+    const sensim_frame *pf;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &pf));
+    assert_non_null(pf);
+    SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, pf));
+    SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+    mcap_file mf;
+    read_mcap(path, &mf);
+    cdr_in c = cdr_open(nth(&mf, "/cam/camera_info", 0));
+    const char *fid;
+    cdr_header(&c, &fid);
+    assert_int_equal(cdr_u32(&c), 48);
+    assert_int_equal(cdr_u32(&c), 64);
+    assert_string_equal(cdr_str(&c), div ? "division" : "rational_polynomial");
+    assert_int_equal(cdr_u32(&c), div ? 1 : 8);
+    for (int i = 0; i < (div ? 1 : 8); i++) assert_true(cdr_f64(&c) == (div ? -0.2 : rat[i]));
+    const double k[9] = {40, 0, 31, 0, 40, 24, 0, 0, 1};
+    for (int i = 0; i < 9; i++) assert_near(cdr_f64(&c), k[i], 1e-12);
+    free_mcap(&mf);
+    sensim_world_destroy(w);
+  }
+}
+
 /* camera_info of a 64 x 48 pinhole camera with hfov 90 deg and fx = 0:
  * K from the field of view (fx = fy = 32, centre (31.5, 23.5)), plumb_bob
  * with zero D, R identity, P = [K | 0]; images in the optical frame, whose
@@ -1050,6 +1099,7 @@ int sensim_test_record(void) {
       cmocka_unit_test(test_organised_cloud_keeps_rows_and_is_not_dense),
       cmocka_unit_test(test_labels_become_class_and_instance_images),
       cmocka_unit_test(test_camera_info_from_fov_and_optical_frame),
+      cmocka_unit_test(test_camera_info_of_rational_and_division_lenses),
       cmocka_unit_test(test_messages_from_several_sensors_come_out_sorted),
       cmocka_unit_test(test_interrupted_recording_leaves_no_file),
       cmocka_unit_test(test_empty_recording_is_a_valid_file),

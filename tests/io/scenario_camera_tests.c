@@ -102,7 +102,7 @@ static const bad_case bad_camera_cases[] = {
     {CAM_WRAP("{\"name\": \"c\", \"type\": \"camera\", \"lens\": 3}"), SENSIM_EPARSE,
      "sensors[0].lens"},
     {CAM_WRAP("{\"name\": \"c\", \"type\": \"camera\", \"dist\": [0.1]}"), SENSIM_EINVAL,
-     "sensors[0].dist: only the brown_conrady and kannala_brandt"},
+     "sensors[0].dist: only the brown_conrady, rational, kannala_brandt and division"},
     {CAM_WRAP("{\"name\": \"c\", \"type\": \"camera\", \"lens\": \"brown_conrady\", "
               "\"dist\": [0, 0, 0, 0, 0, 0]}"),
      SENSIM_EINVAL, "sensors[0].dist: 6 coefficients"},

@@ -87,6 +87,8 @@ int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_optics(void);
 int sensim_test_lens_table(void);
+int sensim_test_optics_models(void);
+int sensim_test_camera_dof(void);
 int sensim_test_lidar(void);
 int sensim_test_lidar_speed(void);
 int sensim_test_lidar_footprint(void);
