@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sensors/camera_rain.h"
 #include "sensors/lidar_fixtures.h"
 #include "support/testutil.h"
 
@@ -277,7 +278,7 @@ static void test_weather_lidar_wall_behind_snow_is_last_return(void **state) {
 
 /* ---- camera ---- */
 
-/* A one-pixel camera looking at a black wall at distance d under the
+/* A narrow camera looking at a black wall at distance d under the
  * default grey sky: it sees (1 - T) of the sky, so the wall's contrast
  * against the sky, 1 - L / L_sky, is the transmittance T = exp(-beta d)
  * (Koschmieder). */
@@ -303,8 +304,8 @@ static double black_wall_contrast(sensim_weather wx, double cam_fog, double d) {
   sensim_sensor_params_init(&sp);
   sensim_camera_params cp;
   sensim_camera_params_init(&cp);
-  cp.width = cp.height = 1;
-  cp.hfov = 1e-4;
+  cp.width = cp.height = 8;
+  cp.hfov = 1e-3; /* distances across the image differ by 1e-7 */
   cp.samples = 1;
   cp.max_bounces = 0;
   cp.fog_visibility = cam_fog;
@@ -313,8 +314,12 @@ static double black_wall_contrast(sensim_weather wx, double cam_fog, double d) {
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
   const float *rgb = poll1(cam)->data;
   const float sky = sensim_world_params_get(w)->background[0];
-  double c = 1.0 - rgb[0] / sky;
-  for (int k = 1; k < 3; k++) assert_true(rgb[k] == rgb[0]); /* grey: extinction is the same for every colour */
+  /* Rain streaks only lighten a pixel towards the sky: the darkest pixel
+   * is the one no drop crossed. */
+  float dark = rgb[0];
+  for (int i = 0; i < 8 * 8 * 3; i++) dark = fminf(dark, rgb[i]);
+  double c = 1.0 - dark / sky;
+  for (int k = 1; k < 3; k++) assert_true(rgb[k] == rgb[0] || wx.rain_rate > 0); /* grey: the same for every colour */
   sensim_world_destroy(w);
   return c;
 }
@@ -340,6 +345,140 @@ static void test_weather_camera_contrast_follows_koschmieder(void **state) {
   double v = KOSCH / sensim__rain_beta(10);
   sensim_weather rain = {0, 10, 0};
   assert_near(black_wall_contrast(rain, 0, v), 0.02, 1e-5);
+}
+
+/* ---- camera: rain streaks ---- */
+
+/* Atlas et al.'s fit against Gunn & Kinzer's (1949) measured terminal
+ * speeds (m/s at 1-5 mm), and a streak's length against v T f / z for a
+ * level pinhole camera (f = 320 px: 640 px over 90 deg), on and off axis. */
+static void test_weather_rain_streak_length_is_v_t_f_over_z(void **state) {
+  (void)state;
+  const double gk[5][2] = {{1, 4.03}, {2, 6.49}, {3, 8.06}, {4, 8.83}, {5, 9.09}};
+  for (int i = 0; i < 5; i++) assert_near(sensim__rain_fall_speed(gk[i][0]), gk[i][1], 0.02 * gk[i][1]);
+  assert_true(sensim__rain_fall_speed(0.05) == 0.0);
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  cp.width = 640;
+  cp.height = 480;
+  cp.hfov = M_PI / 2;
+  const double exposures[3] = {0.0, 0.004, 0.02}, fall[3] = {0, 1, 0};
+  const double pts[3][3] = {{0, 0, 2.0}, {0.6, -0.3, 1.5}, {-0.1, 0.2, 0.4}};
+  for (int e = 0; e < 3; e++)
+    for (int k = 0; k < 3; k++)
+      for (double d = 0.5; d <= 4.0; d += 1.5) {
+        cp.exposure_time = exposures[e];
+        double uv[4];
+        SENSIM_OK_OR_FAIL(sensim__rain_streak(&cp, pts[k], fall, d, uv));
+        const double L = sensim__rain_fall_speed(d) * exposures[e] * 320.0 / pts[k][2];
+        assert_near(uv[2], uv[0], 1e-9);
+        assert_near(uv[3] - uv[1], L, 1e-9 * (1 + L));
+        assert_near(uv[0], 319.5 + 320.0 * pts[k][0] / pts[k][2], 1e-9 * 320);
+      }
+}
+
+/* The drops drawn per frame: a Poisson count whose mean is the integral of
+ * N(D) (4 tx ty / 3) (z_max(D)^3 - z_near^3) over D, z_max the depth where
+ * a drop's streak weight falls to 1/256 or its image below a pixel;
+ * computed here by Simpson over D,
+ * the mean of 400 frames within 4.5 standard deviations of it. */
+static void test_weather_rain_drop_count_follows_its_poisson_mean(void **state) {
+  (void)state;
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  cp.width = 640;
+  cp.height = 480;
+  cp.hfov = M_PI / 2; /* f = 320 px, tx = 1, ty = 0.75 */
+  cp.exposure_time = 0.01;
+  const double rate = 10.0, f = 320.0, tx = 1.0, ty = 0.75, zn = 0.1;
+  psd q = rain_psd(rate);
+  const int n = 4000;
+  const double h = 8.0 / n;
+  double mu = 0.0;
+  for (int i = 0; i <= n; i++) {
+    double d = i * h, D = d * 1e-3, v = fmax(9.65 - 10.3 * exp(-0.6 * d), 0.0);
+    double zm = d > 0 ? fmin(f * D, M_PI / 4 * f * D * D / ((v * cp.exposure_time + D) / 256.0)) : 0.0;
+    double g = zm > zn ? q.n0 * exp(-q.lam * d) * 4 * tx * ty / 3 * (zm * zm * zm - zn * zn * zn) : 0.0;
+    mu += g * (i == 0 || i == n ? 1 : i % 2 ? 4 : 2);
+  }
+  mu *= h / 3;
+  double table;
+  SENSIM_OK_OR_FAIL(sensim__rain_expected(&cp, rate, &table));
+  assert_near(table, mu, 1e-3 * mu);
+  assert_true(mu > 30 && mu < 45); /* 37 streaks a frame in 10 mm/h */
+  const int frames = 400;
+  double sum = 0.0;
+  float *rgb = calloc(640 * 480 * 3, sizeof *rgb);
+  const float sky[3] = {1, 1, 1};
+  for (int k = 0; k < frames; k++) {
+    sensim_rng r;
+    sensim_rng_init(&r, 5, 1, (uint64_t)k, 0x40000000u);
+    size_t nd;
+    SENSIM_OK_OR_FAIL(sensim__rain_draw(&cp, rate, sky, sensim_pose_identity(), &r, rgb, NULL, &nd));
+    sum += (double)nd;
+  }
+  double mean = sum / frames, tol = 4.5 * sqrt(mu / frames);
+  if (fabs(mean - mu) > tol) fail_msg("drops per frame %.2f, expected %.2f +- %.2f", mean, mu, tol);
+  /* Streaks lighten a black image towards the sky, never past it. */
+  double lit = 0.0;
+  for (int i = 0; i < 640 * 480 * 3; i++) {
+    assert_true(rgb[i] >= 0.0f && rgb[i] <= 1.0f);
+    lit += rgb[i];
+  }
+  assert_true(lit > 0.0);
+  free(rgb);
+}
+
+/* A rendered camera in rain: streaks lighten a dark wall 30 m away
+ * (against the same scene in a fog of the rain's extinction, which has no
+ * drops); a wall nearer than every drop (0.09 m) hides them all; the frame
+ * is the same bits for 0 and 2 worker threads. */
+#define IMG_W 320
+#define IMG_H 240
+static float *render_wall(double dist, sensim_weather wx, int threads) {
+  sensim_world *w = test_world(threads, 21);
+  SENSIM_OK_OR_FAIL(sensim_world_set_weather(w, &wx));
+  add_wall(w, dist, -100, 100, 100, 0.5f);
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  cp.width = IMG_W;
+  cp.height = IMG_H;
+  cp.hfov = M_PI / 6; /* f = 597 px: a 2 mm drop is a pixel wide out to 1.2 m; 57 drops a frame */
+  cp.samples = 1;
+  cp.exposure_time = 0.008;
+  sensim_sensor *cam = NULL;
+  SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+  float *img = malloc(IMG_W * IMG_H * 3 * sizeof(float));
+  memcpy(img, poll1(cam)->data, IMG_W * IMG_H * 3 * sizeof(float));
+  sensim_world_destroy(w);
+  return img;
+}
+
+static void test_weather_rain_streaks_render_behind_nothing_nearer(void **state) {
+  (void)state;
+  const double rate = 40.0;
+  sensim_weather rain = {0, rate, 0}, fog = {KOSCH / sensim__rain_beta(rate), 0, 0};
+  for (int near = 0; near < 2; near++) {
+    const double dist = near ? 0.09 : 30.0;
+    float *a = render_wall(dist, rain, 0), *b = render_wall(dist, fog, 0);
+    int streaked = 0;
+    for (int i = 0; i < IMG_W * IMG_H * 3; i++) {
+      assert_true(a[i] >= b[i] - 1e-6f); /* drops only lighten the dark wall */
+      streaked += a[i] > b[i] + 1e-5f;
+    }
+    if (near) assert_int_equal(streaked, 0);
+    else if (!(streaked > 20)) fail_msg("only %d streaked values", streaked);
+    if (!near) {
+      float *c = render_wall(dist, rain, 2);
+      assert_memory_equal(a, c, IMG_W * IMG_H * 3 * sizeof(float));
+      free(c);
+    }
+    free(a);
+    free(b);
+  }
 }
 
 /* ---- clear weather ---- */
@@ -410,6 +549,9 @@ int sensim_test_weather(void) {
       cmocka_unit_test(test_weather_lidar_particle_returns_follow_poisson_law),
       cmocka_unit_test(test_weather_lidar_wall_behind_snow_is_last_return),
       cmocka_unit_test(test_weather_camera_contrast_follows_koschmieder),
+      cmocka_unit_test(test_weather_rain_streak_length_is_v_t_f_over_z),
+      cmocka_unit_test(test_weather_rain_drop_count_follows_its_poisson_mean),
+      cmocka_unit_test(test_weather_rain_streaks_render_behind_nothing_nearer),
       cmocka_unit_test(test_weather_set_and_cleared_gives_clear_bits),
   };
   return cmocka_run_group_tests_name("weather", tests, NULL, NULL);
