@@ -10,8 +10,8 @@
  *     long enough for the spare capture records to have grown their
  *     snapshot blocks (25 % headroom each): 20 frames, since the world's
  *     weather grew the snapshot header by 24 bytes and moved one record's
- *     last growth to frame 13 (40 counted frames after 20 allocate
- *     nothing either).
+ *     last growth past the 12 frames that were enough before (40 counted
+ *     frames after 20 allocate nothing either).
  * Every allocation sensim's code made in the counted frames is printed by
  * where it was made. */
 #include <stdio.h>
