@@ -92,7 +92,8 @@ typedef struct rain_table {
 static double drops_per_mm(const rain_table *t, double d) {
   double zm = sensim__rain_zmax(t->f, t->exposure, d);
   if (!(zm > RAIN_Z_NEAR)) return 0.0;
-  return t->n0 * exp(-t->lambda * d) * 4.0 * t->tx * t->ty / 3.0 * (zm * zm * zm - RAIN_Z_NEAR * RAIN_Z_NEAR * RAIN_Z_NEAR);
+  const double zn3 = RAIN_Z_NEAR * RAIN_Z_NEAR * RAIN_Z_NEAR;
+  return t->n0 * exp(-t->lambda * d) * 4.0 * t->tx * t->ty / 3.0 * (zm * zm * zm - zn3);
 }
 
 static void table_init(rain_table *t, const lens *L, double rate, double exposure) {

@@ -151,7 +151,8 @@ static void test_weather_lidar_range_follows_lidar_equation(void **state) {
       for (int it = 0; it < 60; it++) r -= (log(r) + c[i].beta * r - target) / (1.0 / r + c[i].beta);
       /* Weather shortens the clear-air range D sqrt(rho / 0.8) by 5-80 %. */
       const double clear = D * sqrt(rhos[k] / 0.8);
-      if (!(r < 0.95 * clear && r > 0.2 * clear)) fail_msg("case %zu: range %.2f m of %.2f m in clear air", i, r, clear);
+      if (!(r < 0.95 * clear && r > 0.2 * clear))
+        fail_msg("case %zu: range %.2f m of %.2f m in clear air", i, r, clear);
       if (!wall_seen(0.995 * r, rhos[k], c[i].wx, c[i].fog, D) || wall_seen(1.005 * r, rhos[k], c[i].wx, c[i].fog, D))
         fail_msg("case %zu rho %.1f: the detection range is not %.3f m", i, rhos[k], r);
     }
