@@ -245,6 +245,50 @@ static void test_weather_lidar_particle_returns_follow_poisson_law(void **state)
   }
 }
 
+/* The sizes of the drawn particles: given its range r, a detected flake's
+ * melted diameter exceeds D_min(r) by an exponential of rate lambda (the
+ * size distribution is memoryless). Read back from the hits' intensities
+ * albedo a_p / a_b of 3 mrad beams in 1.5 mm/h of snow: the mean of
+ * lambda (D - D_min) is 1 and P(lambda (D - D_min) > 1) = 1/e, within 4.5
+ * standard deviations of the sample. */
+static void test_weather_lidar_particle_sizes_are_exponential_beyond_dmin(void **state) {
+  (void)state;
+  sensim_lidar l;
+  memset(&l, 0, sizeof l);
+  sensim_lidar_params_init(&l.p);
+  l.p.div_h = l.p.div_v = 3e-3;
+  l.p.min_range = 0.5;
+  l.p_min = 0.8 / (100.0 * 100.0);
+  sensim_weather wx = {0, 0, 1.5};
+  const double beta = sensim__snow_beta(1.5);
+  sensim_lidar_wx *t = NULL;
+  SENSIM_OK_OR_FAIL(sensim__lidar_wx_init(&l, &wx, beta, &t));
+  assert_non_null(t);
+  const psd q = snow_psd(1.5);
+  double sum = 0.0, over = 0.0, n = 0.0;
+  for (uint32_t b = 0; b < 20000; b++) {
+    sensim_rng r;
+    sensim_rng_init(&r, 3, 0, 0, b);
+    sensim_lidar_hit h[SENSIM_LIDAR_WX_MAX];
+    int k = sensim__lidar_wx_hits(t, &r, 100.0, h, SENSIM_LIDAR_WX_MAX);
+    for (int i = 0; i < k; i++) {
+      const double rr = h[i].range, ab = M_PI / 4 * 9e-6 * rr * rr;
+      const double frac = h[i].intensity / q.albedo;
+      if (frac >= 1.0) continue; /* a flake wider than the beam: its size is not read back */
+      double d = cbrt(frac * ab / (q.ak * 1e-6)), x = q.lam * (d - sensim__lidar_wx_dmin(t, 0, rr));
+      assert_true(x > -1e-4);
+      sum += x;
+      over += x > 1.0;
+      n++;
+    }
+  }
+  assert_true(n > 10000);
+  if (fabs(sum / n - 1.0) > 4.5 / sqrt(n)) fail_msg("mean lambda (D - D_min) %.4f over %.0f flakes", sum / n, n);
+  const double pe = exp(-1.0);
+  if (fabs(over / n - pe) > 4.5 * sqrt(pe * (1 - pe) / n)) fail_msg("P(> 1/lambda) %.4f, 1/e %.4f", over / n, pe);
+  sensim__frame_buffer_free(t);
+}
+
 /* Snow in front of a wall, dual returns: the wall is every beam's last
  * return; flakes, when brighter than the wall, are the strongest, nearer. */
 static void test_weather_lidar_wall_behind_snow_is_last_return(void **state) {
@@ -548,6 +592,7 @@ int sensim_test_weather(void) {
       cmocka_unit_test(test_weather_bad_values_are_refused),
       cmocka_unit_test(test_weather_lidar_range_follows_lidar_equation),
       cmocka_unit_test(test_weather_lidar_particle_returns_follow_poisson_law),
+      cmocka_unit_test(test_weather_lidar_particle_sizes_are_exponential_beyond_dmin),
       cmocka_unit_test(test_weather_lidar_wall_behind_snow_is_last_return),
       cmocka_unit_test(test_weather_camera_contrast_follows_koschmieder),
       cmocka_unit_test(test_weather_rain_streak_length_is_v_t_f_over_z),
