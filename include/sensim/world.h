@@ -128,7 +128,8 @@ SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
  * first push replaces it), re-creates every built-in filter from its name and parameters
  * (so filter state such as an IMU bias walk starts over), sets frame
  * indices and counters to zero and the clock back to -inf. Meshes, their
- * acceleration structures, materials, lights, bodies and sensors are kept.
+ * acceleration structures, materials, lights, bodies, sensors and the
+ * weather are kept.
  * User filters are kept as they are: their state is the host's to reset.
  * With the same pushes and advances, the next episode's frames are
  * bit-identical to the first one's. SENSIM_ESTATE inside a frame callback;

@@ -586,6 +586,33 @@ static void test_weather_set_and_cleared_gives_clear_bits(void **state) {
   }
 }
 
+/* Particles come from per-beam streams: a VLP-16 in snow and rain gives
+ * the same bits on 0 and 3 worker threads, and other bits for another
+ * seed. */
+static void test_weather_lidar_particles_are_the_same_for_any_thread_count(void **state) {
+  (void)state;
+  void *bits[3];
+  size_t bytes = 0;
+  for (int k = 0; k < 3; k++) {
+    sensim_world *w = test_world(k == 1 ? 3 : 0, k == 2 ? 8 : 7);
+    sensim_weather wx = {0, 15, 1.0};
+    SENSIM_OK_OR_FAIL(sensim_world_set_weather(w, &wx));
+    add_wall(w, 20.0, -50, 50, 50, 0.3f);
+    sensim_lidar_params lp;
+    SENSIM_OK_OR_FAIL(sensim_lidar_preset("VLP-16", &lp));
+    sensim_sensor *s = add_lidar(w, &lp, NULL, NULL);
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+    const sensim_frame *f = poll1(s);
+    bytes = f->count * sensim_payload_elem_size(f->type);
+    bits[k] = malloc(bytes);
+    memcpy(bits[k], f->data, bytes);
+    sensim_world_destroy(w);
+  }
+  assert_memory_equal(bits[0], bits[1], bytes);
+  assert_true(memcmp(bits[0], bits[2], bytes) != 0);
+  for (int k = 0; k < 3; k++) free(bits[k]);
+}
+
 int sensim_test_weather(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_weather_extinction_matches_size_distribution_integral),
@@ -594,6 +621,7 @@ int sensim_test_weather(void) {
       cmocka_unit_test(test_weather_lidar_particle_returns_follow_poisson_law),
       cmocka_unit_test(test_weather_lidar_particle_sizes_are_exponential_beyond_dmin),
       cmocka_unit_test(test_weather_lidar_wall_behind_snow_is_last_return),
+      cmocka_unit_test(test_weather_lidar_particles_are_the_same_for_any_thread_count),
       cmocka_unit_test(test_weather_camera_contrast_follows_koschmieder),
       cmocka_unit_test(test_weather_rain_streak_length_is_v_t_f_over_z),
       cmocka_unit_test(test_weather_rain_drop_count_follows_its_poisson_mean),
