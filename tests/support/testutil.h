@@ -96,6 +96,7 @@ int sensim_test_lidar_presets(void);
 int sensim_test_lidar_rolling_scan(void);
 int sensim_test_lidar_deskew(void);
 int sensim_test_weather(void);
+int sensim_test_weather_camera(void);
 int sensim_test_gnss(void);
 int sensim_test_imu(void);
 int sensim_test_chain(void);
