@@ -10,6 +10,7 @@ int main(void) {
   failed += sensim_test_scenario_motion();
   failed += sensim_test_scenario_camera();
   failed += sensim_test_scenario_lidar();
+  failed += sensim_test_scenario_weather();
   failed += sensim_test_scenario_api();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();

@@ -18,6 +18,8 @@ int main(void) {
   failed += sensim_test_lidar_rolling_scan();
   failed += sensim_test_lidar_deskew();
   failed += sensim_test_lidar_semantic();
+  failed += sensim_test_weather();
+  failed += sensim_test_weather_camera();
   failed += sensim_test_gnss();
   failed += sensim_test_imu();
   return failed ? 1 : 0;

@@ -62,6 +62,18 @@ typedef struct sensim_texture sensim_texture;
 
 /* ---- world ------------------------------------------------------------ */
 
+/* Weather seen by every sensor of the world (docs/weather.md): fog,
+ * rain and snow as extinction of light along every ray (camera and lidar),
+ * and the drops and flakes near a lidar as returns of their own. All zero
+ * is clear air. A sensor's own fog_visibility, when set, replaces the
+ * world's fog for that sensor; rain and snow always apply. */
+typedef struct sensim_weather {
+  double fog_visibility; /* meteorological visibility in fog, m (Koschmieder,
+                            3.912 / V of extinction), 0 or [1, 1e6]; 0: no fog */
+  double rain_rate;      /* rainfall rate at the ground, mm/h, [0, 300]; 0: no rain */
+  double snow_rate;      /* snowfall rate as melted water, mm/h, [0, 30]; 0: no snow */
+} sensim_weather;
+
 typedef struct sensim_world_params {
   uint64_t seed;         /* key of every random stream; same seed, same frames */
   int threads;           /* worker threads; 0 runs every job inside advance() */
@@ -72,10 +84,12 @@ typedef struct sensim_world_params {
                             SENSIM_GRAVITY_NORMAL: normal gravity at the origin */
   float background[3];   /* linear RGB radiance of rays that hit nothing */
   float ambient;         /* ambient (sky) irradiance added to every lit point */
+  sensim_weather weather; /* fog, rain and snow for every sensor; all zero: clear */
 } sensim_world_params;
 
 /* Defaults: seed 1, 2 threads, origin 0 deg / 0 deg / 0 m, gravity
- * SENSIM_GRAVITY_NORMAL, light-grey sky background, ambient 0.1. */
+ * SENSIM_GRAVITY_NORMAL, light-grey sky background, ambient 0.1, clear
+ * weather. */
 SENSIM_API void sensim_world_params_init(sensim_world_params *p);
 
 /* sensim_world_params.gravity meaning "the WGS84 normal gravity at the
@@ -114,7 +128,8 @@ SENSIM_API sensim_status sensim_world_advance(sensim_world *world, double t);
  * first push replaces it), re-creates every built-in filter from its name and parameters
  * (so filter state such as an IMU bias walk starts over), sets frame
  * indices and counters to zero and the clock back to -inf. Meshes, their
- * acceleration structures, materials, lights, bodies and sensors are kept.
+ * acceleration structures, materials, lights, bodies, sensors and the
+ * weather are kept.
  * User filters are kept as they are: their state is the host's to reset.
  * With the same pushes and advances, the next episode's frames are
  * bit-identical to the first one's. SENSIM_ESTATE inside a frame callback;
@@ -125,8 +140,22 @@ SENSIM_API sensim_status sensim_world_reset(sensim_world *world);
  * NULL world). */
 SENSIM_API double sensim_world_time(const sensim_world *world);
 
-/* The parameters the world was created with (NULL for a NULL world). */
+/* The parameters the world was created with, its weather as last set
+ * (NULL for a NULL world). */
 SENSIM_API const sensim_world_params *sensim_world_params_get(const sensim_world *world);
+
+/* Change the weather (copied) for every capture that starts at a later
+ * sensim_world_advance; captures already started keep the weather they
+ * started with. SENSIM_EINVAL, the weather unchanged, for NULL arguments
+ * or a value out of the ranges of sensim_weather. */
+SENSIM_API sensim_status sensim_world_set_weather(sensim_world *world, const sensim_weather *weather);
+
+/* Extinction coefficient of `weather` for light, 1/m: fog 3.912 / V
+ * (Koschmieder) plus rain and snow (geometric optics over the
+ * Marshall-Palmer and Gunn-Marshall size distributions; docs/weather.md).
+ * `fog_visibility` > 0 (m) replaces the weather's fog, as a sensor's own
+ * fog_visibility does. NaN for a NULL or invalid weather. */
+SENSIM_API double sensim_weather_extinction(const sensim_weather *weather, double fog_visibility);
 
 /* ---- materials and meshes ---------------------------------------------- */
 

@@ -68,16 +68,47 @@ PyObject *sp_world_wrap(sensim_world *world, PyObject *owner) {
   return (PyObject *)self;
 }
 
+/* A weather from a mapping of the scenario's "weather" keys (docs/weather.md):
+ * fog_visibility (m), rain_rate (mm/h), snow_rate (mm/h of water); keys left
+ * out are 0 (none of it). Ranges are the library's (sensim_world_create,
+ * sensim_world_set_weather). -1 with an exception set. */
+static int weather_from(PyObject *map, sensim_weather *wx) {
+  static const char *const keys[] = {"fog_visibility", "rain_rate", "snow_rate"};
+  double *vals[3] = {&wx->fog_visibility, &wx->rain_rate, &wx->snow_rate};
+  memset(wx, 0, sizeof *wx);
+  if (map == Py_None) return 0;
+  if (!PyDict_Check(map)) {
+    PyErr_Format(PyExc_TypeError, "weather must be a dict of fog_visibility, rain_rate, snow_rate, not %.80s",
+                 Py_TYPE(map)->tp_name);
+    return -1;
+  }
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(map, &pos, &key, &value)) {
+    int k = 0;
+    while (k < 3 && !(PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, keys[k]) == 0)) k++;
+    if (k == 3) {
+      PyErr_Format(PyExc_ValueError, "weather: unknown key %R (known: fog_visibility, rain_rate, snow_rate)", key);
+      return -1;
+    }
+    double v = PyFloat_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) return -1;
+    *vals[k] = v;
+  }
+  return 0;
+}
+
 static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", NULL};
+  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", "weather", NULL};
   sensim_world_params p;
   sensim_world_params_init(&p);
   unsigned long long seed = p.seed;
   int threads = p.threads;
-  PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOO:World", kwlist, &seed, &threads, &origin,
-                                   &grav, &bg, &ambient))
+  PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None, *weather = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOOO:World", kwlist, &seed, &threads, &origin,
+                                   &grav, &bg, &ambient, &weather))
     return -1;
+  if (weather_from(weather, &p.weather) < 0) return -1;
   /* gravity: m/s^2, or "normal" / None for the WGS84 normal gravity at the
    * origin (world.h, SENSIM_GRAVITY_NORMAL). */
   double gravity = p.gravity;
@@ -228,11 +259,26 @@ static PyObject *world_params(sp_world *self, void *closure) {
   (void)closure;
   if (sp_world_check(self) < 0) return NULL;
   const sensim_world_params *p = sensim_world_params_get(self->world);
-  return Py_BuildValue("{s:K,s:i,s:(ddd),s:d,s:(ddd),s:d}", "seed", (unsigned long long)p->seed,
+  return Py_BuildValue("{s:K,s:i,s:(ddd),s:d,s:(ddd),s:d,s:{s:d,s:d,s:d}}", "seed", (unsigned long long)p->seed,
                        "threads", p->threads, "origin", p->origin_lat, p->origin_lon,
                        p->origin_height, "gravity", p->gravity, "background",
                        (double)p->background[0], (double)p->background[1],
-                       (double)p->background[2], "ambient", (double)p->ambient);
+                       (double)p->background[2], "ambient", (double)p->ambient, "weather",
+                       "fog_visibility", p->weather.fog_visibility, "rain_rate", p->weather.rain_rate,
+                       "snow_rate", p->weather.snow_rate);
+}
+
+static PyObject *world_set_weather(sp_world *self, PyObject *args, PyObject *kw) {
+  if (sp_world_check(self) < 0) return NULL;
+  if (args && PyTuple_GET_SIZE(args) > 0) {
+    PyErr_SetString(PyExc_TypeError, "set_weather takes keywords only: fog_visibility=, rain_rate=, snow_rate=");
+    return NULL;
+  }
+  sensim_weather wx;
+  if (weather_from(kw ? kw : Py_None, &wx) < 0) return NULL;
+  sensim_status st = sensim_world_set_weather(self->world, &wx);
+  if (st) return sp_raise(st);
+  Py_RETURN_NONE;
 }
 
 static PyObject *world_sensors(sp_world *self, void *closure) {
@@ -520,6 +566,9 @@ static PyMethodDef world_methods[] = {
      "Start over at time zero (episodes): frames in flight are dropped, body tracks emptied, "
      "built-in filters re-created; the next episode's frames equal the first one's."},
     {"sensor", (PyCFunction)world_sensor, METH_O, "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"set_weather", (PyCFunction)(void (*)(void))world_set_weather, METH_VARARGS | METH_KEYWORDS,
+     "set_weather(fog_visibility=0 m, rain_rate=0 mm/h, snow_rate=0 mm/h of water): the weather of "
+     "every capture started by a later advance (keys left out: none of it; docs/weather.md)."},
     {"mesh", (PyCFunction)(void (*)(void))world_mesh, METH_VARARGS | METH_KEYWORDS,
      "mesh(vertices (N, 3) m, indices (M, 3) counter-clockwise, uvs=None (N, 2), "
      "tri_reflectance=None (M,), material=None) -> Mesh (the arrays are copied)."},
@@ -558,7 +607,8 @@ PyTypeObject sp_WorldType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
               "(WGS84 normal gravity at the origin) or m/s^2, "
-              "background=(r, g, b), ambient=0.1): a simulated world; it owns every mesh, body and "
+              "background=(r, g, b), ambient=0.1, weather={'fog_visibility': m, 'rain_rate': mm/h, "
+              "'snow_rate': mm/h}): a simulated world; it owns every mesh, body and "
               "sensor made in it. Same seed, same frames.",
     .tp_traverse = (traverseproc)world_traverse,
     .tp_clear = (inquiry)world_clear,

@@ -28,6 +28,25 @@ def test_params_and_clock():
     assert "closed" in repr(w)
     d = sensim.World().params
     assert d["seed"] == 1 and d["threads"] == 2 and d["gravity"] == G
+    assert d["weather"] == {"fog_visibility": 0.0, "rain_rate": 0.0, "snow_rate": 0.0}
+
+
+def test_weather_is_set_checked_and_changed():
+    with sensim.World(threads=0, weather={"rain_rate": 10, "fog_visibility": 500}) as w:
+        assert w.params["weather"] == {"fog_visibility": 500.0, "rain_rate": 10.0, "snow_rate": 0.0}
+        w.set_weather(snow_rate=1.5)   # the whole weather: keys left out are clear
+        assert w.params["weather"] == {"fog_visibility": 0.0, "rain_rate": 0.0, "snow_rate": 1.5}
+        with pytest.raises(sensim.InvalidArgument, match="rain_rate"):
+            w.set_weather(rain_rate=-1)
+        assert w.params["weather"]["snow_rate"] == 1.5   # unchanged by the refused call
+        with pytest.raises(ValueError, match="unknown key"):
+            w.set_weather(hail=1)
+        with pytest.raises(TypeError):
+            w.set_weather(3)
+    with pytest.raises(sensim.InvalidArgument, match="snow_rate"):
+        sensim.World(weather={"snow_rate": 100})
+    with pytest.raises(TypeError):
+        sensim.World(weather=5)
 
 
 def test_gravity_defaults_to_normal_gravity_at_the_origin():

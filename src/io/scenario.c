@@ -8,14 +8,38 @@
 #include "core/internal.h"
 #include "io/scenario_internal.h"
 
+/* "world": {"weather": {...}}: fog, rain and snow for every sensor
+ * (docs/weather.md). Ranges are the world's: checked here with the keys'
+ * paths, by the same call sensim_world_create makes. */
+static sensim_status parse_weather(const cJSON *world, sensim_weather *wx) {
+  static const char *const keys[] = {"fog_visibility", "rain_rate", "snow_rate", NULL};
+  const char *path = "world.weather";
+  const cJSON *obj = NULL;
+  sensim_status st = sensim__jobject(world, "world", "weather", 0, &obj);
+  if (st != SENSIM_OK || !obj) return st;
+  sensim_weather w = *wx;
+  st = sensim__jcheck_object(obj, path, keys);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &w.fog_visibility);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "rain_rate", 0, &w.rain_rate);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "snow_rate", 0, &w.snow_rate);
+  if (st != SENSIM_OK) return st;
+  if (!(sensim_weather_extinction(&w, 0.0) >= 0.0)) { /* its message reads "weather.<key> = ..." */
+    sensim_error_prefix("world");
+    return SENSIM_EINVAL;
+  }
+  *wx = w;
+  return SENSIM_OK;
+}
+
 static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrides *ov,
                                  sensim_world_params *wp) {
   static const char *const keys[] = {"seed",    "threads",    "origin", "gravity",
-                                     "background", "ambient", NULL};
+                                     "background", "ambient", "weather", NULL};
   const char *path = "world";
   double seed = (double)wp->seed, threads = wp->threads, g = wp->gravity, amb = wp->ambient;
   double origin[3] = {wp->origin_lat, wp->origin_lon, wp->origin_height};
   double bg[3] = {wp->background[0], wp->background[1], wp->background[2]};
+  sensim_weather wx = wp->weather;
   sensim_status st = SENSIM_OK;
   if (obj) {
     st = sensim__jcheck_object(obj, path, keys);
@@ -38,6 +62,7 @@ static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrid
     }
     if (st == SENSIM_OK) st = sensim__jvec(obj, path, "background", 0, 3, bg);
     if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "ambient", 0, &amb);
+    if (st == SENSIM_OK) st = parse_weather(obj, &wx);
     if (st != SENSIM_OK) return st;
   }
   if (!(origin[0] >= -90 && origin[0] <= 90 && origin[1] >= -180 && origin[1] <= 180))
@@ -55,6 +80,7 @@ static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrid
   wp->gravity = g;
   for (int i = 0; i < 3; i++) wp->background[i] = (float)bg[i];
   wp->ambient = (float)amb;
+  wp->weather = wx;
   return SENSIM_OK;
 }
 

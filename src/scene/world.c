@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "scene/scene.h"
+#include "scene/weather.h"
 
 void sensim_world_params_init(sensim_world_params *p) {
   memset(p, 0, sizeof *p);
@@ -35,7 +36,7 @@ static sensim_status check_params(const sensim_world_params *p) {
                           p->background[i]);
   if (!(p->ambient >= 0.0f && isfinite(p->ambient)))
     return sensim__fail(SENSIM_EINVAL, "world.ambient = %g must be finite and >= 0", p->ambient);
-  return SENSIM_OK;
+  return sensim__weather_check(&p->weather, "world.weather");
 }
 
 sensim_status sensim_world_create(const sensim_world_params *p, sensim_world **out) {

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "sensim/rng.h"
 #include "sensors/camera_internal.h"
+#include "sensors/camera_rain.h"
 #include "sensors/shading.h"
 
 void sensim_camera_params_init(sensim_camera_params *p) {
@@ -50,7 +52,15 @@ static sensim_status camera_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   if (!f->normals) f->normals = sensim__frame_buffer((size_t)W * H * 3 * sizeof *f->normals, 0);
   if (!f->depth || !f->labels || !f->normals)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the planes of a %ux%u image", W, H);
-  return sensim__camera_render(&ctx, f);
+  rc = sensim__camera_render(&ctx, f);
+  if (rc || !(ctx.snap->params.weather.rain_rate > 0.0)) return rc;
+  /* Rain streaks over the rendered image (sensors/camera_rain.c), from
+   * their own stream: element 0x40000000 is beyond any row's. */
+  sensim_rng rng;
+  sensim_rng_init(&rng, ctx.key.seed, ctx.key.sensor, ctx.key.frame, 0x40000000u);
+  size_t drops;
+  return sensim__rain_draw(&cam->p, ctx.snap->params.weather.rain_rate, ctx.snap->params.background, f->pose, &rng,
+                           f->data, f->depth, &drops);
 }
 
 /* The whole readout: the first row starts exposing this long before the

@@ -24,6 +24,7 @@
 #include "sensors/camera_internal.h"
 #include "sensors/camera_shade.h"
 #include "sensors/shading.h"
+#include "scene/weather.h"
 
 #define TILE 4 /* a tile is TILE x TILE pixels: one packet of 16 */
 #define LANES 16
@@ -472,7 +473,9 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   }
   base.static_view = sensim__rt_view_is_static(view);
   for (int c = 0; c < 3; c++) base.bg[c] = ctx->snap->params.background[c];
-  base.beta = (float)cam->beta;
+  /* The world's weather: its fog unless the camera has its own, plus rain
+   * and snow (scene/weather.c; docs/weather.md). */
+  base.beta = (float)sensim__weather_beta(&ctx->snap->params.weather, cam->p.fog_visibility);
   base.ambient = (float)(ctx->snap->params.ambient / M_PI);
   for (size_t li = 0; li < ctx->snap->nlights && li < RENDER_SUNS; li++) {
     const float o[3] = {0, 0, 0};

@@ -66,6 +66,11 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   sc.qmax = (double)((1u << l->p.intensity_bits) - 1u);
   sc.inv_qmax = 1.0 / sc.qmax;
   sc.tfar = (float)l->p.max_range;
+  sc.key = ctx.key;
+  /* The world's weather: its fog unless the lidar has its own, plus rain
+   * and snow, on top of the lidar's clear-air extinction (docs/weather.md). */
+  sc.beta = l->p.extinction + sensim__weather_beta(&snap->params.weather, l->p.fog_visibility);
+  sensim_lidar_wx *wx = NULL;
   /* Every beam is written by the columns below: no zeroing first. */
   sensim_status rc = sensim__frame_alloc_unset(f, SENSIM_PAYLOAD_BEAMS, (uint32_t)((size_t)N * C * R), 1);
   if (rc) return rc;
@@ -89,6 +94,8 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
     refl[i].instance_id = snap->bodies[i].instance_id;
   }
   sc.refl = refl;
+  if ((rc = sensim__lidar_wx_init(l, &snap->params.weather, sc.beta, &wx))) goto done;
+  sc.wx = wx;
   if ((rc = sensim__traced_view(&ctx, &view))) goto done;
   sc.view = view;
   int fixed = sc.win <= 0 || sensim__ctx_fixed(&ctx);
@@ -132,6 +139,7 @@ done:
     for (size_t i = 0; i < nb; i++)
       if (bands[i].scratch) sensim__lidar_scratch_give((sensim_lidar *)l, bands[i].scratch);
   sensim__frame_buffer_free(bands);
+  sensim__frame_buffer_free(wx);
   sensim__frame_buffer_free(refl);
   return rc;
 }

@@ -38,6 +38,7 @@
 
 /* Sub-rays per beam: bounds the stack scratch of sensim__lidar_returns. */
 #define MAX_SUBRAYS 1024
+_Static_assert(MAX_SUBRAYS == SENSIM_LIDAR_WX_MAX_SUBRAYS, "lidar_internal.h mirrors MAX_SUBRAYS");
 /* Divergence accepted, rad (full angle): [0, MAX_DIVERGENCE), as
  * sensim_lidar_create checks. The footprint offsets are small angles about
  * the beam axis; real time-of-flight beams diverge by a few mrad (Ouster
@@ -157,8 +158,8 @@ static void emit(sensim_lidar_return *o, const group *g) {
 }
 
 int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int n, sensim_lidar_return out[2]) {
-  hit_rec s[MAX_SUBRAYS];
-  if (n > MAX_SUBRAYS) n = MAX_SUBRAYS; /* footprint_init never makes more */
+  hit_rec s[MAX_SUBRAYS + SENSIM_LIDAR_WX_MAX]; /* sub-rays and drawn particles (lidar_weather.c) */
+  if (n > MAX_SUBRAYS + SENSIM_LIDAR_WX_MAX) n = MAX_SUBRAYS + SENSIM_LIDAR_WX_MAX; /* never more are made */
   int m = 0;
   for (int k = 0; k < n; k++) {
     /* A hit that carries no finite positive power cannot be received. */

@@ -39,8 +39,8 @@ static void column_matrix(sensim_quat q, double ca, double sa, double m[9]) {
  * numerator w rho cos(theta) exp(-2 beta R) (0 for no hit); the caller
  * divides. */
 
-static inline double measure(const sensim_lidar *l, const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int i,
-                             const float n[3], float w, sensim_lidar_hit *b) {
+static inline double measure(const sensim_lidar *l, double beta, const sensim_lidar_refl *refl,
+                             const sensim_rt_packet8 *pk, int i, const float n[3], float w, sensim_lidar_hit *b) {
   b->range = b->power = b->intensity = 0.0f;
   b->body = ~0u;
   if (pk->body[i] == ~0u || !(pk->tfar[i] >= l->p.min_range)) return 0.0;
@@ -52,7 +52,7 @@ static inline double measure(const sensim_lidar *l, const sensim_lidar_refl *ref
   double rr = pk->tfar[i];
   b->range = (float)rr;
   b->intensity = (float)(rho * cosi);
-  double atm = l->beta > 0 ? exp(-2.0 * l->beta * rr) : 1.0;
+  double atm = beta > 0 ? exp(-2.0 * beta * rr) : 1.0;
   return w * rho * cosi * atm;
 }
 
@@ -94,6 +94,9 @@ static void columns_run(void *arg) {
   const sensim_pose_table *poses = sc->poses;
   sensim_beam *out = sc->out;
   const int still = sc->still;
+  /* One-sub-ray beams are measured lane by lane (lidar_packet.c) unless
+   * particles join their hits. */
+  const int packet = S == 1 && !sc->wx;
   /* One column's sub-ray measurements and firings, in the band's scratch. */
   sensim_lidar_hit *bh = band->scratch;
   firing *fr = (firing *)((char *)band->scratch + firings_at(CS));
@@ -180,7 +183,7 @@ static void columns_run(void *arg) {
       sensim__rt_intersect8(view, &pk, n);
       float nx[8], ny[8], nz[8];
       sensim__rt_packet_normals(view, &pk, n, nx, ny, nz);
-      if (S == 1) { /* lane e is channel i0 + e: its beam is written here */
+      if (packet) { /* lane e is channel i0 + e: its beam is written here */
         sensim__lidar_packet_beams(sc, &pk, n, nx, ny, nz, &out[((size_t)j * C + i0) * R], azj, tf + i0, (int)i0);
         continue;
       }
@@ -188,7 +191,7 @@ static void columns_run(void *arg) {
       for (int e = 0; e < n; e++) {
         const float nrm[3] = {nx[e], ny[e], nz[e]};
         sensim_lidar_hit *b = &bh[i0 + (size_t)e];
-        double num = measure(l, refl, &pk, e, nrm, l->fp.w[kk], b);
+        double num = measure(l, sc->beta, refl, &pk, e, nrm, l->fp.w[kk], b);
         if (b->range > 0) {
           double rr = b->range;
           b->power = (float)(num / (rr * rr));
@@ -196,11 +199,12 @@ static void columns_run(void *arg) {
         if (++kk == S) kk = 0;
       }
     }
-    if (S == 1) continue;
+    if (packet) continue;
     sensim_beam *ob = &out[(size_t)j * C * R];
     for (c = 0; c < C; c++, ob += R) {
       sensim_lidar_return ret[2];
-      int nr = sensim__lidar_returns(l, &bh[(size_t)c * S], S, ret);
+      int nr = sc->wx ? sensim__lidar_wx_returns(sc, j, c, &bh[(size_t)c * S], ret)
+                      : sensim__lidar_returns(l, &bh[(size_t)c * S], S, ret);
       const float az = (float)sensim__wrap_pi(azj + l->az_off[c]), el = (float)l->elev[c];
       const float toff = (float)(tf[c] - win);
       for (int r = 0; r < R; r++) {
@@ -211,9 +215,13 @@ static void columns_run(void *arg) {
           v.range = ret[r].range;
           /* Quantised to the sensor's intensity resolution. */
           v.intensity = sensim__lidar_quantise(ret[r].intensity, qmax, inv_qmax);
-          /* A return has at least one hit, so a body (sensors/lidar_beam.c). */
-          v.class_id = (uint16_t)refl[ret[r].body].class_id;
-          v.instance_id = refl[ret[r].body].instance_id;
+          /* A surface return names its strongest hit's body
+           * (sensors/lidar_beam.c); a weather particle's names none (~0u):
+           * class 0, instance 0, as a miss. */
+          if (ret[r].body != ~0u) {
+            v.class_id = (uint16_t)refl[ret[r].body].class_id;
+            v.instance_id = refl[ret[r].body].instance_id;
+          }
         }
         ob[r] = v;
       }

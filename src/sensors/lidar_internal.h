@@ -6,7 +6,9 @@
 #include <math.h>
 #include "core/internal.h"
 #include "core/stash.h"
+#include "scene/weather.h"
 #include "sensim/lidar.h"
+#include "sensim/rng.h"
 #include "sensors/traced.h"
 #include "sensors/window.h"
 
@@ -87,6 +89,10 @@ typedef struct sensim_lidar_scan {
   double win, t0, qmax, inv_qmax;
   float tfar;
   int still; /* no instance moves: ray times are irrelevant */
+  sensim_stream_key key; /* the capture's random streams */
+  double beta; /* this scan's extinction, 1/m: the lidar's own plus the world's weather */
+  const struct sensim_lidar_wx *wx; /* drops and flakes that can return light, or NULL
+                                       (sensors/lidar_weather.c) */
 } sensim_lidar_scan;
 
 /* A band of columns [b.lo, b.hi) traced by one pool job, with its own
@@ -135,6 +141,45 @@ static inline float sensim__lidar_quantise(float i, double qmax, double inv_qmax
   double iq = i > 1.0f ? 1.0 : i;
   return (float)(sensim__round_units(iq * qmax) * inv_qmax);
 }
+
+/* ---- weather: drops and flakes in the beams (sensors/lidar_weather.c) ---- */
+
+#define SENSIM_LIDAR_WX_GRID 2048          /* intervals of the range table */
+#define SENSIM_LIDAR_WX_MAX 16             /* particle hits drawn per beam at most (the nearest) */
+#define SENSIM_LIDAR_WX_MAX_SUBRAYS 1024   /* lidar_beam.c's MAX_SUBRAYS */
+#define SENSIM_LIDAR_WX_ELEMENT 0x40000000u /* stream elements: this + column x channels + channel */
+
+/* One scan's particles: their kinds, and the intensity lam(r) of the
+ * detectable ones per metre of range, tabulated with its integral. */
+typedef struct sensim_lidar_wx {
+  int nkind;                                 /* 1 or 2: rain and/or snow */
+  sensim_particles kind[2];
+  double beta;                               /* extinction, 1/m */
+  double p_min;                              /* the lidar's detection threshold */
+  double ab_k;                               /* beam cross-section per r^2 */
+  double r[SENSIM_LIDAR_WX_GRID + 1];        /* range, m, from min_range */
+  double lam[2][SENSIM_LIDAR_WX_GRID + 1];   /* per kind, detectable particles per m */
+  double cum[SENSIM_LIDAR_WX_GRID + 1];      /* integral of lam from r[0] (trapezoids) */
+} sensim_lidar_wx;
+
+/* The particles of a scan of l in weather w with extinction beta, in a
+ * capture frame buffer (sensim__frame_buffer_free); *out NULL when none
+ * can be seen (clear weather, a beam without divergence). */
+sensim_status sensim__lidar_wx_init(const sensim_lidar *l, const sensim_weather *w, double beta,
+                                    sensim_lidar_wx **out);
+/* Smallest detectable size of kind k at range r, mm (INFINITY: none), and
+ * the intensity of detectable ones, per m, in closed form. */
+double sensim__lidar_wx_dmin(const sensim_lidar_wx *wx, int k, double r);
+double sensim__lidar_wx_lambda(const sensim_lidar_wx *wx, int k, double r);
+/* Expected detectable particles of a beam up to range r_end (the table). */
+double sensim__lidar_wx_expected(const sensim_lidar_wx *wx, double r_end);
+/* Draw a beam's detectable particles up to r_end from rng, nearest first,
+ * at most max, as hits; returns how many. */
+int sensim__lidar_wx_hits(const sensim_lidar_wx *wx, sensim_rng *rng, double r_end, sensim_lidar_hit *out, int max);
+/* The returns of channel c in column j: its S sub-ray hits h and the
+ * particles drawn in its beam, through sensim__lidar_returns. */
+int sensim__lidar_wx_returns(const sensim_lidar_scan *sc, int j, int c, const sensim_lidar_hit *h,
+                             sensim_lidar_return out[2]);
 
 /* Trace the columns of one band (a sensim_lidar_band *, sensors/lidar_columns.c);
  * a pool job. */

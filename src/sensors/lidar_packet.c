@@ -245,8 +245,8 @@ __attribute__((target("avx2"))) static int store8(const lanes *o, const uint16_t
 
 /* Two-way atmospheric transmission exp(-2 beta R) of each hit lane, 1
  * elsewhere or in clear air. */
-static void fog(const sensim_lidar *l, const sensim_rt_packet8 *pk, const int32_t ok[8], double atm[8]) {
-  for (int e = 0; e < 8; e++) atm[e] = l->beta > 0 && ok[e] ? exp(-2.0 * l->beta * pk->tfar[e]) : 1.0;
+static void fog(double beta, const sensim_rt_packet8 *pk, const int32_t ok[8], double atm[8]) {
+  for (int e = 0; e < 8; e++) atm[e] = beta > 0 && ok[e] ? exp(-2.0 * beta * pk->tfar[e]) : 1.0;
 }
 
 void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_packet8 *pk, int n, const float nx[8],
@@ -267,13 +267,13 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   if (avx2) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
     lookups8(sc->refl, pk, n, minr, rho, ok, &o);
-    fog(l, pk, ok, atm);
+    fog(sc->beta, pk, ok, atm);
     middle8(pk, nx, ny, nz, rho, atm, ok, &g, &o);
     if (store8(&o, l->ring + c0, n, R, ob)) return;
 #endif
   } else {
     lookups(sc->refl, pk, n, minr, rho, ok, &o);
-    fog(l, pk, ok, atm);
+    fog(sc->beta, pk, ok, atm);
     middle(pk, nx, ny, nz, rho, atm, ok, &g, &o);
   }
   for (int e = 0; e < n; e++) {
