@@ -62,5 +62,9 @@ sensim_status sensim__radar_detect(const sensim_capture_ctx *ctx, sensim__radar_
  * aperture (Balanis, "Antenna Theory", 3rd ed., 2005, eq. 12-41), with
  * J1 from Abramowitz & Stegun 9.4.4 and 9.4.6 (error below 1e-7). */
 double sensim__radar_jinc(double x);
+/* Rain's specific attenuation at `frequency` (Hz) for `rain_rate` (mm/h),
+ * dB/km, CCIR Rec. 838 for circular polarisation (radar_rain.c); 0
+ * without rain. */
+double sensim__radar_rain_db_per_km(double frequency, double rain_rate);
 
 #endif

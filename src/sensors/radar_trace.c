@@ -155,6 +155,9 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
     }
   }
   const double reach = p->max_range * 2.0; /* a path longer than twice max_range echoes from beyond it */
+  /* Rain along the whole path out and back: power x 10^(-gamma L / 10),
+   * gamma in dB/m (radar_rain.c); amplitudes by its square root. */
+  const double rain_db_per_m = 1e-3 * sensim__radar_rain_db_per_km(p->frequency, snap->params.weather.rain_rate);
   for (int bounce = 0; bounce <= p->max_bounces && rc == SENSIM_OK; bounce++) {
     size_t m = 0;
     for (size_t r = 0; r < n; r++) {
@@ -222,6 +225,7 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
         const double sigma = 4.0 * mat->radar_diffuse * cosi * area;
         sensim__radar_echo d = e;
         d.p_inc = d.w = R->K * sigma / (range * range * range * range);
+        if (rain_db_per_m > 0) d.p_inc = d.w *= pow(10.0, -0.1 * rain_db_per_m * L_tot);
         rc = push(out, &d);
       }
       /* Mirror reflection about the facet. */
@@ -238,7 +242,8 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
         const double a = sqrt(area / M_PI);
         const double pat = sensim__radar_jinc(R->k * a * s);
         if (fabs(pat) >= RADAR_MIN_PATTERN) {
-          const double mag = q->amp * area * pat / (range * range);
+          double mag = q->amp * area * pat / (range * range);
+          if (rain_db_per_m > 0) mag *= pow(10.0, -0.05 * rain_db_per_m * L_tot);
           const double ph = -fmod(R->k * L_tot, 2.0 * M_PI);
           e.re = mag * cos(ph);
           e.im = mag * sin(ph);
