@@ -49,20 +49,6 @@ typedef struct bloom_params {
   int time_given;
 } bloom_params;
 
-static sensim_status param_qe(const cJSON *params, double qe[3]) {
-  const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, "qe") : NULL;
-  if (it && cJSON_IsNumber(it)) {
-    double v = qe[0];
-    sensim_status rc = sensim__param_number(params, "qe", &v);
-    if (rc) return rc;
-    qe[0] = qe[1] = qe[2] = v;
-    return SENSIM_OK;
-  }
-  if (it && !cJSON_IsArray(it))
-    return sensim__fail(SENSIM_EINVAL, "blooming: parameter 'qe' must be a number or [r, g, b]");
-  return sensim__param_vec3(params, "qe", qe);
-}
-
 static sensim_status bloom_create(const cJSON *params, void **user) {
   static const char *const known[] = {"exposure_time", "responsivity", "qe", "full_well", "drain", "up", NULL};
   bloom_params p = {0.01, 3e6, {0.5, 0.5, 0.5}, 10000.0, 0.0, 0.5, 0};
@@ -70,7 +56,7 @@ static sensim_status bloom_create(const cJSON *params, void **user) {
   sensim_status rc = sensim__param_only(params, "blooming", known);
   if (!rc) rc = sensim__param_number(params, "exposure_time", &p.exposure_time);
   if (!rc) rc = sensim__param_number(params, "responsivity", &p.responsivity);
-  if (!rc) rc = param_qe(params, p.qe);
+  if (!rc) rc = sensim__param_number_or_vec3(params, "qe", p.qe);
   if (!rc) rc = sensim__param_number(params, "full_well", &p.full_well);
   if (!rc) rc = sensim__param_number(params, "drain", &p.drain);
   if (!rc) rc = sensim__param_number(params, "up", &p.up);

@@ -86,6 +86,9 @@ void sensim__beam_xyz(const sensim_beam *b, float xyz[3]);
  * 3-vector from params, rejecting wrong types. */
 sensim_status sensim__param_number(const cJSON *params, const char *key, double *v);
 sensim_status sensim__param_vec3(const cJSON *params, const char *key, double v[3]);
+/* `key` as one number for all three (a qe for every channel, a sigma for
+ * every axis) or as an array of 3; absent keeps v; every value finite. */
+sensim_status sensim__param_number_or_vec3(const cJSON *params, const char *key, double v[3]);
 /* Reject keys not in the NULL-terminated list `known`. */
 sensim_status sensim__param_only(const cJSON *params, const char *filter, const char *const *known);
 

@@ -21,20 +21,8 @@ static inline sensim_gnss_fix *sensim__gnss_fix_of(sensim_frame *frame, const ch
 
 /* Read `key` as a number (the same for east, north, up) or as an array of 3
  * numbers; absent keeps v. Every value must be finite. */
-static inline sensim_status sensim__gnss_param_axes(const cJSON *params, const char *key,
-                                                    double v[3]) {
-  const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, key) : NULL;
-  if (!it) return SENSIM_OK;
-  if (cJSON_IsNumber(it)) {
-    if (!isfinite(it->valuedouble))
-      return sensim__fail(SENSIM_EINVAL, "parameter '%s' must be a finite number", key);
-    v[0] = v[1] = v[2] = it->valuedouble;
-    return SENSIM_OK;
-  }
-  if (!cJSON_IsArray(it))
-    return sensim__fail(SENSIM_EINVAL, "parameter '%s' must be a number or an array of 3 numbers",
-                        key);
-  return sensim__param_vec3(params, key, v);
+static inline sensim_status sensim__gnss_param_axes(const cJSON *params, const char *key, double v[3]) {
+  return sensim__param_number_or_vec3(params, key, v);
 }
 
 /* Recompute latitude, longitude and height from the fix's ENU position. */

@@ -29,6 +29,20 @@ sensim_status sensim__param_vec3(const cJSON *params, const char *key, double v[
   return SENSIM_OK;
 }
 
+sensim_status sensim__param_number_or_vec3(const cJSON *params, const char *key, double v[3]) {
+  const cJSON *it = params ? cJSON_GetObjectItemCaseSensitive(params, key) : NULL;
+  if (!it) return SENSIM_OK;
+  if (cJSON_IsNumber(it)) {
+    if (!isfinite(it->valuedouble))
+      return sensim__fail(SENSIM_EINVAL, "parameter '%s' must be a finite number", key);
+    v[0] = v[1] = v[2] = it->valuedouble;
+    return SENSIM_OK;
+  }
+  if (!cJSON_IsArray(it))
+    return sensim__fail(SENSIM_EINVAL, "parameter '%s' must be a number or an array of 3 numbers", key);
+  return sensim__param_vec3(params, key, v);
+}
+
 sensim_status sensim__param_only(const cJSON *params, const char *filter, const char *const *known) {
   if (!params) return SENSIM_OK;
   for (const cJSON *it = params->child; it; it = it->next) {
