@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "io/point_fixtures.h"
 #include "support/testutil.h"
 
 #define TMP SENSIM_TEST_TMP "/pcd"
@@ -23,38 +24,6 @@ static char *tmp_path(const char *name) {
 static int setup(void **state) {
   (void)state;
   return sensim_mkdirs(TMP) == SENSIM_OK ? 0 : -1;
-}
-
-static sensim_frame points_frame(sensim_point *p, size_t n) {
-  sensim_frame f;
-  memset(&f, 0, sizeof f);
-  f.type = SENSIM_PAYLOAD_POINTS;
-  f.width = (uint32_t)n;
-  f.height = 1;
-  f.count = n;
-  f.data = p;
-  f.t_capture = 1.5;
-  f.pose.pos.x = 1;
-  f.pose.pos.y = -2;
-  f.pose.pos.z = 0.5;
-  f.pose.rot.w = 1;
-  return f;
-}
-
-static void sample_points(sensim_point *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    p[i].x = 1.0f / (float)(i + 3);
-    p[i].y = -2.5f * (float)i;
-    p[i].z = 0.1f + (float)i * 1e-3f;
-    p[i].intensity = 0.25f * (float)(i % 4);
-    p[i].time_offset = -1e-4f * (float)i;
-    p[i].ring = (uint16_t)(i * 300);
-    p[i].return_index = (uint8_t)(i % 2);
-    p[i].pad = 0;
-    p[i].class_id = (uint16_t)(65535u - 1000u * i);
-    p[i].pad2 = 0;
-    p[i].instance_id = 4000000000u + 7u * (uint32_t)i; /* beyond 2^31, not a float's integer */
-  }
 }
 
 static const char *pcd_header_prefix =
@@ -137,8 +106,8 @@ static void pcd_assert_id_fields(const pcd_layout *L) {
 static void test_pcd_binary_round_trips(void **state) {
   (void)state;
   sensim_point p[5];
-  sample_points(p, 5);
-  sensim_frame f = points_frame(p, 5);
+  io_sample_points(p, 5);
+  sensim_frame f = io_points_frame(p, 5);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("b.pcd"), &f, 1));
   size_t len;
   char *s = test_slurp(tmp_path("b.pcd"), &len);
@@ -173,8 +142,8 @@ static void test_pcd_binary_round_trips(void **state) {
 static void test_pcd_ascii_round_trips_exactly(void **state) {
   (void)state;
   sensim_point p[5];
-  sample_points(p, 5);
-  sensim_frame f = points_frame(p, 5);
+  io_sample_points(p, 5);
+  sensim_frame f = io_points_frame(p, 5);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("a.pcd"), &f, 0));
   char *s = test_slurp(tmp_path("a.pcd"), NULL);
   size_t hl = strlen(pcd_header_prefix);
@@ -208,7 +177,7 @@ static void test_pcd_ascii_round_trips_exactly(void **state) {
 
 static void test_pcd_empty_cloud_is_valid(void **state) {
   (void)state;
-  sensim_frame f = points_frame(NULL, 0);
+  sensim_frame f = io_points_frame(NULL, 0);
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("empty.pcd"), &f, 1));
   char *s = test_slurp(tmp_path("empty.pcd"), NULL);
   assert_non_null(strstr(s, "\nPOINTS 0\nDATA binary\n"));
@@ -218,8 +187,8 @@ static void test_pcd_empty_cloud_is_valid(void **state) {
 static void test_pcd_keeps_an_organised_grid(void **state) {
   (void)state;
   sensim_point p[6];
-  sample_points(p, 6);
-  sensim_frame f = points_frame(p, 6);
+  io_sample_points(p, 6);
+  sensim_frame f = io_points_frame(p, 6);
   f.width = 3; /* columns x rows, as "organized" gives them */
   f.height = 2;
   SENSIM_OK_OR_FAIL(sensim_write_pcd(tmp_path("grid.pcd"), &f, 1));
@@ -241,8 +210,8 @@ static void test_pcd_refuses_wrong_payload_and_bad_path(void **state) {
   assert_int_equal(sensim_write_pcd(tmp_path("img.pcd"), &f, 1), SENSIM_ETYPE);
   assert_false(test_file_exists(tmp_path("img.pcd")));
   sensim_point p[1];
-  sample_points(p, 1);
-  f = points_frame(p, 1);
+  io_sample_points(p, 1);
+  f = io_points_frame(p, 1);
   assert_int_equal(sensim_write_pcd(TMP "/missing/dir/x.pcd", &f, 1), SENSIM_EIO);
   test_assert_no_temp_files(TMP);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "io/point_fixtures.h"
 #include "support/testutil.h"
 
 #define TMP SENSIM_TEST_TMP "/writers"
@@ -262,38 +263,6 @@ static void test_png_failed_write_keeps_previous_file(void **state) {
 
 /* ---- points (the CSV test's; PCD is tested in pcd_tests.c) ---------- */
 
-static sensim_frame points_frame(sensim_point *p, size_t n) {
-  sensim_frame f;
-  memset(&f, 0, sizeof f);
-  f.type = SENSIM_PAYLOAD_POINTS;
-  f.width = (uint32_t)n;
-  f.height = 1;
-  f.count = n;
-  f.data = p;
-  f.t_capture = 1.5;
-  f.pose.pos.x = 1;
-  f.pose.pos.y = -2;
-  f.pose.pos.z = 0.5;
-  f.pose.rot.w = 1;
-  return f;
-}
-
-static void sample_points(sensim_point *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    p[i].x = 1.0f / (float)(i + 3);
-    p[i].y = -2.5f * (float)i;
-    p[i].z = 0.1f + (float)i * 1e-3f;
-    p[i].intensity = 0.25f * (float)(i % 4);
-    p[i].time_offset = -1e-4f * (float)i;
-    p[i].ring = (uint16_t)(i * 300);
-    p[i].return_index = (uint8_t)(i % 2);
-    p[i].pad = 0;
-    p[i].class_id = (uint16_t)(65535u - 1000u * i);
-    p[i].pad2 = 0;
-    p[i].instance_id = 4000000000u + 7u * (uint32_t)i; /* beyond 2^31, not a float's integer */
-  }
-}
-
 /* ---- CSV -------------------------------------------------------------- */
 
 static int count_lines(const char *s) {
@@ -391,8 +360,8 @@ static void test_csv_imu_and_points_layouts(void **state) {
   /* Points: one row per point, frames appended one after another. */
   SENSIM_OK_OR_FAIL(sensim_csv_open(tmp_path("pts.csv"), SENSIM_PAYLOAD_POINTS, &csv));
   sensim_point p[5];
-  sample_points(p, 5);
-  sensim_frame a = points_frame(p, 3), b = points_frame(p + 3, 2);
+  io_sample_points(p, 5);
+  sensim_frame a = io_points_frame(p, 3), b = io_points_frame(p + 3, 2);
   b.t_capture = 1.6;
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &a));
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &b));
