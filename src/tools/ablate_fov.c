@@ -7,9 +7,9 @@
  * one the distortion alone, as far as a pinhole can.
  *
  * The lens's fields are measured on its own rays (sensim_camera_pixel_ray)
- * through the image's outer edges on the principal row and column: the
- * camera is built from its scenario keys in a throwaway world, so every
- * default and key means what the loader makes of it. */
+ * through the image's outer edges on the principal row and column; the
+ * camera's parameters come from its scenario keys through the loader's own
+ * parser, so every default and key means what the loader makes of it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,8 @@ double sensim_tools__pinhole_focal_for_fov(double a, double b, double fov) {
   return 0.5 * (s * cot + sqrt(s * s * cot * cot + 4.0 * a * b));
 }
 
-/* The camera's parameters as the loader makes them from its keys. */
+/* The camera's parameters as the loader makes them from its keys
+ * (sensim_camera_params_from_json, which takes the camera keys alone). */
 static sensim_status camera_params(const cJSON *cam, const char *name, sensim_camera_params *cp) {
   cJSON *keys = cJSON_CreateObject();
   if (!keys) return sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory");
@@ -45,18 +46,8 @@ static sensim_status camera_params(const cJSON *cam, const char *name, sensim_ca
   char *text = sensim_tools__json_print(keys, 0);
   cJSON_Delete(keys);
   if (!text) return sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory");
-  sensim_world_params wp;
-  sensim_world_params_init(&wp);
-  wp.threads = 0;
-  sensim_world *w = NULL;
-  sensim_status st = sensim_world_create(&wp, &w);
-  sensim_sensor_params sp;
-  sensim_sensor_params_init(&sp);
-  sp.name = name;
-  sensim_sensor *sensor = NULL;
-  if (!st) st = sensim_sensor_create_json(w, "camera", &sp, text, &sensor);
-  if (!st) st = sensim_camera_params_get(sensor, cp);
-  sensim_world_destroy(w);
+  sensim_camera_params_init(cp);
+  sensim_status st = sensim_camera_params_from_json(text, name, cp);
   free(text);
   return st;
 }
