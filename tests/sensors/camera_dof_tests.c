@@ -68,25 +68,8 @@ static void test_camera_dof_aperture_follows_thin_lens_equation(void **state) {
  * over rows of its centroid and variance, and their standard errors. */
 static void edge_spread(sensim_camera_params cp, double d, int threads, double *mu, double *mu_se, double *var,
                         double *var_se, float **copy) {
-  sensim_world_params wp;
-  sensim_world_params_init(&wp);
-  wp.threads = threads;
-  wp.background[0] = wp.background[1] = wp.background[2] = 0.0f;
-  wp.ambient = 1.0f;
-  sensim_world *w = NULL;
-  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
-  sensim_material mat;
-  sensim_material_init(&mat);
-  sensim_mesh *m = NULL;
-  sensim_shape sh = {SENSIM_SHAPE_BOX, {1e-5, 2, 2}, 0};
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &mat, &m));
-  sensim_body_params bp;
-  sensim_body_params_init(&bp);
-  bp.mesh = m;
-  bp.is_static = 1;
-  bp.pose.pos = (sensim_vec3){d + 0.5e-5, -1.0, 0};
-  sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  sensim_world *w = test_black_world(threads, 1.0f);
+  test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1e-5, 2, 2}, (sensim_vec3){d + 0.5e-5, -1.0, 0});
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_sensor *cam = NULL;

@@ -5,17 +5,6 @@
 #include <string.h>
 #include "support/testutil.h"
 
-static sensim_world *dark_world(int threads) {
-  sensim_world_params p;
-  sensim_world_params_init(&p);
-  p.threads = threads;
-  p.background[0] = p.background[1] = p.background[2] = 0.0f;
-  p.ambient = 0.0f;
-  sensim_world *w = NULL;
-  SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
-  return w;
-}
-
 static const sensim_frame *capture_once(sensim_world *w, sensim_sensor *s, double t) {
   const sensim_frame *f = NULL;
   SENSIM_OK_OR_FAIL(sensim_world_advance(w, t));
@@ -27,7 +16,7 @@ static const sensim_frame *capture_once(sensim_world *w, sensim_sensor *s, doubl
 static void test_camera_sphere_covers_pinhole_predicted_radius(void **state) {
   (void)state;
   const double R = 1.0, D = 6.0;
-  sensim_world *w = dark_world(0);
+  sensim_world *w = test_black_world(0, 0.0f);
   sensim_material mat;
   sensim_material_init(&mat);
   sensim_mesh *m = NULL;
@@ -104,13 +93,7 @@ static void test_camera_motion_blur_widens_edge_by_speed_times_exposure(void **s
   (void)state;
   const double D = 5.0, v = 2.0, T = 0.05;
   /* Ambient light only, so the wall looks the same from every angle. */
-  sensim_world_params wp;
-  sensim_world_params_init(&wp);
-  wp.threads = 2;
-  wp.background[0] = wp.background[1] = wp.background[2] = 0.0f;
-  wp.ambient = 1.0f;
-  sensim_world *w = NULL;
-  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
+  sensim_world *w = test_black_world(2, 1.0f);
   sensim_material mat;
   sensim_material_init(&mat);
   sensim_mesh *m = NULL;
@@ -170,7 +153,7 @@ static void test_camera_motion_blur_widens_edge_by_speed_times_exposure(void **s
 
 static void test_camera_depth_plane_is_distance_along_axis(void **state) {
   (void)state;
-  sensim_world *w = dark_world(0);
+  sensim_world *w = test_black_world(0, 0.0f);
   sensim_material mat;
   sensim_material_init(&mat);
   sensim_mesh *m = NULL;
@@ -203,7 +186,7 @@ static void test_camera_depth_plane_is_distance_along_axis(void **state) {
 
 static void test_camera_shadow_darkens_occluded_floor(void **state) {
   (void)state;
-  sensim_world *w = dark_world(0);
+  sensim_world *w = test_black_world(0, 0.0f);
   sensim_material mat;
   sensim_material_init(&mat);
   sensim_mesh *pl = NULL, *bx = NULL;
@@ -244,7 +227,7 @@ static void test_camera_shadow_darkens_occluded_floor(void **state) {
   /* Same scene without the roof: lit, about albedo / pi (Lambert at
    * cos = 1; the GGX model's Fresnel and highlight move it by a few percent,
    * checked exactly in camera_render_tests.c). */
-  w = dark_world(0);
+  w = test_black_world(0, 0.0f);
   SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &s1, &mat, &pl));
   bp.mesh = pl;
   bp.pose.pos = (sensim_vec3){0, 0, 0};
@@ -259,7 +242,7 @@ static void test_camera_shadow_darkens_occluded_floor(void **state) {
 
 static void test_camera_rejects_bad_params(void **state) {
   (void)state;
-  sensim_world *w = dark_world(0);
+  sensim_world *w = test_black_world(0, 0.0f);
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_camera_params cp;

@@ -244,26 +244,9 @@ static void test_optics_rational_and_division_folds_poles_and_field(void **state
  * that row. */
 static void check_rendered_edge(const sensim_camera_params *cp0) {
   const double D = 4.0, e = -1.1;
-  sensim_world_params wp;
-  sensim_world_params_init(&wp);
-  wp.threads = 2;
-  wp.background[0] = wp.background[1] = wp.background[2] = 0.0f;
-  wp.ambient = 1.0f;
-  sensim_world *w = NULL;
-  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
-  sensim_material mat;
-  sensim_material_init(&mat);
-  sensim_mesh *m = NULL;
+  sensim_world *w = test_black_world(2, 1.0f);
   /* Thin, so that its side face (visible off the axis) adds under 1e-4 px. */
-  sensim_shape sh = {SENSIM_SHAPE_BOX, {1e-5, 20, 40}, 0};
-  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, &mat, &m));
-  sensim_body_params bp;
-  sensim_body_params_init(&bp);
-  bp.mesh = m;
-  bp.is_static = 1;
-  bp.pose.pos = (sensim_vec3){D + 0.5e-5, e - 10.0, 0};
-  sensim_body *b = NULL;
-  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1e-5, 20, 40}, (sensim_vec3){D + 0.5e-5, e - 10.0, 0});
   sensim_sensor_params sp;
   sensim_sensor_params_init(&sp);
   sensim_camera_params cp = *cp0;

@@ -37,6 +37,17 @@ const sensim_imu_params *test_imu_defaults(void) {
   return &p;
 }
 
+sensim_world *test_black_world(int threads, float ambient) {
+  sensim_world_params p;
+  sensim_world_params_init(&p);
+  p.threads = threads;
+  p.background[0] = p.background[1] = p.background[2] = 0.0f;
+  p.ambient = ambient;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
+  return w;
+}
+
 sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_vec3 size, sensim_vec3 at) {
   sensim_material m;
   sensim_material_init(&m);

@@ -24,6 +24,10 @@
 /* A world with `threads` workers and the given seed; fails the test on error. */
 sensim_world *test_world(int threads, uint64_t seed);
 
+/* A world with `threads` workers, a black background and no light but an
+ * ambient irradiance (0: nothing lit): a camera then sees each surface's
+ * albedo times `ambient` from every angle. */
+sensim_world *test_black_world(int threads, float ambient);
 /* Body state at rest at pose (x, y, z, yaw). */
 sensim_body_state test_state_xyzyaw(double x, double y, double z, double yaw);
 /* A mesh description of the arrays, with no uvs or per-triangle
