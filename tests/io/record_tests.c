@@ -750,6 +750,27 @@ static void test_beams_become_points_without_no_returns(void **state) {
   sensim_world_destroy(w);
 }
 
+
+/* Record camera `cam`'s first frame (t = 0; in *frame unless NULL, valid
+ * until the next poll) to `path` and read it back: the /cam/camera_info
+ * message's reader, past its header (frame id in *fid); *mf holds the file
+ * (free_mcap it). */
+static cdr_in record_camera_info(sensim_world *w, sensim_sensor *cam, const char *path, mcap_file *mf,
+                                 const char **fid, const sensim_frame **frame) {
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+  const sensim_frame *pf;
+  SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &pf));
+  assert_non_null(pf);
+  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, pf));
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  if (frame) *frame = pf;
+  read_mcap(path, mf);
+  cdr_in c = cdr_open(nth(mf, "/cam/camera_info", 0));
+  cdr_header(&c, fid);
+  return c;
+}
 /* CameraInfo of the rational lens is ROS's rational_polynomial with its
  * eight coefficients; of the division lens, "division" with D = [lambda]
  * and K the camera's own (no ROS model has Fitzgibbon's law, as none has
@@ -773,20 +794,10 @@ static void test_camera_info_of_rational_and_division_lenses(void **state) {
     sensim_sensor *cam = NULL;
     SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
     SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(cam, "srgb8", NULL));
-    const char *path = div ? TMP "/cam_division.mcap" : TMP "/cam_rational.mcap";
-    sensim_recorder *r = NULL;
-    SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
-    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
-    const sensim_frame *pf;
-    SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &pf));
-    assert_non_null(pf);
-    SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, pf));
-    SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
     mcap_file mf;
-    read_mcap(path, &mf);
-    cdr_in c = cdr_open(nth(&mf, "/cam/camera_info", 0));
     const char *fid;
-    cdr_header(&c, &fid);
+    cdr_in c = record_camera_info(w, cam, div ? TMP "/cam_division.mcap" : TMP "/cam_rational.mcap", &mf, &fid,
+                                  NULL);
     assert_int_equal(cdr_u32(&c), 48);
     assert_int_equal(cdr_u32(&c), 64);
     assert_string_equal(cdr_str(&c), div ? "division" : "rational_polynomial");
@@ -808,20 +819,10 @@ static void test_camera_info_from_fov_and_optical_frame(void **state) {
   (void)state;
   sensim_world *w = test_world(1, 3);
   sensim_sensor *cam = make_sensor(w, "camera", "cam", NULL, 10, 0);
-  const char *path = TMP "/cam.mcap";
-  sensim_recorder *r = NULL;
-  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
-  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
-  const sensim_frame *pf;
-  SENSIM_OK_OR_FAIL(sensim_sensor_poll(cam, &pf));
-  assert_non_null(pf);
-  SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cam, pf));
-  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
   mcap_file mf;
-  read_mcap(path, &mf);
-  cdr_in c = cdr_open(nth(&mf, "/cam/camera_info", 0));
   const char *fid;
-  cdr_header(&c, &fid);
+  const sensim_frame *pf;
+  cdr_in c = record_camera_info(w, cam, TMP "/cam.mcap", &mf, &fid, &pf);
   assert_string_equal(fid, "cam_optical");
   assert_int_equal(cdr_u32(&c), 48);
   assert_int_equal(cdr_u32(&c), 64);
