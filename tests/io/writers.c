@@ -18,13 +18,8 @@
 
 #define TMP SENSIM_TEST_TMP "/writers"
 
-static char *tmp_path(const char *name) {
-  static char buf[4][512];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", TMP, name);
-  return buf[k];
-}
+/* A file name in the scratch folder (support/testutil.h's test_path). */
+static const char *tmp_path(const char *name) { return test_path(TMP, name); }
 
 static int setup(void **state) {
   (void)state;

@@ -37,6 +37,14 @@ const sensim_imu_params *test_imu_defaults(void) {
   return &p;
 }
 
+const char *test_path(const char *dir, const char *name) {
+  static char buf[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
 sensim_world *test_black_world(int threads, float ambient) {
   sensim_world_params p;
   sensim_world_params_init(&p);

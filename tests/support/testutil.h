@@ -52,6 +52,9 @@ sensim_body *test_static_shape(sensim_world *w, sensim_shape_kind kind, sensim_v
 
 /* Whether a file (or folder) exists at path. */
 int test_file_exists(const char *path);
+/* "dir/name" in one of four rotating static buffers (so up to four may be
+ * in use at once, as in one call's arguments). */
+const char *test_path(const char *dir, const char *name);
 /* A whole file, NUL-terminated (free() it); *len gets its size unless len
  * is NULL. test_slurp fails the test when the file cannot be opened,
  * test_slurp_if returns NULL then. */
