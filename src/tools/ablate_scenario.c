@@ -65,7 +65,6 @@ void sensim_tools__ablate_note(notes *n, const char *cam, const char *what) {
   if (k > 0) n->len = n->len + (size_t)k < n->size ? n->len + (size_t)k : n->size - 1;
 }
 
-static void note(notes *n, const char *cam, const char *what) { sensim_tools__ablate_note(n, cam, what); }
 
 static const char *filter_name(const cJSON *f) {
   const cJSON *nm = cJSON_IsObject(f) ? cJSON_GetObjectItemCaseSensitive(f, "name") : NULL;
@@ -151,11 +150,11 @@ static sensim_status ideal_white_balance(cJSON *filters, const char *cam, notes 
         cJSON_AddItemToObject(f, "params", params);
       snprintf(msg, sizeof msg, "white_balance -> fixed gains [%.6g, 1, %.6g] (qe %g %g %g)", g[0], g[2], qe[0],
                qe[1], qe[2]);
-      note(n, cam, msg);
+      sensim_tools__ablate_note(n, cam, msg);
       replaced++;
     }
   }
-  if (!replaced) note(n, cam, "no white_balance filter: unchanged");
+  if (!replaced) sensim_tools__ablate_note(n, cam, "no white_balance filter: unchanged");
   return SENSIM_OK;
 }
 
@@ -179,7 +178,7 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
     case SENSIM_ABLATE_LENS: {
       const cJSON *lens = cJSON_GetObjectItemCaseSensitive(cam, "lens");
       if (!cJSON_IsString(lens) || strcmp(lens->valuestring, "pinhole") == 0) {
-        note(n, name, "lens is already pinhole: unchanged");
+        sensim_tools__ablate_note(n, name, "lens is already pinhole: unchanged");
         return SENSIM_OK;
       }
       snprintf(msg, sizeof msg, "lens %s -> pinhole, same intrinsics", lens->valuestring);
@@ -187,16 +186,16 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
       if (!pin) return sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory");
       cJSON_ReplaceItemInObjectCaseSensitive(cam, "lens", pin);
       cJSON_DeleteItemFromObjectCaseSensitive(cam, "dist");
-      note(n, name, msg);
+      sensim_tools__ablate_note(n, name, msg);
       return SENSIM_OK;
     }
     case SENSIM_ABLATE_NOISE: {
       static const char *const noise[] = {"image_noise", "noise_intensity", "noise_emva1288", NULL};
       if (remove_filters(filters, noise, removed, sizeof removed)) {
         snprintf(msg, sizeof msg, "removed %s", removed);
-        note(n, name, msg);
+        sensim_tools__ablate_note(n, name, msg);
       } else {
-        note(n, name, "no noise filter: unchanged");
+        sensim_tools__ablate_note(n, name, "no noise filter: unchanged");
       }
       return SENSIM_OK;
     }
@@ -205,9 +204,9 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
       if (has_filter(filters, "demosaic")) {
         remove_filters(filters, mosaic, removed, sizeof removed);
         snprintf(msg, sizeof msg, "removed %s", removed);
-        note(n, name, msg);
+        sensim_tools__ablate_note(n, name, msg);
       } else {
-        note(n, name,
+        sensim_tools__ablate_note(n, name,
              has_filter(filters, "cfa") ? "RAW output (cfa without demosaic): unchanged" : "no cfa/demosaic: unchanged");
       }
       return SENSIM_OK;
@@ -216,7 +215,7 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
       return ideal_white_balance(filters, name, n);
     case SENSIM_ABLATE_EXPOSURE: {
       static const char *const ae[] = {"auto_exposure", NULL};
-      note(n, name,
+      sensim_tools__ablate_note(n, name,
            remove_filters(filters, ae, removed, sizeof removed) ? "removed auto_exposure: image_sensor's exposure fixed"
                                                                 : "no auto_exposure: unchanged");
       return SENSIM_OK;
@@ -224,11 +223,11 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
     case SENSIM_ABLATE_SUPERSAMPLING: {
       const cJSON *s = cJSON_GetObjectItemCaseSensitive(cam, "samples");
       if (cJSON_IsNumber(s) && s->valuedouble == 1) {
-        note(n, name, "samples is already 1: unchanged");
+        sensim_tools__ablate_note(n, name, "samples is already 1: unchanged");
         return SENSIM_OK;
       }
       snprintf(msg, sizeof msg, "samples %g -> 1", cJSON_IsNumber(s) ? s->valuedouble : 4.0);
-      note(n, name, msg);
+      sensim_tools__ablate_note(n, name, msg);
       return sensim_tools__ablate_set_number(cam, "samples", 1);
     }
     case SENSIM_ABLATE_LENS_FOV:
