@@ -160,6 +160,8 @@ SENSIM_TOOLS_API void sensim_sweep_destroy(sensim_sweep *s);
 /* The sweep's name, kind, runs and worker threads per run; NULL or 0 for NULL. */
 SENSIM_TOOLS_API const char *sensim_sweep_name(const sensim_sweep *s);
 SENSIM_TOOLS_API sensim_sweep_kind sensim_sweep_kind_of(const sensim_sweep *s);
+/* A kind's name as manifests give it: "scenario", "ablation", "vepd". */
+SENSIM_TOOLS_API const char *sensim_sweep_kind_name(sensim_sweep_kind k);
 SENSIM_TOOLS_API size_t sensim_sweep_run_count(const sensim_sweep *s);
 SENSIM_TOOLS_API int sensim_sweep_threads(const sensim_sweep *s);
 /* Worker threads of every run from now on, 0..1024 (a command line's

@@ -213,9 +213,8 @@ static PyObject *sweep_get_name(PyObject *self, void *u) {
 
 static PyObject *sweep_get_kind(PyObject *self, void *u) {
   (void)u;
-  static const char *const kinds[] = {"scenario", "ablation", "vepd"};
   sensim_sweep *s = sweep_ptr(self);
-  return s ? PyUnicode_FromString(kinds[sensim_sweep_kind_of(s)]) : NULL;
+  return s ? PyUnicode_FromString(sensim_sweep_kind_name(sensim_sweep_kind_of(s))) : NULL;
 }
 
 static PyObject *sweep_get_threads(PyObject *self, void *u) {

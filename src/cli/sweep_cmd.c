@@ -68,13 +68,9 @@ int sensim__sweep_load(sweep_job *job, const sweep_options *opt, int report) {
   return 0;
 }
 
-static const char *kind_name(sensim_sweep_kind k) {
-  return k == SENSIM_SWEEP_VEPD ? "vepd" : k == SENSIM_SWEEP_ABLATION ? "ablation" : "scenario";
-}
-
 void sensim__sweep_list(const sweep_job *job) {
-  printf("sweep %s (%s): %zu runs\n", sensim_sweep_name(job->sweep), kind_name(sensim_sweep_kind_of(job->sweep)),
-         job->nruns);
+  printf("sweep %s (%s): %zu runs\n", sensim_sweep_name(job->sweep),
+         sensim_sweep_kind_name(sensim_sweep_kind_of(job->sweep)), job->nruns);
   for (size_t i = 0; i < job->nruns; i++) {
     char dir[32];
     sensim_sweep_run_dir(i, dir, sizeof dir);

@@ -23,7 +23,7 @@ int sensim_tools__sweep_record_matches(const sensim_sweep *s, size_t i, const cJ
   char hex[17];
   hex64(s->digests[i], hex);
   return cJSON_IsString(sw) && strcmp(sw->valuestring, s->name) == 0 && cJSON_IsString(kind) &&
-         strcmp(kind->valuestring, sensim_tools__sweep_kind_name(s->kind)) == 0 && cJSON_IsNumber(run) &&
+         strcmp(kind->valuestring, sensim_sweep_kind_name(s->kind)) == 0 && cJSON_IsNumber(run) &&
          run->valuedouble == (double)i && cJSON_IsString(dg) && strcmp(dg->valuestring, hex) == 0;
 }
 
@@ -39,7 +39,7 @@ static cJSON *record_new(const sensim_sweep *s, size_t i) {
   char hex[17];
   hex64(s->digests[i], hex);
   int ok = m && par && cJSON_AddStringToObject(m, "sweep", s->name) &&
-           cJSON_AddStringToObject(m, "kind", sensim_tools__sweep_kind_name(s->kind)) &&
+           cJSON_AddStringToObject(m, "kind", sensim_sweep_kind_name(s->kind)) &&
            cJSON_AddNumberToObject(m, "run", (double)i) && cJSON_AddStringToObject(m, "digest", hex) &&
            cJSON_AddNumberToObject(m, "seed", (double)s->seeds[i]);
   sweep_pos pos;

@@ -98,9 +98,6 @@ sensim_status sensim_tools__sweep_doc_seed(const cJSON *doc, uint64_t *seed);
  * reference is a variant) and its label ("reference" or the variant's name). */
 const sensim_vepd_variant *sensim_tools__sweep_model(const sensim_sweep *s, size_t model, const char **label);
 
-/* "kind" names in manifests: "scenario", "ablation", "vepd". */
-const char *sensim_tools__sweep_kind_name(sensim_sweep_kind k);
-
 /* out_dir/run_NNNN, or out_dir/run_NNNN/leaf (malloc'd; NULL when out
  * of memory). */
 char *sensim_tools__sweep_run_path(const char *out_dir, size_t i, const char *leaf);

@@ -53,7 +53,7 @@ const sensim_vepd_variant *sensim_tools__sweep_model(const sensim_sweep *s, size
   return v;
 }
 
-const char *sensim_tools__sweep_kind_name(sensim_sweep_kind k) {
+const char *sensim_sweep_kind_name(sensim_sweep_kind k) {
   return k == SENSIM_SWEEP_VEPD ? "vepd" : k == SENSIM_SWEEP_ABLATION ? "ablation" : "scenario";
 }
 
@@ -121,7 +121,7 @@ uint64_t sensim_tools__sweep_digest(const sensim_sweep *s, size_t i) {
   sweep_pos pos;
   sensim_tools__sweep_pos(s, i, &pos);
   uint64_t h = 14695981039346656037ULL;
-  h = fnv_str(h, sensim_tools__sweep_kind_name(s->kind));
+  h = fnv_str(h, sensim_sweep_kind_name(s->kind));
   h = fnv_str(h, s->base_text);
   for (size_t a = 0; a < s->naxes; a++) {
     const sweep_axis *ax = &s->axes[a];
