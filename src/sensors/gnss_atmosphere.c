@@ -55,12 +55,16 @@ void sensim__std_atmosphere(double h, double rh, double *p_hpa, double *t_k, dou
  * give it), zenith wet delay 0.002277 (1255 / T + 0.05) e, both times
  * sec z = 1 / sin(el). The tan^2 z and delta-R terms of Saastamoinen's full
  * formula, which correct sec z below about 15 deg, are left out. */
+void sensim__saastamoinen_zenith(double lat, double h, double p_hpa, double t_k, double e_hpa, double *zhd,
+                                 double *zwd) {
+  *zhd = 0.0022768 * p_hpa / (1.0 - 0.00266 * cos(2.0 * lat) - 0.28e-6 * h);
+  *zwd = 0.002277 * (1255.0 / t_k + 0.05) * e_hpa;
+}
+
 double sensim__saastamoinen(double lat, double h, double el, double rh) {
-  double p, t, e;
+  double p, t, e, zhd, zwd;
   sensim__std_atmosphere(h, rh, &p, &t, &e);
-  const double hc = h < -500.0 ? -500.0 : h > 11000.0 ? 11000.0 : h;
-  const double zhd = 0.0022768 * p / (1.0 - 0.00266 * cos(2.0 * lat) - 0.28e-6 * hc);
-  const double zwd = 0.002277 * (1255.0 / t + 0.05) * e;
+  sensim__saastamoinen_zenith(lat, h < -500.0 ? -500.0 : h > 11000.0 ? 11000.0 : h, p, t, e, &zhd, &zwd);
   const double min_el = 1.0 * M_PI / 180.0;
   return (zhd + zwd) / sin(el > min_el ? el : min_el);
 }

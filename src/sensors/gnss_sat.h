@@ -126,6 +126,10 @@ void sensim__std_atmosphere(double h, double rh, double *p_hpa, double *t_k, dou
  * 1972), each times 1 / sin(el) (el below 1 deg taken as 1 deg), for the
  * standard atmosphere at (lat rad, h m). */
 double sensim__saastamoinen(double lat, double h, double el, double rh);
+/* Its zenith delays, m, for given pressure (hPa), temperature (K) and
+ * water vapour pressure (hPa) at (lat rad, h m). */
+void sensim__saastamoinen_zenith(double lat, double h, double p_hpa, double t_k, double e_hpa, double *zhd,
+                                 double *zwd);
 
 /* ---- the receiver's configuration ---- */
 
