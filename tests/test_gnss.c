@@ -14,5 +14,7 @@ int main(void) {
   failed += sensim_test_gnss_satellite_orbits();
   failed += sensim_test_gnss_satellite_models();
   failed += sensim_test_gnss_satellite_fixes();
+  failed += sensim_test_gnss_satellite_sky();
+  failed += sensim_test_gnss_satellite_inputs();
   return failed ? 1 : 0;
 }
