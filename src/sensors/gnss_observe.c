@@ -53,7 +53,7 @@ static void signal(const sensim__gnss_cfg *c, const sensim__gps_eph *e, double t
   const double tk0 = (c->gps0 - e->toe) + t;
   double tau = 0.075, p[3], v[3];
   for (int it = 0; it < 8; it++) { /* converges by about 1e-5 per step */
-    sensim__gps_orbit_vel(e, tk0 - tau, p, v);
+    sensim__gps_orbit(e, tk0 - tau, p, NULL);
     sensim__gps_earth_rotate(tau, p, o->sat_pos);
     const double dx = o->sat_pos[0] - rx[0], dy = o->sat_pos[1] - rx[1], dz = o->sat_pos[2] - rx[2];
     const double next = sqrt(dx * dx + dy * dy + dz * dz) / SENSIM__GPS_C;
@@ -62,12 +62,27 @@ static void signal(const sensim__gnss_cfg *c, const sensim__gps_eph *e, double t
     if (step < 1e-14) break;
   }
   sensim__gps_orbit(e, tk0 - tau, p, ek);
-  sensim__gps_orbit_vel(e, tk0 - tau, p, v);
+  sensim__gps_orbit_vel(e, tk0 - tau, p, v); /* the same position, and its rate */
   sensim__gps_earth_rotate(tau, p, o->sat_pos);
   sensim__gps_earth_rotate(tau, v, o->sat_vel);
   const double dx = o->sat_pos[0] - rx[0], dy = o->sat_pos[1] - rx[1], dz = o->sat_pos[2] - rx[2];
   o->rho = sqrt(dx * dx + dy * dy + dz * dz);
   *tau_out = tau;
+}
+
+/* A satellite this far (rad) below the mask at the instant of reception
+ * stays below it at transmission: in the signal's 0.09 s it moves by less
+ * than 1e-5 rad as seen from the Earth. */
+#define SCREEN_MARGIN 1e-3
+
+/* Whether the satellite is below elevation `el` at t (no flight time): a
+ * cheap screen before the signal's iteration. */
+static int below(const sensim__gnss_cfg *c, const sensim__gps_eph *e, double t, const double rx[3],
+                 const double rl[3][3], double el) {
+  double p[3], d[3], n = 0.0;
+  sensim__gps_orbit(e, (c->gps0 - e->toe) + t, p, NULL);
+  for (int i = 0; i < 3; i++) d[i] = p[i] - rx[i], n += d[i] * d[i];
+  return rl[2][0] * d[0] + rl[2][1] * d[1] + rl[2][2] * d[2] < sin(el) * sqrt(n);
 }
 
 sensim_status sensim__gnss_observe(const sensim_capture_ctx *ctx, const sensim_rt_view *view, sensim__gnss_obs *obs,
@@ -98,6 +113,7 @@ sensim_status sensim__gnss_observe(const sensim_capture_ctx *ctx, const sensim_r
   for (int prn = 1; prn <= SENSIM__GPS_PRN_MAX; prn++) {
     const sensim__gps_eph *e = sensim__gnss_nav_select(&c->nav, prn, gps_t, p->max_ephemeris_age);
     if (!e || e->health != 0) continue;
+    if (below(c, e, t, rx, rl, p->elevation_mask - SCREEN_MARGIN)) continue;
     sensim__gnss_obs *o = &obs[n];
     memset(o, 0, sizeof *o);
     o->prn = prn;

@@ -172,7 +172,7 @@ typedef struct sensim__gnss_sky {
   double t;               /* s, ray time */
   int skip;               /* the carrier's body index (its own mesh does not block); -1 */
   int multipath;          /* look for reflections */
-  int nnormals;
+  int nnormals;           /* -1 until probed */
   sensim_vec3 normals[SENSIM__GNSS_MAX_NORMALS]; /* unit, world, facing the antenna */
 } sensim__gnss_sky;
 
@@ -185,11 +185,12 @@ typedef struct sensim__gnss_path {
   sensim_vec3 point;  /* world: the reflection point */
 } sensim__gnss_path;
 
-/* Probe the surroundings (view may be NULL: open sky). */
+/* Set up the sky of one epoch (view may be NULL: open sky); the probe
+ * rays run only once a satellite is found blocked. */
 void sensim__gnss_sky_init(sensim__gnss_sky *sky, const sensim_rt_view *view, sensim_vec3 antenna, sensim_vec3 velocity,
                            double t, int skip, int multipath);
 /* The paths to n satellites in world directions dir (unit). */
-void sensim__gnss_sky_trace(const sensim__gnss_sky *sky, const sensim_vec3 *dir, sensim__gnss_path *out, int n);
+void sensim__gnss_sky_trace(sensim__gnss_sky *sky, const sensim_vec3 *dir, sensim__gnss_path *out, int n);
 
 /* ---- one epoch's measurements (gnss_observe.c) ---- */
 

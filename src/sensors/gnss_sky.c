@@ -18,8 +18,9 @@
  * 3e-4 h m/s more and is left out).
  *
  * Candidate orientations n come from probe rays cast around the antenna
- * once per epoch (24 azimuths at -30, 0 and +30 deg elevation, straight up
- * and straight down): every distinct normal they hit. So reflections are
+ * once per epoch, when a satellite is first found blocked (24 azimuths at
+ * -30, 0 and +30 deg elevation, straight up and straight down): every
+ * distinct normal they hit. So reflections are
  * found off the surfaces those rays see, facades across a street and the
  * ground among them; a surface they miss reflects nothing. Of several
  * reflected paths the shortest is the one tracked. The carrier's own mesh
@@ -77,8 +78,12 @@ void sensim__gnss_sky_init(sensim__gnss_sky *sky, const sensim_rt_view *view, se
   sky->t = t;
   sky->skip = skip;
   sky->multipath = multipath;
-  sky->nnormals = 0;
-  if (!view || !multipath) return;
+  sky->nnormals = -1; /* probed when a satellite is first found blocked */
+}
+
+/* The orientations around the antenna: every distinct normal the probe
+ * rays hit, in probe order (so the result does not depend on threads). */
+static void probe(sensim__gnss_sky *sky) {
   enum { N = 3 * PROBE_AZ + 2 };
   sensim_rt_ray rays[N];
   sensim_rt_hit hits[N];
@@ -91,8 +96,9 @@ void sensim__gnss_sky_init(sensim__gnss_sky *sky, const sensim_rt_view *view, se
     }
   dirs[k++] = v3(0, 0, 1);
   dirs[k++] = v3(0, 0, -1);
-  for (int i = 0; i < N; i++) rays[i] = make_ray(antenna, dirs[i], 0.0, t);
+  for (int i = 0; i < N; i++) rays[i] = make_ray(sky->antenna, dirs[i], 0.0, sky->t);
   intersect(sky, rays, hits, N);
+  sky->nnormals = 0;
   for (int i = 0; i < N && sky->nnormals < SENSIM__GNSS_MAX_NORMALS; i++) {
     if (!hit(&hits[i])) continue;
     const sensim_vec3 nf = facing(&hits[i], dirs[i]);
@@ -102,33 +108,50 @@ void sensim__gnss_sky_init(sensim__gnss_sky *sky, const sensim_rt_view *view, se
   }
 }
 
-/* The shortest single-reflection path to direction d, if any. */
-static void reflect(const sensim__gnss_sky *sky, sensim_vec3 d, sensim__gnss_path *out) {
-  for (int q = 0; q < sky->nnormals; q++) {
-    const sensim_vec3 n = sky->normals[q];
-    const double dn = v3_dot(d, n);
-    if (dn <= 1e-9) continue; /* the satellite is behind this orientation */
-    const sensim_vec3 m = v3_sub(d, v3_scale(n, 2.0 * dn));
-    sensim_rt_ray r = make_ray(sky->antenna, m, 0.0, sky->t);
-    sensim_rt_hit h;
-    intersect(sky, &r, &h, 1);
-    if (!hit(&h) || v3_norm(v3_sub(facing(&h, m), n)) >= SAME_NORMAL) continue;
-    const sensim_vec3 p = v3_add(sky->antenna, v3_scale(m, h.t));
-    sensim_rt_ray up = make_ray(v3_add(p, v3_scale(n, LEAVE_EPS)), d, 0.0, sky->t);
-    sensim_rt_hit hu;
-    intersect(sky, &up, &hu, 1);
-    if (hit(&hu)) continue; /* the incoming wave is blocked before it reaches P */
-    const double extra = h.t * (1.0 - v3_dot(m, d));
-    if (out->state == SENSIM__GNSS_REFLECTED && extra >= out->extra) continue;
-    out->state = SENSIM__GNSS_REFLECTED;
-    out->extra = extra;
-    out->extra_rate = 2.0 * v3_dot(n, sky->velocity) * dn;
-    out->normal = n;
-    out->point = p;
+/* A candidate reflection: satellite i off orientation q. */
+typedef struct cand {
+  int i, q;
+  double dn;       /* d . n */
+  sensim_vec3 m;   /* mirror direction */
+  double t;        /* distance to the reflection point */
+} cand;
+
+enum { CHUNK = 128 }; /* candidates traced per batch (stack: ~13 kB) */
+
+/* Trace a batch of candidates: the ray along m must meet a surface of the
+ * candidate's orientation, and the wave's way in from the satellite to
+ * that point must be free; keep the shortest path per satellite. */
+static void reflect_batch(const sensim__gnss_sky *sky, const sensim_vec3 *dir, cand *c, int nc,
+                          sensim__gnss_path *out) {
+  sensim_rt_ray rays[CHUNK];
+  sensim_rt_hit hits[CHUNK];
+  for (int k = 0; k < nc; k++) rays[k] = make_ray(sky->antenna, c[k].m, 0.0, sky->t);
+  intersect(sky, rays, hits, (size_t)nc);
+  int nm = 0;
+  for (int k = 0; k < nc; k++) {
+    const sensim_vec3 n = sky->normals[c[k].q];
+    if (!hit(&hits[k]) || v3_norm(v3_sub(facing(&hits[k], c[k].m), n)) >= SAME_NORMAL) continue;
+    c[k].t = hits[k].t;
+    const sensim_vec3 p = v3_add(sky->antenna, v3_scale(c[k].m, c[k].t));
+    rays[nm] = make_ray(v3_add(p, v3_scale(n, LEAVE_EPS)), dir[c[k].i], 0.0, sky->t);
+    c[nm++] = c[k];
+  }
+  intersect(sky, rays, hits, (size_t)nm);
+  for (int k = 0; k < nm; k++) {
+    if (hit(&hits[k])) continue; /* the incoming wave is blocked before it reaches P */
+    const sensim_vec3 d = dir[c[k].i], n = sky->normals[c[k].q];
+    sensim__gnss_path *o = &out[c[k].i];
+    const double extra = c[k].t * (1.0 - v3_dot(c[k].m, d));
+    if (o->state == SENSIM__GNSS_REFLECTED && extra >= o->extra) continue;
+    o->state = SENSIM__GNSS_REFLECTED;
+    o->extra = extra;
+    o->extra_rate = 2.0 * v3_dot(n, sky->velocity) * c[k].dn;
+    o->normal = n;
+    o->point = v3_add(sky->antenna, v3_scale(c[k].m, c[k].t));
   }
 }
 
-void sensim__gnss_sky_trace(const sensim__gnss_sky *sky, const sensim_vec3 *dir, sensim__gnss_path *out, int n) {
+void sensim__gnss_sky_trace(sensim__gnss_sky *sky, const sensim_vec3 *dir, sensim__gnss_path *out, int n) {
   enum { MAXN = SENSIM__GPS_PRN_MAX + 1 };
   sensim_rt_ray rays[MAXN];
   sensim_rt_hit hits[MAXN];
@@ -141,9 +164,19 @@ void sensim__gnss_sky_trace(const sensim__gnss_sky *sky, const sensim_vec3 *dir,
   if (n > MAXN) n = MAXN;
   for (int i = 0; i < n; i++) rays[i] = make_ray(sky->antenna, dir[i], 0.0, sky->t);
   intersect(sky, rays, hits, (size_t)n);
+  cand c[CHUNK];
+  int nc = 0;
   for (int i = 0; i < n; i++) {
     if (!hit(&hits[i])) continue;
     out[i].state = SENSIM__GNSS_LOST;
-    if (sky->multipath) reflect(sky, dir[i], &out[i]);
+    if (sky->multipath && sky->nnormals < 0) probe(sky);
+    for (int q = 0; q < sky->nnormals && sky->multipath; q++) {
+      const sensim_vec3 nq = sky->normals[q];
+      const double dn = v3_dot(dir[i], nq);
+      if (dn <= 1e-9) continue; /* the satellite is behind this orientation */
+      c[nc].i = i, c[nc].q = q, c[nc].dn = dn, c[nc].m = v3_sub(dir[i], v3_scale(nq, 2.0 * dn));
+      if (++nc == CHUNK) reflect_batch(sky, dir, c, nc, out), nc = 0;
+    }
   }
+  if (nc) reflect_batch(sky, dir, c, nc, out);
 }
