@@ -116,9 +116,9 @@ SENSIM_API sensim_status sensim_gnss_create(sensim_world *world, const sensim_se
                                             const sensim_gnss_params *gp, sensim_sensor **out);
 
 /* The receiver's parameters as resolved at creation (utc_start,
- * leap_seconds, the Klobuchar coefficients and max_ephemeris_age filled in
- * from the file where they were left to it; ephemeris points at the
- * sensor's own copy of the path, valid while the sensor lives).
+ * leap_seconds and the Klobuchar coefficients filled in from the file
+ * where they were left to it; ephemeris points at the sensor's own copy of
+ * the path, valid while the sensor lives; NULL in the nominal mode).
  * SENSIM_EINVAL for NULL arguments or a sensor of another kind. */
 SENSIM_API sensim_status sensim_gnss_params_get(const sensim_sensor *sensor, sensim_gnss_params *out);
 

@@ -474,8 +474,9 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   /* NMEA of a receiver that simulates its satellites: the receiver's UTC
    * unless the output gives its own. */
   sensim_gnss_params gp;
-  if (out->format == SENSIM__OUT_NMEA && strcmp(kind->type, "gnss") == 0 && !cJSON_HasObjectItem(output, "utc_start") &&
-      sensim_gnss_params_get(s, &gp) == SENSIM_OK && gp.mode == SENSIM_GNSS_SATELLITES)
+  if (out->format == SENSIM__OUT_NMEA && strcmp(kind->type, "gnss") == 0 &&
+      !cJSON_HasObjectItem(output, "utc_start") && sensim_gnss_params_get(s, &gp) == SENSIM_OK &&
+      gp.mode == SENSIM_GNSS_SATELLITES)
     out->utc_start = gp.utc_start;
   out->sensor = s;
   return sensim__scenario_check_output(scn, path, kind->type, out, output != NULL, reach);

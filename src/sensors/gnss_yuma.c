@@ -32,10 +32,15 @@ static const char *const labels[NLABELS] = {
 /* Start of the 1024-week era 2019-04-07 .. 2038-11-20 (the second rollover). */
 #define ERA2_WEEK 2048.0
 
-static sensim_status bad(const char *path, int line, const char *fmt, const char *what) {
-  char msg[160];
-  snprintf(msg, sizeof msg, fmt, what);
+static sensim_status bad(const char *path, int line, const char *msg) {
   return sensim__fail(SENSIM_EPARSE, "%s:%d: %s", path, line, msg);
+}
+
+/* The same about a label: "'<label>' <what>" or "<what> '<label>'". */
+static sensim_status bad_label(const char *path, int line, const char *fmt, const char *label) {
+  char msg[160];
+  snprintf(msg, sizeof msg, fmt, label);
+  return bad(path, line, msg);
 }
 
 /* Lower-case s[0, n) without blanks into out (cap bytes). */
@@ -67,16 +72,16 @@ static sensim_status finish(const double *v, const char *path, int line, double 
   memset(&e, 0, sizeof e);
   e.line = line;
   if (!(v[L_ID] >= 1 && v[L_ID] <= SENSIM__GPS_PRN_MAX && v[L_ID] == floor(v[L_ID])))
-    return bad(path, line, "ID must be a PRN in 1..63%s", "");
+    return bad(path, line, "ID must be a PRN in 1..63");
   if (!(v[L_HEALTH] >= 0 && v[L_HEALTH] <= 255 && v[L_HEALTH] == floor(v[L_HEALTH])))
-    return bad(path, line, "Health must be a whole number in 0..255%s", "");
-  if (!(v[L_ECC] >= 0 && v[L_ECC] <= 0.9)) return bad(path, line, "Eccentricity must be in [0, 0.9]%s", "");
+    return bad(path, line, "Health must be a whole number in 0..255");
+  if (!(v[L_ECC] >= 0 && v[L_ECC] <= 0.9)) return bad(path, line, "Eccentricity must be in [0, 0.9]");
   if (!(v[L_SQRTA] >= 2000 && v[L_SQRTA] <= 8000))
-    return bad(path, line, "SQRT(A) must be in [2000, 8000] m^(1/2)%s", "");
+    return bad(path, line, "SQRT(A) must be in [2000, 8000] m^(1/2)");
   if (!(v[L_TOA] >= 0 && v[L_TOA] < SENSIM__GPS_WEEK))
-    return bad(path, line, "Time of Applicability must be in [0, 604800) s%s", "");
+    return bad(path, line, "Time of Applicability must be in [0, 604800) s");
   if (!(v[L_WEEK] >= 0 && v[L_WEEK] <= 6000 && v[L_WEEK] == floor(v[L_WEEK])))
-    return bad(path, line, "week must be a whole number in [0, 6000]%s", "");
+    return bad(path, line, "week must be a whole number in [0, 6000]");
   e.prn = (int)v[L_ID];
   e.health = (int)v[L_HEALTH];
   e.e = v[L_ECC];
@@ -106,7 +111,7 @@ static sensim_status finish(const double *v, const char *path, int line, double 
 
 sensim_status sensim__gnss_read_yuma(const char *text, const char *path, double gps_hint, sensim__gnss_nav *nav) {
   const char *p = text;
-  int line = 0, star = 0, nseen = 0;
+  int line = 0, star = 0;
   double v[NLABELS];
   unsigned seen = 0;
   for (;;) {
@@ -124,33 +129,31 @@ sensim_status sensim__gnss_read_yuma(const char *text, const char *path, double 
       if (star) { /* close the record before */
         if (seen != (1u << NLABELS) - 1) {
           for (int k = 0; k < NLABELS; k++)
-            if (!(seen & (1u << k))) return bad(path, star, "the record has no '%s' line", labels[k]);
+            if (!(seen & (1u << k))) return bad_label(path, star, "the record has no '%s' line", labels[k]);
         }
         sensim_status st = finish(v, path, star, gps_hint, nav);
         if (st != SENSIM_OK) return st;
-        nseen++;
       }
       if (eof) break;
       char low[160];
       squeeze(s, n, low, sizeof low);
-      if (!strstr(low, "almanacforprn")) return bad(path, line, "expected '******** Week N almanac for PRN-nn ********'%s", "");
+      if (!strstr(low, "almanacforprn")) return bad(path, line, "expected '******** Week N almanac for PRN-nn ********'");
       star = line;
       seen = 0;
       continue;
     }
     if (blank) continue;
-    if (!star) return bad(path, line, "a value before the first '******** Week N almanac ...' line%s", "");
+    if (!star) return bad(path, line, "a value before the first '******** Week N almanac ...' line");
     const char *colon = memchr(s, ':', n);
-    if (!colon) return bad(path, line, "expected 'Label: value'%s", "");
+    if (!colon) return bad(path, line, "expected 'Label: value'");
     char key[64];
     squeeze(s, (size_t)(colon - s), key, sizeof key);
     int k = 0;
     while (k < NLABELS && strcmp(key, labels[k]) != 0) k++;
-    if (k == NLABELS) return bad(path, line, "unknown label '%s'", key);
-    if (seen & (1u << k)) return bad(path, line, "'%s' given twice in one record", key);
-    if (!number(colon + 1, n - (size_t)(colon + 1 - s), &v[k])) return bad(path, line, "'%s' is not a number", key);
+    if (k == NLABELS) return bad_label(path, line, "unknown label '%s'", key);
+    if (seen & (1u << k)) return bad_label(path, line, "'%s' given twice in one record", key);
+    if (!number(colon + 1, n - (size_t)(colon + 1 - s), &v[k])) return bad_label(path, line, "'%s' is not a number", key);
     seen |= 1u << k;
   }
-  (void)nseen;
   return SENSIM_OK;
 }
