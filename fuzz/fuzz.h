@@ -28,6 +28,15 @@ sensim_status sensim_fuzz_mesh(const uint8_t *data, size_t size);
  * a failure without a message). */
 sensim_status sensim_fuzz_scenario(const uint8_t *data, size_t size);
 
+/* sensim_gnss_create in the satellites mode (ionosphere off) with `data`
+ * as its navigation file, written to a scratch folder, in a fresh world;
+ * if the receiver is made, one capture at t = 0. Returns the create's
+ * status; aborts if it broke its contract (a status other than OK,
+ * SENSIM_EPARSE, SENSIM_EINVAL or SENSIM_ENOMEM, a sensor made by a failed
+ * create, a message without the file's name, unsound records from an
+ * accepted file, a capture that fails or delivers no fix). */
+sensim_status sensim_fuzz_nav(const uint8_t *data, size_t size);
+
 /* Report a broken contract and abort, which libFuzzer records as a crash
  * and the replay test as a failed test. */
 void sensim_fuzz_violation(const char *what, const uint8_t *data, size_t size);

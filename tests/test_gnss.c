@@ -1,5 +1,5 @@
 /* tests/test_gnss.c: the GNSS test binary (receiver, geodesy, error
- * filters, NMEA and CSV output); its groups live in tests/gnss/. */
+ * filters, NMEA and CSV output, the satellites mode); its groups live in tests/gnss/. */
 #include "gnss/gnss_groups.h"
 #include "support/testutil.h"
 
@@ -11,5 +11,10 @@ int main(void) {
   failed += sensim_test_gnss_hdop_outage();
   failed += sensim_test_gnss_nmea();
   failed += sensim_test_gnss_outputs();
+  failed += sensim_test_gnss_satellite_orbits();
+  failed += sensim_test_gnss_satellite_models();
+  failed += sensim_test_gnss_satellite_fixes();
+  failed += sensim_test_gnss_satellite_sky();
+  failed += sensim_test_gnss_satellite_inputs();
   return failed ? 1 : 0;
 }

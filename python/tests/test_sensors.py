@@ -3,6 +3,7 @@ counters, and physics read back through Python."""
 
 import inspect
 import math
+import os
 
 import numpy as np
 import pytest
@@ -326,6 +327,27 @@ def test_gnss_moving_velocity(make_world):
     assert r["enu"] == pytest.approx((0.4, 0, 0), abs=1e-12)
     assert r["vel_enu"] == pytest.approx((2, 0, 0), abs=1e-12)
     assert r["speed"] == pytest.approx(2.0) and r["course"] == pytest.approx(90.0)
+
+
+def test_gnss_satellites_mode_from_keywords(make_world):
+    # The satellites mode from Python's keywords (the scenario keys): with
+    # no errors the least-squares fix is the antenna, and the DOPs and the
+    # satellite count are the constellation's (docs/gnss.md).
+    eph = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "gnss",
+                       "brdc1820.10_0000_gps.rnx")
+    w, car = make_world(box=False, origin=(47.3769, 8.5417, 408.0))
+    g = w.gnss(body=car, mount=(0.5, 0, 1.5), rate=10, mode="satellites", ephemeris=eph,
+               utc_start="2010-07-01T00:30:00Z", elevation_mask_deg=10, range_sigma=0,
+               range_rate_sigma=0, troposphere=False, iono_alpha=[1e-8, 0, 0, 0],
+               iono_beta=[9e4, 0, 0, 0], correct_ionosphere=True)
+    drive(w, car, steps(3, 0.1), pose=((3, -2, 0), (1, 0, 0, 0)))
+    for f in g.poll_all():
+        r = f.record
+        assert r["fix_type"] == 1 and 6 <= r["satellites"] <= 12
+        assert np.abs(r["enu"] - (3.5, -2, 1.5)).max() < 1e-3
+        assert 0.5 < r["hdop"] < 3 and r["pdop"] == pytest.approx(math.hypot(r["hdop"], r["vdop"]))
+    with pytest.raises(sensim.Error):
+        w.gnss(name="bad", mode="satellites", ephemeris=eph, hdop=1.0)
 
 
 def test_camera_depth_over_a_plane(make_world):

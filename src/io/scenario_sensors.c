@@ -392,6 +392,29 @@ sensim_status sensim_sensor_create_json(sensim_world *world, const char *kind,
   return st;
 }
 
+/* Keys of sensor objects that name a file (the GNSS receiver's
+ * "ephemeris"): a relative name is relative to the scenario's folder, so
+ * *out gets a copy of obj with such names joined to base_dir (NULL when
+ * nothing needs it). */
+static sensim_status resolve_file_keys(const cJSON *obj, const char *path, const char *base_dir, cJSON **out) {
+  static const char *const file_keys[] = {"ephemeris", NULL};
+  *out = NULL;
+  for (size_t i = 0; file_keys[i]; i++) {
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(obj, file_keys[i]);
+    if (!cJSON_IsString(f) || !f->valuestring[0] || f->valuestring[0] == '/' || !base_dir || !*base_dir) continue;
+    char *full = resolve_path(base_dir, f->valuestring);
+    if (!*out) *out = cJSON_Duplicate(obj, 1);
+    if (!full || !*out || !cJSON_ReplaceItemInObjectCaseSensitive(*out, file_keys[i], cJSON_CreateString(full))) {
+      free(full);
+      cJSON_Delete(*out);
+      *out = NULL;
+      return sensim__fail(SENSIM_ENOMEM, "%s.%s: out of memory", path, file_keys[i]);
+    }
+    free(full);
+  }
+  return SENSIM_OK;
+}
+
 static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const char *path,
                                   const char *base_dir, sensim__scn_sensor *out) {
   const char *type = NULL, *name = NULL;
@@ -425,7 +448,10 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
 
   sensim_sensor *s = NULL;
   double reach = 0.0;
-  st = kind->create(scn->world, obj, path, &sp, &s, &reach);
+  cJSON *resolved = NULL;
+  if ((st = resolve_file_keys(obj, path, base_dir, &resolved)) != SENSIM_OK) return st;
+  st = kind->create(scn->world, resolved ? resolved : obj, path, &sp, &s, &reach);
+  cJSON_Delete(resolved);
   if (st != SENSIM_OK) {
     sensim__error_context("%s", path);
     return st;
@@ -445,6 +471,13 @@ static sensim_status parse_sensor(sensim_scenario *scn, const cJSON *obj, const 
   if ((st = sensim__jobject(obj, path, "output", 0, &output)) != SENSIM_OK) return st;
   if ((st = parse_output(output, op, sensim_sensor_output_type(s), &out->format, &out->utc_start)) != SENSIM_OK)
     return st;
+  /* NMEA of a receiver that simulates its satellites: the receiver's UTC
+   * unless the output gives its own. */
+  sensim_gnss_params gp;
+  if (out->format == SENSIM__OUT_NMEA && strcmp(kind->type, "gnss") == 0 &&
+      !cJSON_HasObjectItem(output, "utc_start") && sensim_gnss_params_get(s, &gp) == SENSIM_OK &&
+      gp.mode == SENSIM_GNSS_SATELLITES)
+    out->utc_start = gp.utc_start;
   out->sensor = s;
   return sensim__scenario_check_output(scn, path, kind->type, out, output != NULL, reach);
 }

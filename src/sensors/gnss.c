@@ -1,4 +1,6 @@
-/* sensors/gnss.c: the GNSS receiver before its error filters.
+/* sensors/gnss.c: the GNSS receiver before its error filters: its
+ * parameters, its kinds, and the nominal mode's generator (the satellites
+ * mode's is sensors/gnss_satellites.c).
  *
  * Reports the position of the antenna (the sensor origin): its ENU position
  * (world X east, Y north, Z up at the world's origin), WGS84
@@ -20,15 +22,35 @@
 #include "core/internal.h"
 #include "core/vecmath.h"
 #include "sensim/gnss.h"
+#include "sensors/gnss_sat.h"
+#include "sensors/traced.h"
 #include "sensors/window.h"
 
 static const double kRadToDeg = 180.0 / M_PI;
 
 void sensim_gnss_params_init(sensim_gnss_params *p) {
   if (!p) return;
+  memset(p, 0, sizeof *p);
   p->satellites = 10;
   p->hdop = 0.9;
   p->vdop = 1.5;
+  p->mode = SENSIM_GNSS_NOMINAL;
+  p->ephemeris = NULL;
+  p->utc_start = 0.0;
+  p->leap_seconds = -1;
+  p->max_ephemeris_age = 0.0;
+  p->elevation_mask = 5.0 * M_PI / 180.0;
+  p->visibility = 1;
+  p->multipath = 1;
+  p->ionosphere = 1;
+  p->troposphere = 1;
+  p->correct_ionosphere = 0;
+  p->correct_troposphere = 0;
+  for (int i = 0; i < 4; i++) p->iono_alpha[i] = p->iono_beta[i] = NAN;
+  p->humidity = 0.5;
+  p->range_sigma = 0.5;
+  p->range_rate_sigma = 0.05;
+  p->reported_sigma = -1.0;
 }
 
 static double gnss_default_window(const void *impl, double rate) {
@@ -52,32 +74,29 @@ void sensim_gnss_fill_speed_course(sensim_gnss_fix *fix) {
   fix->course = c;
 }
 
-typedef struct antenna {
-  sensim_vec3 pos, vel; /* world frame, m and m/s */
-} antenna;
-
-/* Antenna point of a rigid carrier: p = x + R r, v_p = v + omega x (R r),
- * all in the world frame (e.g. Craig, "Introduction to Robotics", 3rd ed.,
- * ch. 5). A world-fixed sensor's carrier state is zero at identity. */
-static antenna antenna_of(const sensim_capture_ctx *ctx, const sensim_body_state *st) {
-  sensim_vec3 lever = q_rotate(st->pose.rot, ctx->mount.pos);
-  antenna a;
-  a.pos = v3_add(st->pose.pos, lever);
-  a.vel = v3_add(st->lin_vel, v3_cross(st->ang_vel, lever));
-  return a;
+void sensim__gnss_antenna(const sensim_capture_ctx *ctx, double t, sensim_vec3 *pos, sensim_vec3 *vel) {
+  sensim_body_state st;
+  sensim__ctx_carrier_state(ctx, t, &st);
+  /* Antenna point of a rigid carrier: p = x + R r, v_p = v + omega x (R r),
+   * all in the world frame (e.g. Craig, "Introduction to Robotics", 3rd
+   * ed., ch. 5). A world-fixed sensor's carrier state is zero at identity. */
+  sensim_vec3 lever = q_rotate(st.pose.rot, ctx->mount.pos);
+  *pos = v3_add(st.pose.pos, lever);
+  *vel = v3_add(st.lin_vel, v3_cross(st.ang_vel, lever));
 }
 
-/* antenna_of as a window reading: position then velocity. */
+/* The antenna as a window reading: position then velocity. */
 static void antenna_reading(const sensim_capture_ctx *ctx, const sensim_body_state *st, const void *user,
                             double *out) {
   (void)user;
-  antenna a = antenna_of(ctx, st);
-  out[0] = a.pos.x, out[1] = a.pos.y, out[2] = a.pos.z;
-  out[3] = a.vel.x, out[4] = a.vel.y, out[5] = a.vel.z;
+  sensim_vec3 lever = q_rotate(st->pose.rot, ctx->mount.pos);
+  sensim_vec3 p = v3_add(st->pose.pos, lever), v = v3_add(st->lin_vel, v3_cross(st->ang_vel, lever));
+  out[0] = p.x, out[1] = p.y, out[2] = p.z;
+  out[3] = v.x, out[4] = v.y, out[5] = v.z;
 }
 
 static sensim_status gnss_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
-  const sensim_gnss_params *gp = ctx.impl;
+  const sensim_gnss_params *gp = &((const sensim__gnss_cfg *)ctx.impl)->p;
   const sensim_snapshot *snap = ctx.snap;
   double a[6];
   sensim__window_mean(&ctx, ctx.t_capture, antenna_reading, NULL, 6, a);
@@ -109,18 +128,30 @@ static const sensim_sensor_kind gnss_kind = {
     .needs_geometry = 0,
     .default_window = gnss_default_window,
     .generate = gnss_generate,
-    .destroy = free,
+    .destroy = sensim__gnss_cfg_free,
 };
 
-static sensim_status check_gnss_params(const sensim_gnss_params *gp) {
-  if (gp->satellites < 0 || gp->satellites > 99)
-    return sensim__fail(SENSIM_EINVAL, "gnss: satellites = %d must be in [0, 99]", gp->satellites);
-  if (!(gp->hdop >= 0.0 && gp->hdop < 1000.0))
-    return sensim__fail(SENSIM_EINVAL, "gnss: hdop = %g must be in [0, 1000)", gp->hdop);
-  if (!(gp->vdop >= 0.0 && gp->vdop < 1000.0))
-    return sensim__fail(SENSIM_EINVAL, "gnss: vdop = %g must be in [0, 1000)", gp->vdop);
-  return SENSIM_OK;
-}
+/* The satellites mode without ray tracing: open sky everywhere. */
+static const sensim_sensor_kind gnss_sky_kind = {
+    .name = "gnss",
+    .raw_type = SENSIM_PAYLOAD_GNSS,
+    .needs_geometry = 0,
+    .default_window = gnss_default_window,
+    .generate = sensim__gnss_sat_generate,
+    .destroy = sensim__gnss_cfg_free,
+};
+
+/* The satellites mode with visibility: binds the kernel's structures. */
+static const sensim_sensor_kind gnss_traced_kind = {
+    .name = "gnss",
+    .raw_type = SENSIM_PAYLOAD_GNSS,
+    .needs_geometry = 1,
+    .default_window = gnss_default_window,
+    .generate = sensim__gnss_sat_generate,
+    .destroy = sensim__gnss_cfg_free,
+    .prepare = sensim__traced_prepare,
+    .release_aux = sensim__traced_release,
+};
 
 sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params *sp,
                                  const sensim_gnss_params *gp, sensim_sensor **out) {
@@ -128,16 +159,20 @@ sensim_status sensim_gnss_create(sensim_world *world, const sensim_sensor_params
   if (!sp) return sensim__fail(SENSIM_EINVAL, "gnss: sensor params are NULL");
   if (!gp) return sensim__fail(SENSIM_EINVAL, "gnss: receiver params are NULL");
   if (!out) return sensim__fail(SENSIM_EINVAL, "gnss: out is NULL");
-  sensim_status st = check_gnss_params(gp);
+  sensim__gnss_cfg *cfg = NULL;
+  sensim_status st = sensim__gnss_cfg_make(sp, gp, &cfg);
   if (st != SENSIM_OK) return st;
-  /* One solution per epoch (gnss.h); the relative slack forgives the
-   * rounding of window = 1 / rate computed by the caller. */
-  if (sp->rate > 0.0 && isfinite(sp->window) && sp->window > (1.0 + 1e-12) / sp->rate)
-    return sensim__fail(SENSIM_EINVAL,
-                        "gnss: window = %g s is longer than the update period 1 / rate = %g s",
-                        sp->window, 1.0 / sp->rate);
-  sensim_gnss_params *impl = malloc(sizeof *impl);
-  if (!impl) return sensim__fail(SENSIM_ENOMEM, "gnss: out of memory");
-  *impl = *gp;
-  return sensim__sensor_create(world, sp, &gnss_kind, impl, out);
+  const sensim_sensor_kind *kind = gp->mode == SENSIM_GNSS_NOMINAL ? &gnss_kind
+                                   : gp->visibility                ? &gnss_traced_kind
+                                                                   : &gnss_sky_kind;
+  return sensim__sensor_create(world, sp, kind, cfg, out);
+}
+
+sensim_status sensim_gnss_params_get(const sensim_sensor *s, sensim_gnss_params *out) {
+  if (!s || !out) return sensim__fail(SENSIM_EINVAL, "sensim_gnss_params_get: NULL argument");
+  const sensim_sensor_kind *k = sensim__sensor_kind(s);
+  if (k != &gnss_kind && k != &gnss_sky_kind && k != &gnss_traced_kind)
+    return sensim__fail(SENSIM_EINVAL, "sensor '%s' is not a GNSS receiver", sensim_sensor_name(s));
+  *out = ((const sensim__gnss_cfg *)sensim__sensor_impl(s))->p;
+  return SENSIM_OK;
 }

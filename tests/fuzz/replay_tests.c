@@ -1,5 +1,5 @@
 /* tests/fuzz/replay_tests.c: every input of the checked-in fuzzing corpus
- * (tests/data/fuzz/mesh/, tests/data/fuzz/scenario/) through the fuzzers'
+ * (tests/data/fuzz/mesh/, tests/data/fuzz/scenario/, tests/data/fuzz/nav/) through the fuzzers'
  * own entry points (fuzz/fuzz.h), without libFuzzer. An entry point aborts
  * when the library breaks its contract on an input (docs/fuzzing.md), so
  * a crash, a sanitizer report or an abort fails this binary; the file
@@ -95,10 +95,16 @@ static void test_scenario_corpus_loads_or_fails_with_its_expected_status(void **
   replay("scenario", sensim_fuzz_scenario, 50);
 }
 
+static void test_nav_corpus_reads_or_fails_with_its_expected_status(void **state) {
+  (void)state;
+  replay("nav", sensim_fuzz_nav, 30);
+}
+
 int sensim_test_fuzz_replay(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mesh_corpus_loads_or_fails_with_its_expected_status),
       cmocka_unit_test(test_scenario_corpus_loads_or_fails_with_its_expected_status),
+      cmocka_unit_test(test_nav_corpus_reads_or_fails_with_its_expected_status),
   };
   return cmocka_run_group_tests_name("fuzz_replay", tests, NULL, NULL);
 }

@@ -12,6 +12,11 @@ int sensim_test_gnss_noise_models(void);
 int sensim_test_gnss_hdop_outage(void);
 int sensim_test_gnss_nmea(void);
 int sensim_test_gnss_outputs(void);
+int sensim_test_gnss_satellite_orbits(void);
+int sensim_test_gnss_satellite_models(void);
+int sensim_test_gnss_satellite_fixes(void);
+int sensim_test_gnss_satellite_sky(void);
+int sensim_test_gnss_satellite_inputs(void);
 
 /* A built-in filter's user struct from JSON text (NULL: defaults); fails the
  * test on error. */
@@ -33,5 +38,18 @@ void gt_filter_free(const char *name, void *user);
 void gt_frame(sensim_frame *f, sensim_gnss_fix *fix, uint64_t index, double t,
               const double enu[3]);
 extern const double gt_origin[3];
+
+/* ---- the satellites mode (tests/gnss/satellite_*.c) ---- */
+
+/* The shipped broadcast ephemeris (tests/data/gnss/README.md). */
+#define GT_BRDC SENSIM_TEST_DATA "/gnss/brdc1820.10_0000_gps.rnx"
+/* A world at gt_origin with `threads` workers; fails the test on error. */
+sensim_world *gt_sat_world(int threads);
+/* Defaults in the satellites mode over GT_BRDC; `exact` nonzero turns off
+ * every error (noise, ionosphere, troposphere). */
+void gt_sat_params(sensim_gnss_params *gp, int exact);
+/* Frame k's fix of a sensor after advancing to its capture (polls every
+ * frame due; the fix is copied). */
+sensim_gnss_fix gt_next_fix(sensim_world *w, sensim_sensor *s, double t);
 
 #endif

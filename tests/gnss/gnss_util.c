@@ -94,3 +94,39 @@ void gt_frame(sensim_frame *f, sensim_gnss_fix *fix, uint64_t index, double t,
   fix->pdop = hypot(0.9, 1.5);
   fix->fix_type = 1;
 }
+
+sensim_world *gt_sat_world(int threads) {
+  sensim_world_params wp;
+  sensim_world_params_init(&wp);
+  wp.threads = threads;
+  wp.seed = GT_SEED;
+  wp.origin_lat = gt_origin[0];
+  wp.origin_lon = gt_origin[1];
+  wp.origin_height = gt_origin[2];
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&wp, &w));
+  return w;
+}
+
+void gt_sat_params(sensim_gnss_params *gp, int exact) {
+  sensim_gnss_params_init(gp);
+  gp->mode = SENSIM_GNSS_SATELLITES;
+  gp->ephemeris = GT_BRDC;
+  if (exact) {
+    gp->range_sigma = gp->range_rate_sigma = 0.0;
+    gp->ionosphere = gp->troposphere = 0;
+  }
+}
+
+sensim_gnss_fix gt_next_fix(sensim_world *w, sensim_sensor *s, double t) {
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, t));
+  const sensim_frame *g = NULL;
+  sensim_gnss_fix fix;
+  double at = NAN;
+  while (sensim_sensor_poll(s, &g) == SENSIM_OK && g) { /* valid until the next poll: copy */
+    fix = *(const sensim_gnss_fix *)g->data;
+    at = g->t_capture;
+  }
+  if (!(fabs(at - t) <= 1e-9)) fail_msg("the last fix delivered by t = %g is of t = %g", t, at);
+  return fix;
+}

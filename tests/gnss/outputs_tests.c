@@ -84,7 +84,8 @@ static void test_scenario_gnss_keys_parse_and_reject_bad_values(void **state) {
   }
   const char *const *k = sensim__scenario_gnss_keys;
   assert_string_equal(k[0], "satellites");
-  assert_null(k[3]);
+  assert_string_equal(k[3], "mode"); /* then the satellites mode's keys */
+  assert_null(k[21]);
 }
 
 /* The five variants, each one "filters" line of a scenario, and the lines

@@ -9,7 +9,7 @@
 #include "robust/robust_groups.h"
 #include "support/testutil.h"
 
-enum target { T_WORLD, T_SENSOR, T_SENSOR_IMU, T_CAMERA, T_LIDAR, T_GNSS, T_IMU, T_MAG, T_CONE,
+enum target { T_WORLD, T_SENSOR, T_SENSOR_IMU, T_CAMERA, T_LIDAR, T_GNSS, T_GNSS_SAT, T_IMU, T_MAG, T_CONE,
               T_RADAR, T_LIGHT, T_SHAPE, T_MATERIAL, T_BODY, T_STATE };
 enum ftype { F_D, F_F, F_I, F_U32 };
 
@@ -96,6 +96,14 @@ static sensim_status apply(robust_fx *fx, const robust_case *c) {
       poke(&gp, c);
       return sensim_gnss_create(fx->world, &sp, &gp, &s);
     }
+    case T_GNSS_SAT: { /* the satellites mode over the test suite's ephemeris */
+      sensim_gnss_params gp;
+      sensim_gnss_params_init(&gp);
+      gp.mode = SENSIM_GNSS_SATELLITES;
+      gp.ephemeris = SENSIM_TEST_DATA "/gnss/brdc1820.10_0000_gps.rnx";
+      poke(&gp, c);
+      return sensim_gnss_create(fx->world, &sp, &gp, &s);
+    }
     case T_IMU: {
       sensim_imu_params ip;
       sensim_imu_params_init(&ip);
@@ -166,6 +174,7 @@ static sensim_status apply(robust_fx *fx, const robust_case *c) {
 #define CAM(f, ft, v, sub) ROW("camera", T_CAMERA, sensim_camera_params, f, ft, v, EINV, sub)
 #define LIDAR(f, ft, v, sub) ROW("lidar", T_LIDAR, sensim_lidar_params, f, ft, v, EINV, sub)
 #define GNSS(f, ft, v, sub) ROW("gnss", T_GNSS, sensim_gnss_params, f, ft, v, EINV, sub)
+#define GSAT(f, ft, v, sub) ROW("gnss satellites", T_GNSS_SAT, sensim_gnss_params, f, ft, v, EINV, sub)
 #define IMU(f, v, sub) ROW("imu", T_IMU, sensim_imu_params, f, F_I, v, EINV, sub)
 #define MAG(f, ft, v, sub) ROW("magnetometer", T_MAG, sensim_magnetometer_params, f, ft, v, EINV, sub)
 #define CONE(f, ft, v, sub) ROW("cone", T_CONE, sensim_cone_params, f, ft, v, EINV, sub)
@@ -330,6 +339,29 @@ const robust_case robust_param_cases[] = {
     GNSS(hdop, F_D, INFINITY, "hdop"),
     GNSS(vdop, F_D, NAN, "vdop"),
     GNSS(vdop, F_D, 1e3, "vdop"),
+    GNSS(mode, F_I, 2, "mode"),
+    GNSS(mode, F_I, -1, "mode"),
+    GSAT(utc_start, F_D, -1, "utc_start"),
+    GSAT(utc_start, F_D, NAN, "utc_start"),
+    GSAT(utc_start, F_D, 5e9, "utc_start"),
+    GSAT(utc_start, F_D, 1.6e9, "valid"), /* 2020: outside the 2010 file */
+    GSAT(leap_seconds, F_I, -2, "leap_seconds"),
+    GSAT(leap_seconds, F_I, 101, "leap_seconds"),
+    GSAT(max_ephemeris_age, F_D, -1, "max_ephemeris_age"),
+    GSAT(max_ephemeris_age, F_D, NAN, "max_ephemeris_age"),
+    GSAT(elevation_mask, F_D, -0.1, "elevation_mask"),
+    GSAT(elevation_mask, F_D, 1.6, "elevation_mask"),
+    GSAT(elevation_mask, F_D, NAN, "elevation_mask"),
+    GSAT(humidity, F_D, -0.1, "humidity"),
+    GSAT(humidity, F_D, 1.1, "humidity"),
+    GSAT(humidity, F_D, NAN, "humidity"),
+    GSAT(range_sigma, F_D, -1, "range_sigma"),
+    GSAT(range_sigma, F_D, INFINITY, "range_sigma"),
+    GSAT(range_rate_sigma, F_D, NAN, "range_rate_sigma"),
+    GSAT(reported_sigma, F_D, -0.5, "reported_sigma"),
+    GSAT(reported_sigma, F_D, NAN, "reported_sigma"),
+    GSAT(iono_alpha[2], F_D, 1e-8, "iono_alpha"),
+    GSAT(iono_beta[0], F_D, INFINITY, "iono_beta"),
     IMU(earth_rotation, 2, "earth_rotation"),
     IMU(earth_rotation, -1, "earth_rotation"),
     MAG(model, F_I, 5, "model"),

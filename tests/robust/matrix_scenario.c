@@ -76,6 +76,9 @@ static sensim_status scenario_nulls(robust_fx *fx, const robust_case *c) {
   }
 }
 
+/* A GNSS receiver with the given keys; EPH names the shipped ephemeris. */
+#define GSAT(keys) "\"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", " keys "}]"
+#define EPH "\"ephemeris\": \"" SENSIM_TEST_DATA "/gnss/brdc1820.10_0000_gps.rnx\""
 #define S(text, code, sub) {"scenario " text, load, code, sub, 0, 0, 0, 0, 0, text}
 #define RUN(text, code, sub) {"run " text, load_and_run, code, sub, 0, 0, 0, 0, 0, text}
 #define CALLV(fn, v, code, sub) {#fn "(" #v ")", fn, code, sub, 0, 0, 0, 0, (double)(v), NULL}
@@ -111,6 +114,21 @@ const robust_case robust_scenario_cases[] = {
       IMU_ON(", \"rate\": 1e4") "}", EINV, "SENSIM_SCENARIO_MAX_FRAMES"),
     S("{\"duration\": 1e6, \"step\": 100, \"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", \"rate\": 1000}]}", EINV,
       "SENSIM_SCENARIO_MAX_FRAMES"),
+    /* The GNSS satellites mode's keys (docs/gnss.md). */
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satelite\"") "}", EINV, "satellites"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"hdop\": 1") "}", EINV, "hdop"),
+    S("{\"duration\": 1, " GSAT(EPH) "}", EINV, "ephemeris"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", \"ephemeris\": \"/nonexistent/nav.rnx\"") "}",
+      SENSIM_ENOTFOUND, "nav.rnx"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"utc_start\": \"2010-07-01\"") "}", EINV,
+      "utc_start"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"utc_start\": \"2020-07-01T00:00:00Z\"") "}",
+      EINV, "valid"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"elevation_mask_deg\": 95") "}", EINV,
+      "elevation_mask_deg"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"window\": 0.05") "}", EINV, "window"),
+    S("{\"duration\": 1, " GSAT("\"mode\": \"satellites\", " EPH ", \"humidity\": \"wet\"") "}", EPARSE,
+      "humidity"),
     S("{\"duration\": 1, \"world\": {\"threads\": -1}}", EINV, "threads"),
     S("{\"duration\": 1, \"world\": {\"origin\": [91, 0, 0]}}", EINV, "origin"),
     S("{\"duration\": 1, \"world\": {\"gravity\": 1e3}}", EINV, "gravity"),
