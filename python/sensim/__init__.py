@@ -19,7 +19,7 @@ NumPy views of the library's memory (no copy). See docs/python.md.
 
 from ._sensim import (  # noqa: F401  (the public API)
     Error, InvalidArgument, OutOfMemory, NotFound, IOError, ParseError, PayloadTypeError,
-    StateError, BackendError,
+    StateError, BackendError, FilterError,
     Pose, Frame, Body, Mesh, Texture, Sensor, FilterChain,
     filter_names, lidar_presets, radar_presets, sensor_kinds, sensor_kind_keys, payload_names, payload_info,
     dtype, quat_from_ypr, quat_from_axis_angle, quat_rotate, quat_slerp, pose_compose,

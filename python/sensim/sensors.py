@@ -13,7 +13,7 @@ import inspect
 from . import _sensim
 
 SCHEDULE = (
-    ("name", "str: the sensor's name (frames, output folders); default the kind"),
+    ("name", "str: the sensor's name (frames, output folders); default the kind, numbered from the second on (camera, camera_2, ...)"),
     ("body", "Body carrying the sensor; None: fixed in the world"),
     ("mount", "pose of the sensor frame in the body frame (X forward, Y left, Z up)"),
     ("rate", "Hz, captures at t_k = phase + k / rate [10]"),
@@ -170,7 +170,7 @@ def _doc(kind):
 
 def _make(kind):
     def create(self, name=None, **kwargs):
-        return self.add_sensor(kind, name=kind if name is None else name, **kwargs)
+        return self.add_sensor(kind, name=name, **kwargs)
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
               inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]

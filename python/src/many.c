@@ -128,9 +128,10 @@ static PyObject *m_advance_all(PyObject *self, PyObject *args, PyObject *kw) {
   for (Py_ssize_t k = 0; k < nsh; k++)
     if (sh[k].st != SENSIM_OK) { /* the first failing world in list order */
       sensim_error_set(sh[k].st, "world %zd: %s", sh[k].bad, sh[k].msg);
-      sp_raise(sh[k].st);
+      sp_raise_from(sh[k].st, w[sh[k].bad]->filter_errors, t);
       goto done;
     }
+  for (Py_ssize_t i = 0; i < n; i++) sp_sink_forget(w[i]->filter_errors, t);
   result = Py_NewRef(Py_None);
 done:
   PyMem_Free(sh);

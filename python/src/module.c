@@ -6,7 +6,7 @@
 #include <numpy/arrayobject.h>
 #include <stdarg.h>
 
-PyObject *sp_Error;
+PyObject *sp_Error, *sp_FilterError;
 
 /* Index -status: the exception of each status (0 unused). */
 enum { NSTATUS = 9 };
@@ -29,9 +29,16 @@ static const struct {
     {"BackendError", NULL, "Embree, Assimp or the OS failed (SENSIM_EBACKEND)."},
 };
 
+static PyObject *raise_cls(PyObject *cls, sensim_status st, const char *msg);
+
 static PyObject *raise_msg(sensim_status st, const char *msg) {
   int i = -(int)st;
-  PyObject *cls = (i > 0 && i < NSTATUS) ? status_exc[i] : sp_Error;
+  return raise_cls((i > 0 && i < NSTATUS) ? status_exc[i] : sp_Error, st, msg);
+}
+
+PyObject *sp_raise_filter_error(sensim_status st) { return raise_cls(sp_FilterError, st, sensim_last_error()); }
+
+static PyObject *raise_cls(PyObject *cls, sensim_status st, const char *msg) {
   PyObject *exc = PyObject_CallFunction(cls, "s", msg && *msg ? msg : sensim_status_str(st));
   if (!exc) return NULL;
   PyObject *code = PyLong_FromLong((long)st);
@@ -76,6 +83,12 @@ static int add_exceptions(PyObject *m) {
     Py_DECREF(bases);
     if (!status_exc[i] || PyModule_AddObjectRef(m, exc_specs[i].name, status_exc[i]) < 0) return -1;
   }
+  sp_FilterError = PyErr_NewExceptionWithDoc(
+      "sensim.FilterError",
+      "A Python filter raised: its exception is this one's __cause__ (traceback kept). The frame "
+      "was dropped (Sensor.frames_failed counts it); the sensor goes on capturing.",
+      sp_Error, NULL);
+  if (!sp_FilterError || PyModule_AddObjectRef(m, "FilterError", sp_FilterError) < 0) return -1;
   return 0;
 }
 

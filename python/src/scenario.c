@@ -517,7 +517,8 @@ static PyObject *get_bodies(PyObject *self, void *c) {
     if (st != SENSIM_OK) {
       sp_raise(st);
     } else {
-      PyObject *body = sp_handle_new(&sp_BodyType, (sp_world *)w, info.body);
+      PyObject *body = sp_handle_new_info(&sp_BodyType, (sp_world *)w, info.body, "scenario's '%s'%s",
+                                          info.name ? info.name : "", info.is_static ? ", static" : "");
       if (body)
         d = Py_BuildValue("{s:s,s:N,s:O,s:O}", "name", info.name ? info.name : "", "body", body,
                           "static", info.is_static ? Py_True : Py_False, "has_motion",

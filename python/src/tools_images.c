@@ -396,9 +396,10 @@ static PyObject *t_augment_noise(PyObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"image", "s1", "s2", "seed", "index", NULL};
   PyObject *io;
   double s1, s2;
-  unsigned long long seed = 1;
+  uint64_t seed = 1;
   unsigned int index = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "Odd|KI:augment_noise", kwlist, &io, &s1, &s2, &seed, &index))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "Odd|O&I:augment_noise", kwlist, &io, &s1, &s2,
+                                   sp_seed_converter, &seed, &index))
     return NULL;
   sensim_image img;
   PyObject *holder;

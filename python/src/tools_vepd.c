@@ -429,8 +429,9 @@ static PyObject *t_vepd_simulate_run(PyObject *self, PyObject *args, PyObject *k
   static char *kwlist[] = {"variant", "manoeuvre", "seed", "params", NULL};
   PyObject *vo, *po = Py_None;
   const char *mname;
-  unsigned long long seed = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|KO:vepd_simulate_run", kwlist, &vo, &mname, &seed, &po))
+  uint64_t seed = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|O&O:vepd_simulate_run", kwlist, &vo, &mname,
+                                   sp_seed_converter, &seed, &po))
     return NULL;
   int m = 0;
   while (m < SENSIM_VEPD_MANOEUVRES && strcmp(sensim_vepd_manoeuvre_name((sensim_vepd_manoeuvre)m), mname))

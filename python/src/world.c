@@ -39,8 +39,9 @@ int sp_world_take_pending(sp_world *w) {
   if (!w->pending) return 0;
   PyObject *exc = w->pending;
   w->pending = NULL;
-  PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-  Py_DECREF(exc);
+  /* Restored with its own traceback (the callback's frames), which
+   * PyErr_SetObject would drop. */
+  PyErr_Restore(Py_NewRef(Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
   return -1;
 }
 
@@ -49,7 +50,8 @@ static PyObject *world_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   sp_world *self = (sp_world *)type->tp_alloc(type, 0);
   if (!self) return NULL;
   self->sensors = PyList_New(0);
-  if (!self->sensors) {
+  self->filter_errors = PyList_New(0);
+  if (!self->sensors || !self->filter_errors) {
     Py_DECREF(self);
     return NULL;
   }
@@ -102,10 +104,10 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", "weather", NULL};
   sensim_world_params p;
   sensim_world_params_init(&p);
-  unsigned long long seed = p.seed;
+  uint64_t seed = p.seed;
   int threads = p.threads;
   PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None, *weather = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOOO:World", kwlist, &seed, &threads, &origin,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&iOOOOO:World", kwlist, sp_seed_converter, &seed, &threads, &origin,
                                    &grav, &bg, &ambient, &weather))
     return -1;
   if (weather_from(weather, &p.weather) < 0) return -1;
@@ -157,6 +159,7 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
 static void world_destroy_now(sp_world *self) {
   sensim_world *w = self->world;
   self->world = NULL;
+  sp_sink_forget(self->filter_errors, INFINITY);
   if (!w || self->owner) return; /* a scenario's world is the scenario's to destroy */
   Py_BEGIN_ALLOW_THREADS
   sensim_world_destroy(w);
@@ -167,6 +170,7 @@ static int world_traverse(sp_world *self, visitproc visit, void *arg) {
   Py_VISIT(self->sensors);
   Py_VISIT(self->owner);
   Py_VISIT(self->pending);
+  Py_VISIT(self->filter_errors);
   return 0;
 }
 
@@ -175,6 +179,7 @@ static int world_clear(sp_world *self) {
   Py_CLEAR(self->sensors);
   Py_CLEAR(self->owner);
   Py_CLEAR(self->pending);
+  Py_CLEAR(self->filter_errors);
   return 0;
 }
 
@@ -225,8 +230,9 @@ static PyObject *world_advance(sp_world *self, PyObject *arg) {
   sp_world_end(self);
   if (st) {
     Py_CLEAR(self->pending);
-    return sp_raise(st);
+    return sp_raise_from(st, self->filter_errors, t);
   }
+  sp_sink_forget(self->filter_errors, t);
   if (sp_world_take_pending(self) < 0) return NULL;
   Py_RETURN_NONE;
 }
@@ -241,6 +247,7 @@ static PyObject *world_reset(sp_world *self, PyObject *noargs) {
   Py_END_ALLOW_THREADS
   sp_world_end(self);
   if (st) return sp_raise(st);
+  sp_sink_forget(self->filter_errors, INFINITY); /* their frames are gone */
   Py_RETURN_NONE;
 }
 
@@ -307,20 +314,40 @@ static PyObject *world_sensor(sp_world *self, PyObject *arg) {
 
 /* ---- meshes and textures ------------------------------------------------------ */
 
-/* A C-contiguous array of `type` with shape (n, cols) from any array-like;
- * NULL with ValueError naming `what` otherwise. */
+/* The shape of an array as "(5, 4)", for messages. */
+static void shape_text(PyArrayObject *a, char *buf, size_t size) {
+  size_t k = (size_t)snprintf(buf, size, "(");
+  for (int d = 0; d < PyArray_NDIM(a) && k < size; d++)
+    k += (size_t)snprintf(buf + k, size - k, "%s%zd", d ? ", " : "", (Py_ssize_t)PyArray_DIM(a, d));
+  if (k < size) snprintf(buf + k, size - k, PyArray_NDIM(a) == 1 ? ",)" : ")");
+}
+
+/* A C-contiguous array of `type` with shape (n, cols) (cols 1: shape (n,))
+ * from any real array-like; NULL with an error naming `what` otherwise:
+ * TypeError for complex values (a cast would drop the imaginary part),
+ * ValueError naming the shape it got. */
 static PyArrayObject *table(PyObject *o, int type, int cols, const char *what) {
-  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(o, type, 1, 2,
-                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
-                                                          NPY_ARRAY_FORCECAST);
-  if (!a) return NULL;
-  int ok = cols == 1 ? PyArray_NDIM(a) == 1 : (PyArray_NDIM(a) == 2 && PyArray_DIM(a, 1) == cols);
-  if (!ok) {
-    PyErr_Format(PyExc_ValueError, "%s: expected shape (n%s), got %d dimensions", what,
-                 cols == 2 ? ", 2" : cols == 3 ? ", 3" : "", PyArray_NDIM(a));
-    Py_DECREF(a);
+  PyArrayObject *in = (PyArrayObject *)PyArray_FROM_O(o);
+  if (!in) return NULL;
+  if (PyArray_ISCOMPLEX(in)) {
+    PyErr_Format(PyExc_TypeError, "%s: complex values are refused (got dtype %S); pass the real part",
+                 what, (PyObject *)PyArray_DESCR(in));
+    Py_DECREF(in);
     return NULL;
   }
+  int ok = cols == 1 ? PyArray_NDIM(in) == 1 : (PyArray_NDIM(in) == 2 && PyArray_DIM(in, 1) == cols);
+  if (!ok) {
+    char got[96];
+    shape_text(in, got, sizeof got);
+    PyErr_Format(PyExc_ValueError, "%s: expected shape (n%s), got %s", what,
+                 cols == 1 ? ",": cols == 2 ? ", 2" : ", 3", got);
+    Py_DECREF(in);
+    return NULL;
+  }
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)in, type, 1, 2,
+                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+                                                          NPY_ARRAY_FORCECAST);
+  Py_DECREF(in);
   return a;
 }
 
@@ -385,7 +412,9 @@ static PyObject *world_mesh(sp_world *self, PyObject *args, PyObject *kw) {
   st = sensim_mesh_create(w, &d, &mesh);
   Py_END_ALLOW_THREADS
   sp_world_end(self);
-  result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+  result = st ? sp_raise(st)
+              : sp_handle_new_info(&sp_MeshType, self, mesh, "from arrays, %zd vertices",
+                                   (Py_ssize_t)d.nvert);
 done:
   Py_XDECREF(v);
   Py_XDECREF(ix);
@@ -416,7 +445,7 @@ static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
     st = sensim_mesh_load(w, p, mp, &mesh);
     Py_END_ALLOW_THREADS
     sp_world_end(self);
-    result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+    result = st ? sp_raise(st) : sp_handle_new_info(&sp_MeshType, self, mesh, "from '%s'", p);
   }
   Py_DECREF(path);
   return result;
@@ -459,7 +488,7 @@ static PyObject *world_shape(sp_world *self, PyObject *args, PyObject *kw) {
   sensim_shape sh = {(sensim_shape_kind)k, {size[0], size[1], size[2]}, segments};
   sensim_mesh *mesh = NULL;
   sensim_status st = sensim_mesh_create_shape(self->world, &sh, &mat, &mesh);
-  return st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+  return st ? sp_raise(st) : sp_handle_new_info(&sp_MeshType, self, mesh, "%s", kind);
 }
 
 static PyObject *world_texture(sp_world *self, PyObject *arg) {
@@ -475,7 +504,9 @@ static PyObject *world_texture(sp_world *self, PyObject *arg) {
     sensim_texture *t = NULL;
     sensim_status st = sensim_texture_create(self->world, (uint32_t)PyArray_DIM(a, 1),
                                              (uint32_t)PyArray_DIM(a, 0), PyArray_DATA(a), &t);
-    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+    r = st ? sp_raise(st)
+           : sp_handle_new_info(&sp_TextureType, self, t, "%zdx%zd", (Py_ssize_t)PyArray_DIM(a, 1),
+                                (Py_ssize_t)PyArray_DIM(a, 0));
   }
   Py_DECREF(a);
   return r;
@@ -488,7 +519,8 @@ static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
   if (sp_world_check(self) == 0) {
     sensim_texture *t = NULL;
     sensim_status st = sensim_texture_load_png(self->world, PyBytes_AS_STRING(path), &t);
-    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+    r = st ? sp_raise(st) : sp_handle_new_info(&sp_TextureType, self, t, "from '%s'",
+                                                            PyBytes_AS_STRING(path));
   }
   Py_DECREF(path);
   return r;
@@ -550,7 +582,9 @@ static PyObject *world_body(sp_world *self, PyObject *args, PyObject *kw) {
   p.is_static = is_static;
   sensim_body *b = NULL;
   sensim_status st = sensim_body_create(self->world, &p, &b);
-  return st ? sp_raise(st) : sp_handle_new(&sp_BodyType, self, b);
+  if (st) return sp_raise(st);
+  return sp_handle_new_info(&sp_BodyType, self, b, "%s, class_id=%u%s", p.mesh ? "with mesh" : "no mesh",
+                            cls, is_static ? ", static" : "");
 }
 
 static PyMethodDef world_methods[] = {
