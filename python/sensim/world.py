@@ -1,6 +1,7 @@
 """sensim.World: the C World with one creation method per sensor kind."""
 
 import atexit
+import inspect
 import weakref
 
 from . import _sensim
@@ -20,6 +21,7 @@ class World(_sensim.World):
     are closed then."""
 
     __slots__ = ()
+    __signature__ = inspect.signature(_sensim.World)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

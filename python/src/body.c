@@ -177,13 +177,16 @@ static PyObject *body_alive(sp_handle *self, void *closure) {
 
 static PyMethodDef body_methods[] = {
     {"push_state", (PyCFunction)(void (*)(void))body_push_state, METH_VARARGS | METH_KEYWORDS,
+     "push_state($self, t, pose, vel=None, ang_vel=None, acc=None, ang_acc=None)\n--\n\n"
      "push_state(t, pose, vel=None, ang_vel=None, acc=None, ang_acc=None): the body's state at "
      "t (s): pose in the world; velocity m/s and angular velocity rad/s (world frame, given "
      "together); acceleration m/s^2 and angular acceleration rad/s^2 (together). Missing "
      "derivatives are estimated from the keyframes. Times increase strictly."},
     {"state_at", (PyCFunction)body_state_at, METH_O,
+     "state_at($self, t, /)\n--\n\n"
      "state_at(t) -> dict(pose, vel, ang_vel, acc, ang_acc), interpolated at t (s)."},
     {"destroy", (PyCFunction)body_destroy, METH_NOARGS,
+     "destroy($self, /)\n--\n\n"
      "Remove the body from the world (StateError while a sensor rides it)."},
     {NULL, NULL, 0, NULL}};
 

@@ -336,9 +336,11 @@ static PyObject *chain_output(sp_chain *self, void *c) {
 
 static PyMethodDef chain_methods[] = {
     {"add", (PyCFunction)(void (*)(void))chain_add, METH_VARARGS | METH_KEYWORDS,
+     "add($self, filter, params=None, input=None, output=None, name=None)\n--\n\n"
      "add(filter, params=None, input=None, output=None, name=None): append a built-in filter "
      "(name and dict params) or a Python callable, as Sensor.add_filter."},
     {"run", (PyCFunction)(void (*)(void))chain_run, METH_VARARGS | METH_KEYWORDS,
+     "run($self, frame, seed=1, stream=0)\n--\n\n"
      "run(frame, seed=1, stream=0) -> frame, filtered in place. Random draws are keyed by "
      "(seed, stream, frame.index, filter position), as in a sensor's chain."},
     {NULL, NULL, 0, NULL}};
@@ -353,7 +355,8 @@ PyTypeObject sp_FilterChainType = {
     .tp_dealloc = (destructor)chain_dealloc,
     .tp_repr = (reprfunc)chain_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "FilterChain(input): a filter chain outside any sensor, for frames you make "
+    .tp_doc = "FilterChain(input)\n--\n\n"
+              "FilterChain(input): a filter chain outside any sensor, for frames you make "
               "(Frame.from_array): the same filters a sensor runs, run the same way.",
     .tp_methods = chain_methods,
     .tp_getset = chain_getset,

@@ -143,6 +143,7 @@ done:
 
 static PyMethodDef many_methods[] = {
     {"advance_all", (PyCFunction)(void (*)(void))m_advance_all, METH_VARARGS | METH_KEYWORDS,
+     "advance_all($module, worlds, t, threads=1)\n--\n\n"
      "advance_all(worlds, t, threads=1): advance every World to t (s) in one call, the GIL "
      "released once. threads > 1 splits the worlds into that many shares advanced side by "
      "side (each world by one thread; a frame callback runs on its world's thread). A failure "

@@ -443,22 +443,28 @@ static void sensor_dealloc(sp_sensor *self) {
 
 static PyMethodDef sensor_methods[] = {
     {"add_filter", (PyCFunction)(void (*)(void))sensor_add_filter, METH_VARARGS | METH_KEYWORDS,
+     "add_filter($self, filter, params=None, input=None, output=None, name=None)\n--\n\n"
      "add_filter(filter, params=None, input=None, output=None, name=None): append a built-in "
      "filter by name with its parameters as a dict (filter.h, docs/), or a Python callable "
      "fn(frame) that changes the frame in place (frame.data is writable; frame.alloc(type, w, h) "
      "changes the payload). input/output: payload names a callable takes and gives (default: "
      "what the chain gives so far, unchanged). Only before the sensor's first capture."},
     {"poll", (PyCFunction)sensor_poll, METH_NOARGS,
+     "poll($self, /)\n--\n\n"
      "poll() -> the oldest delivered Frame not yet taken, or None. No copy: the Frame owns the "
      "frame's memory, and its arrays stay valid for as long as they exist."},
-    {"poll_all", (PyCFunction)sensor_poll_all, METH_NOARGS, "poll_all() -> every delivered Frame, oldest first."},
+    {"poll_all", (PyCFunction)sensor_poll_all, METH_NOARGS, "poll_all($self, /)\n--\n\n"
+     "poll_all() -> every delivered Frame, oldest first."},
     {"latest", (PyCFunction)sensor_latest, METH_NOARGS,
+     "latest($self, /)\n--\n\n"
      "latest() -> the newest delivered Frame (dropping older ones), or None."},
     {"set_callback", (PyCFunction)sensor_set_callback, METH_O,
+     "set_callback($self, fn, /)\n--\n\n"
      "set_callback(fn | None): call fn(sensor, frame) for each frame as it is delivered, inside "
      "World.advance, instead of queuing it for poll(). The frame is a copy the callable may keep; "
      "an exception it raises is raised by advance()."},
     {"set_overrun", (PyCFunction)(void (*)(void))sensor_set_overrun, METH_VARARGS | METH_KEYWORDS,
+     "set_overrun($self, max_inflight, policy='wait')\n--\n\n"
      "set_overrun(max_inflight, policy='wait'|'skip'): bound the unfinished captures."},
     {NULL, NULL, 0, NULL}};
 

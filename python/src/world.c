@@ -589,39 +589,52 @@ static PyObject *world_body(sp_world *self, PyObject *args, PyObject *kw) {
 
 static PyMethodDef world_methods[] = {
     {"close", (PyCFunction)world_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "Finish every capture and free the world. Later calls on it, its bodies and sensors raise "
      "StateError; frames already taken stay valid."},
-    {"__enter__", (PyCFunction)world_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)world_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)world_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nEnter a with block: returns self."},
+    {"__exit__", (PyCFunction)world_exit, METH_VARARGS, "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nLeave a with block: close() the world."},
     {"advance", (PyCFunction)world_advance, METH_O,
+     "advance($self, t, /)\n--\n\n"
      "advance(t): move the clock to t (s): start every capture due and deliver every frame "
      "whose delivery time has come. Push the bodies' states for t first."},
     {"reset", (PyCFunction)world_reset, METH_NOARGS,
+     "reset($self, /)\n--\n\n"
      "Start over at time zero (episodes): frames in flight are dropped, body tracks emptied, "
      "built-in filters re-created; the next episode's frames equal the first one's."},
-    {"sensor", (PyCFunction)world_sensor, METH_O, "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"sensor", (PyCFunction)world_sensor, METH_O, "sensor($self, name, /)\n--\n\n"
+     "sensor(name) -> the Sensor (NotFound otherwise)."},
     {"set_weather", (PyCFunction)(void (*)(void))world_set_weather, METH_VARARGS | METH_KEYWORDS,
+     "set_weather($self, /, *, fog_visibility=0.0, rain_rate=0.0, snow_rate=0.0)\n--\n\n"
      "set_weather(fog_visibility=0 m, rain_rate=0 mm/h, snow_rate=0 mm/h of water): the weather of "
      "every capture started by a later advance (keys left out: none of it; docs/weather.md)."},
     {"mesh", (PyCFunction)(void (*)(void))world_mesh, METH_VARARGS | METH_KEYWORDS,
+     "mesh($self, vertices, indices, uvs=None, tri_reflectance=None, material=None)\n--\n\n"
      "mesh(vertices (N, 3) m, indices (M, 3) counter-clockwise, uvs=None (N, 2), "
      "tri_reflectance=None (M,), material=None) -> Mesh (the arrays are copied)."},
     {"load_mesh", (PyCFunction)(void (*)(void))world_load_mesh, METH_VARARGS | METH_KEYWORDS,
+     "load_mesh($self, path, material=None)\n--\n\n"
      "load_mesh(path, material=None) -> Mesh from an OBJ, PLY, STL or glTF file."},
     {"shape", (PyCFunction)(void (*)(void))world_shape, METH_VARARGS | METH_KEYWORDS,
+     "shape($self, kind, size, segments=0, material=None)\n--\n\n"
      "shape(kind, size, segments=0, material=None) -> Mesh. kind: 'box' (size: full extents "
      "x, y, z, m), 'sphere' (radius), 'cylinder'/'cone' (radius, _, height; standing on z = 0), "
      "'plane' (extents x, y)."},
     {"texture", (PyCFunction)world_texture, METH_O,
+     "texture($self, rgb, /)\n--\n\n"
      "texture(rgb) -> Texture from an (H, W, 3) array of linear RGB in [0, 1] (copied)."},
     {"load_texture", (PyCFunction)world_load_texture, METH_O,
+     "load_texture($self, path, /)\n--\n\n"
      "load_texture(path) -> Texture from an sRGB PNG."},
     {"light", (PyCFunction)(void (*)(void))world_light, METH_VARARGS | METH_KEYWORDS,
+     "light($self, kind='directional', position=None, direction=None, color=None, intensity=1.0, spot_inner=0.0, spot_outer=0.0, cast_shadows=True)\n--\n\n"
      "light(kind='directional'|'point'|'spot', position=(x, y, z) m, direction=, color=(r, g, b), "
      "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True)."},
     {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
+     "body($self, mesh=None, pose=None, class_id=0, instance_id=0, static=False)\n--\n\n"
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
     {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,
+     "add_sensor($self, kind, /, *, name=None, body=None, mount=None, rate=10.0, phase=0.0, lag=0.0, window=None, filters=(), **keys)\n--\n\n"
      "add_sensor(kind, name='sensor', body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
      "window=None (the kind's default) s, filters=(), **keys) -> Sensor. keys are the kind's "
      "scenario keys (docs/scenario.md), e.g. width=, hfov_deg=, preset='VLP-16'."},
@@ -639,7 +652,8 @@ PyTypeObject sp_WorldType = {
     .tp_basicsize = sizeof(sp_world),
     .tp_dealloc = (destructor)world_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
+    .tp_doc = "World(seed=1, threads=2, origin=None, gravity='normal', background=None, ambient=None, weather=None)\n--\n\n"
+              "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
               "(WGS84 normal gravity at the origin) or m/s^2, "
               "background=(r, g, b), ambient=0.1, weather={'fog_visibility': m, 'rain_rate': mm/h, "
               "'snow_rate': mm/h}): a simulated world; it owns every mesh, body and "
@@ -666,6 +680,7 @@ static PyObject *m_register_world_class(PyObject *self, PyObject *cls) {
 
 static PyMethodDef world_module_methods[] = {
     {"_register_world_class", m_register_world_class, METH_O,
+     "_register_world_class($module, cls, /)\n--\n\n"
      "The World subclass the extension makes scenario worlds of (sensim.World)."},
     {NULL, NULL, 0, NULL}};
 
