@@ -24,7 +24,7 @@ import numpy as np
 import sensim
 pkg = os.path.dirname(sensim.__file__)
 assert pkg.startswith(sys.prefix), (pkg, sys.prefix)
-for f in ("py.typed", "libsensim.so.0", "libsensim_tools.so.0"):
+for f in ("py.typed", "_sensim.pyi", "libsensim.so.0", "libsensim_tools.so.0"):
     assert os.path.isfile(os.path.join(pkg, f)), f
 # The libraries the process loaded: the venv's copies, found through RPATH.
 maps = open("/proc/self/maps").read()
