@@ -148,3 +148,15 @@ def test_stub_parameters_equal_the_text_signature(name, fn, node, kind):
     if kind == "method" and want and want[0][0] == "self":
         want = want[1:]  # an unbound method's self (a classmethod's cls is bound)
     assert stub_params(node, kind) == want
+
+
+def test_all_lists_the_whole_api():
+    want = (public_names() - {"_register_world_class"}) | {"World", "env", "spaces", "tools", "vector"}
+    assert set(sensim.__all__) == want and len(sensim.__all__) == len(want)
+    assert all(hasattr(sensim, n) for n in sensim.__all__)
+
+
+def test_version_is_the_cmake_projects():
+    import re
+    cmake = (pathlib.Path(__file__).resolve().parents[2] / "CMakeLists.txt").read_text()
+    assert sensim.__version__ == re.search(r"project\(sensim VERSION ([0-9.]+)", cmake).group(1)
