@@ -635,7 +635,8 @@ static PyMethodDef world_methods[] = {
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
     {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,
      "add_sensor($self, kind, /, *, name=None, body=None, mount=None, rate=10.0, phase=0.0, lag=0.0, window=None, filters=(), **keys)\n--\n\n"
-     "add_sensor(kind, name=None (the kind's name, numbered from the second: camera_2), body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
+     "add_sensor(kind, name=None (the kind's name, numbered from the second: camera_2), "
+     "body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
      "window=None (the kind's default) s, filters=(), **keys) -> Sensor. keys are the kind's "
      "scenario keys (docs/scenario.md), e.g. width=, hfov_deg=, preset='VLP-16'."},
     {NULL, NULL, 0, NULL}};
