@@ -6,13 +6,20 @@
  * compression, the costliest part of recording, leaves the host's
  * dynamics loop. The bytes are the same as without the thread, which is
  * used only when it cannot be started. */
+#include <errno.h>
+#include <string.h>
 #include "io/mcap_internal.h"
+
+sensim_status sensim__mcap_write_error(const sensim__mcap *m) {
+  return sensim__fail(SENSIM_EIO, "writing an MCAP file failed: %s",
+                      m->err ? strerror(m->err) : "short write");
+}
 
 sensim_status sensim__mcap_oom(void) { return sensim__fail(SENSIM_ENOMEM, "out of memory writing an MCAP file"); }
 
 void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n) {
   if (!n || m->failed) return;
-  if (fwrite(d, 1, n, m->fp) != n) m->failed = 1;
+  if (fwrite(d, 1, n, m->fp) != n) m->failed = 1, m->err = errno;
   if (m->summing_data) m->data_crc = sensim__crc32(m->data_crc, d, n);
   m->pos += n;
 }
@@ -20,7 +27,7 @@ void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n) {
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b) {
   sensim__mcap_emit(m, b->p, b->len);
   b->len = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
+  return m->failed ? sensim__mcap_write_error(m) : SENSIM_OK;
 }
 
 static int by_channel(const void *pa, const void *pb) {
@@ -109,7 +116,7 @@ static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
   ci->index_length = m->pos - idx_start;
   k->records.len = 0;
   k->nidx = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
+  return m->failed ? sensim__mcap_write_error(m) : SENSIM_OK;
 }
 
 static void *chunk_thread(void *arg) {

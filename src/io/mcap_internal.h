@@ -65,6 +65,7 @@ struct sensim__mcap {
   sensim_atomic_file *af;
   FILE *fp;
   int failed;
+  int err;                    /* errno of the first failed write (ENOSPC on a full disk), 0 if unknown */
   uint64_t pos;               /* bytes written */
   uint32_t data_crc;          /* running CRC of the data section */
   int summing_data;
@@ -143,6 +144,8 @@ sensim_status sensim__mcap_oom(void);
 /* Write bytes to the file, summing them into the data section's CRC while
  * the data section is being written; sets m->failed on a short write. */
 void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n);
+/* SENSIM_EIO naming the first failed write's cause. */
+sensim_status sensim__mcap_write_error(const sensim__mcap *m);
 /* Write a buffer and empty it; SENSIM_EIO once any write failed. */
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b);
 

@@ -217,7 +217,8 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_recorder 
         char line[SENSIM__TUM_LINE_MAX];
         int n = sensim__tum_line(line, sizeof line, f);
         if (n < 0 || fwrite(line, 1, (size_t)n, outs[i].poses.fp) != (size_t)n)
-          st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt", outs[i].dir);
+          st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt: %s", outs[i].dir,
+                            n < 0 ? "pose does not fit a line" : strerror(errno));
       }
       if (st == SENSIM_OK) st = record_frame(rec, ss, &outs[i], f);
       if (st != SENSIM_OK) {
