@@ -19,6 +19,14 @@ int sensim_test_steady_alloc(void);
 /* Start counting from zero; stop. Counting is process-wide (every thread). */
 void alloc_count_start(void);
 void alloc_count_stop(void);
+/* Make the n-th allocation from now (0: the next) by sensim's own code
+ * fail, returning NULL with errno ENOMEM, once; n < 0 disarms. */
+void alloc_fail_nth(long n);
+/* Allocations failed since alloc_fail_nth (0 or 1). */
+long alloc_failed(void);
+/* Also a test group of test_alloc (tests/alloc/malloc_fail_tests.c). */
+int sensim_test_malloc_fail(void);
+
 /* Allocations seen (all, and the first `*n` of them recorded). */
 size_t alloc_count_total(void);
 const alloc_rec *alloc_count_records(size_t *n);
