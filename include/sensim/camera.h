@@ -48,7 +48,9 @@ typedef struct sensim_camera_params {
                        intrinsics when fx == 0, and w of the FOV model */
   double fx, fy;    /* focal lengths, pixels; 0: fx = fy = (width / 2) / tan(hfov / 2) */
   double cx, cy;    /* principal point, pixels; used when fx != 0 (else the centre,
-                       ((width - 1) / 2, (height - 1) / 2)) */
+                       ((width - 1) / 2, (height - 1) / 2)); within one image
+                       size of the image: cx in [-width, 2 width], cy in
+                       [-height, 2 height] */
   sensim_lens_model lens;
   double dist[8];   /* Brown-Conrady: k1 k2 p1 p2 k3 (OpenCV order);
                        rational: k1 k2 p1 p2 k3 k4 k5 k6 (OpenCV order);

@@ -103,6 +103,12 @@ SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *o
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);
 
+/* Name of the empty file a run puts in every sensor folder it writes into
+ * under out_dir: it marks the folder as a run's output, which `sensim run
+ * --force` may replace; a folder without it is the user's and is never
+ * removed. */
+#define SENSIM_RUN_FOLDER_MARK ".sensim-output"
+
 /* What a run writes besides its sensors' frames (sensim_scenario_run_ex). */
 typedef struct sensim_scenario_run_options {
   const char *out_dir;  /* folder of the sensors' folders (created if missing);

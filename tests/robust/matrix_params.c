@@ -227,6 +227,8 @@ const robust_case robust_param_cases[] = {
     SENSOR(rate, NAN, "rate"),
     SENSOR(rate, INFINITY, "rate"),
     SENSOR(rate, 2e6, "rate"),
+    SENSOR(rate, 5e-324, "rate"), /* denormal: its period overflows to inf */
+    SENSOR(rate, 1e-10, "rate"),   /* a period beyond SENSIM_TIME_MAX */
     SENSOR(phase, -1, "phase"),
     SENSOR(phase, NAN, "phase"),
     SENSOR(phase, INFINITY, "phase"),

@@ -182,6 +182,8 @@ const robust_case robust_scenario_cases[] = {
 
     S("{\"duration\": 1, " CAR("{\"type\": \"line\", \"velocity\": [1, 0, 0]}") ", " IMU_ON(", \"rate\": 0") "}", EINV,
       "rate"),
+    S("{\"duration\": 1, " CAR("{\"type\": \"line\", \"velocity\": [1, 0, 0]}") ", " IMU_ON(", \"rate\": 5e-324") "}",
+      EINV, "rate"),
     S("{\"duration\": 1, " CAR("{\"type\": \"line\", \"velocity\": [1, 0, 0]}") ", " IMU_ON(", \"phase\": -1") "}", EINV,
       "phase"),
     S("{\"duration\": 1, " CAR("{\"type\": \"line\", \"velocity\": [1, 0, 0]}") ", " IMU_ON(", \"lag\": 1e4") "}", EINV,
