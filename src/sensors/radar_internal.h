@@ -63,8 +63,11 @@ sensim_status sensim__radar_detect(const sensim_capture_ctx *ctx, sensim__radar_
  * J1 from Abramowitz & Stegun 9.4.4 and 9.4.6 (error below 1e-7). */
 double sensim__radar_jinc(double x);
 /* Rain's specific attenuation at `frequency` (Hz) for `rain_rate` (mm/h),
- * dB/km, CCIR Rec. 838 for circular polarisation (radar_rain.c); 0
+ * dB/km, ITU-R P.838-3 for circular polarisation (radar_rain.c); 0
  * without rain. */
 double sensim__radar_rain_db_per_km(double frequency, double rain_rate);
+/* P.838-3's k_H, alpha_H, k_V, alpha_V at `frequency` (Hz), its frequency
+ * fits (Tables 1-4), valid over 1-1000 GHz. */
+void sensim__radar_rain_coefficients(double frequency, double *kh, double *ah, double *kv, double *av);
 
 #endif
