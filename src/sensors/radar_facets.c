@@ -1,0 +1,310 @@
+/* sensors/radar_facets.c: single-bounce echoes by physical optics over the
+ * bodies' facets, so that no target falls between rays.
+ *
+ * Every triangle of every body (the carrier's excepted) inside the range
+ * gate and the field of view is cut into m^2 congruent sub-triangles,
+ * small enough that the two-way path length is linear across each to a
+ * quarter of a wavelength's phase: with rho the largest distance of a
+ * sub-triangle's points from its centroid and R its range, the quadratic
+ * term of 2 |r - s| is rho^2 / R, a phase error k rho^2 / R <= pi / 8 when
+ * rho <= sqrt(lambda R / 16) (the Fresnel-zone criterion of a facet's far
+ * field, Knott, Shaeffer, Tuley, "Radar Cross Section", 2nd ed., 2004,
+ * sec. 5.2). A sub-triangle is lit when nothing lies between the radar and
+ * its centroid (one ray, the carrier looked through); its echo is:
+ *
+ *  - coherent, physical optics (PO): the monostatic PO integral of a flat
+ *    facet, sigma = (4 pi / lambda^2) |cos(theta) I|^2 with
+ *    I = int_facet exp(j w . (r - c)) dA, w = -2 k (u - (u . n) n) the
+ *    in-plane gradient of the two-way phase, u the unit vector from the
+ *    radar, theta the incidence angle (Knott et al., eq. 5.37 for a plate).
+ *    I in closed form over the polygon's edges (W. B. Gordon, "Far-field
+ *    approximations to the Kirchhoff-Helmholtz representations of
+ *    scattered fields", IEEE Trans. Antennas Propag. 23(4):590-592, 1975),
+ *    from the divergence theorem in the facet's plane:
+ *
+ *      I = (1 / (j |w|^2)) sum_edges (w . (b - a) x n)
+ *                          exp(j w . m_ab) sinc(w . (b - a) / 2),
+ *
+ *    edges a -> b counter-clockwise about n, m_ab their midpoints relative
+ *    to c, sinc x = sin x / x; I = area when |w| times the facet's size is
+ *    below 1e-3 (the formula's limit; its next term is of order
+ *    (|w| size)^2). Amplitude sqrt(radar_specular) cos(theta) I
+ *    exp(-j k 2R) / R^2, summed per resolution cell with the ray tubes'
+ *    (docs/radar.md), so a plate square-on gives 4 pi A^2 / lambda^2 at
+ *    any range in its far field and its PO near-field pattern nearer.
+ *  - incoherent, Lambert: sigma = 4 rho_d cos^2(theta) A_sub, the
+ *    diffuse return radar_trace.c gave per ray, now per facet area.
+ *
+ * Both are weighted by the antenna's two-way gain towards the centroid
+ * (radar_antenna.c) and the rain's attenuation. Doppler from the body's
+ * twist at the centroid. Multiple bounces stay with the ray tubes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "core/vecmath.h"
+#include "rt/rt.h"
+#include "sensors/kinematics.h"
+#include "sensors/radar_internal.h"
+
+/* Largest subdivision of one triangle's edges: at most FACET_MAX_DIV^2
+ * sub-triangles per triangle. */
+#define FACET_MAX_DIV 96
+/* Sub-triangles whose visibility rays are traced together. */
+#define FACET_CHUNK 4096
+
+static double sinc(double x) { return fabs(x) < 1e-8 ? 1.0 - x * x / 6.0 : sin(x) / x; }
+
+void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re, double *im) {
+  const sensim_vec3 nn = v3_cross(v3_sub(v[1], v[0]), v3_sub(v[2], v[0]));
+  const double twice_area = v3_norm(nn);
+  *re = *im = 0.0;
+  if (!(twice_area > 0)) return;
+  const sensim_vec3 n = v3_scale(nn, 1.0 / twice_area);
+  w = v3_sub(w, v3_scale(n, v3_dot(w, n))); /* only the in-plane part carries phase */
+  const double w2 = v3_dot(w, w);
+  double size = 0.0;
+  for (int i = 0; i < 3; i++) size = fmax(size, v3_norm(v[i]));
+  if (w2 * size * size < 1e-6) {
+    /* exp(j w . (r - c)) = 1 + j w . (r - c) + O((w size)^2); the linear
+     * term integrates to zero about the centroid. */
+    *re = 0.5 * twice_area;
+    return;
+  }
+  double sr = 0.0, si = 0.0;
+  for (int i = 0; i < 3; i++) {
+    const sensim_vec3 a = v[i], b = v[(i + 1) % 3], e = v3_sub(b, a);
+    const double flux = v3_dot(w, v3_cross(e, n));
+    const double ph = 0.5 * (v3_dot(w, a) + v3_dot(w, b));
+    const double s = flux * sinc(0.5 * v3_dot(w, e));
+    sr += s * cos(ph);
+    si += s * sin(ph);
+  }
+  /* divided by j |w|^2: (sr + j si) / j = si - j sr */
+  *re = si / w2;
+  *im = -sr / w2;
+}
+
+/* One lit candidate: a sub-triangle waiting for its visibility ray. */
+typedef struct sub {
+  sensim_vec3 v[3]; /* world vertices, m */
+  sensim_vec3 c;    /* centroid */
+  double R;         /* range to the centroid, m */
+  int body;
+} sub;
+
+/* Does a sphere (centre ls in the sensor frame, radius r) reach into the
+ * field of view and the range gate? Conservative. */
+static int sphere_in_view(const sensim_radar_params *p, sensim_vec3 ls, double r) {
+  const double d = v3_norm(ls);
+  if (d - r > p->max_range || d + r < p->min_range) return 0;
+  if (d <= r) return 1;
+  const double rho = hypot(ls.x, ls.y);
+  const double el = atan2(ls.z, rho), ang = asin(r / d);
+  if (fabs(el) - ang > 0.5 * p->vfov) return 0;
+  if (rho <= r) return 1;
+  const double az = atan2(ls.y, ls.x), ang_az = asin(fmin(1.0, r / rho));
+  return fabs(az) - ang_az <= 0.5 * p->hfov;
+}
+
+typedef struct facet_run {
+  const sensim_capture_ctx *ctx;
+  const sensim__radar *R;
+  const sensim_rt_view *view;
+  sensim_pose pose; /* sensor frame in the world at t */
+  sensim_vec3 vs;   /* the radar's velocity */
+  double t, rain_db_per_m;
+  sub *subs;
+  size_t nsub;
+  sensim_rt_ray *rays;
+  sensim_rt_hit *hits;
+  unsigned char *occl;
+  sensim_rt_ray *tmp_r;
+  sensim_rt_hit *tmp_h;
+  size_t *idx;
+  sensim__radar_echoes *out;
+} facet_run;
+
+/* Trace the queued sub-triangles' visibility rays and emit the lit ones'
+ * echoes. */
+static sensim_status flush(facet_run *fr) {
+  const sensim__radar *R = fr->R;
+  const sensim_radar_params *p = &R->p;
+  const sensim_snapshot *snap = fr->ctx->snap;
+  const size_t n = fr->nsub;
+  if (n == 0) return SENSIM_OK;
+  for (size_t i = 0; i < n; i++) {
+    const sub *q = &fr->subs[i];
+    const sensim_vec3 u = v3_scale(v3_sub(q->c, fr->pose.pos), 1.0 / q->R);
+    sensim_rt_ray *ry = &fr->rays[i];
+    ry->org[0] = (float)fr->pose.pos.x;
+    ry->org[1] = (float)fr->pose.pos.y;
+    ry->org[2] = (float)fr->pose.pos.z;
+    ry->dir[0] = (float)u.x;
+    ry->dir[1] = (float)u.y;
+    ry->dir[2] = (float)u.z;
+    ry->tnear = 0.0f;
+    /* stop short of the facet itself: binary32 positions and the kernel's
+     * interpolated motion put it within millimetres of q->R */
+    ry->tfar = (float)(q->R - (0.01 + 1e-4 * q->R));
+    ry->time = fr->t;
+  }
+  if (fr->ctx->carrier < 0) {
+    sensim__rt_occluded(fr->view, fr->rays, fr->occl, n, 0);
+  } else {
+    sensim__radar_intersect(fr->view, fr->rays, fr->hits, n, fr->ctx->carrier, fr->tmp_r, fr->tmp_h, fr->idx);
+    for (size_t i = 0; i < n; i++) fr->occl[i] = fr->hits[i].body >= 0 && isfinite(fr->hits[i].t);
+  }
+  const double coh = R->K * 4.0 * M_PI / (R->lambda * R->lambda);
+  sensim_status rc = SENSIM_OK;
+  for (size_t i = 0; i < n && rc == SENSIM_OK; i++) {
+    if (fr->occl[i]) continue;
+    const sub *q = &fr->subs[i];
+    const sensim_body_snap *b = &snap->bodies[q->body];
+    const sensim_material *mat = &b->mesh->material;
+    const sensim_vec3 u = v3_scale(v3_sub(q->c, fr->pose.pos), 1.0 / q->R);
+    const sensim_vec3 nn = v3_cross(v3_sub(q->v[1], q->v[0]), v3_sub(q->v[2], q->v[0]));
+    const double twice_area = v3_norm(nn);
+    const double cosi = fabs(v3_dot(nn, u)) / twice_area;
+    const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(q->c, fr->pose.pos));
+    sensim__radar_echo e;
+    memset(&e, 0, sizeof e);
+    e.range = q->R;
+    e.az = atan2(ls.y, ls.x);
+    e.el = atan2(ls.z, hypot(ls.x, ls.y));
+    const sensim_vec3 vp = sensim__snap_point_velocity(snap, (size_t)q->body, fr->t, q->c);
+    e.vel = v3_dot(u, v3_sub(vp, fr->vs));
+    if (e.vel < p->min_velocity || e.vel > p->max_velocity) continue;
+    e.instance = b->instance_id;
+    e.class_id = b->class_id;
+    const double g = sensim__radar_gain(p, e.az, e.el);
+    const double R2 = q->R * q->R;
+    double pw = 1.0; /* rain, two-way, on power */
+    if (fr->rain_db_per_m > 0) pw = pow(10.0, -0.1 * fr->rain_db_per_m * 2.0 * q->R);
+    if (mat->radar_specular > 0) {
+      sensim_vec3 rel[3];
+      for (int k = 0; k < 3; k++) rel[k] = v3_sub(q->v[k], q->c);
+      double ire, iim;
+      sensim__radar_po_triangle(rel, v3_scale(u, -2.0 * R->k), &ire, &iim);
+      const double mag = sqrt(mat->radar_specular * pw) * cosi * g / R2;
+      const double ph = -fmod(2.0 * R->k * q->R, 2.0 * M_PI);
+      const double c = cos(ph), s = sin(ph);
+      e.re = mag * (ire * c - iim * s);
+      e.im = mag * (ire * s + iim * c);
+    }
+    if (mat->radar_diffuse > 0) {
+      const double sigma = 4.0 * mat->radar_diffuse * cosi * cosi * 0.5 * twice_area;
+      e.p_inc = R->K * sigma * g * g * pw / (R2 * R2);
+    }
+    e.w = coh * (e.re * e.re + e.im * e.im) + e.p_inc;
+    if (e.w > 0) rc = sensim__radar_push(fr->out, &e);
+  }
+  fr->nsub = 0;
+  return rc;
+}
+
+/* Queue the sub-triangles of world triangle (a, b, c) of body `bi`. */
+static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 b, sensim_vec3 c) {
+  const sensim_radar_params *p = &fr->R->p;
+  const sensim_vec3 ctr = v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0);
+  const double rt = fmax(v3_norm(v3_sub(a, ctr)), fmax(v3_norm(v3_sub(b, ctr)), v3_norm(v3_sub(c, ctr))));
+  const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
+  if (!sphere_in_view(p, ls, rt)) return SENSIM_OK;
+  const double edge =
+      fmax(v3_norm(v3_sub(b, a)), fmax(v3_norm(v3_sub(c, b)), v3_norm(v3_sub(a, c))));
+  const double rmin = fmax(v3_norm(ls) - rt, fmax(p->min_range, 0.05));
+  const double rho = sqrt(fr->R->lambda * rmin / 64.0);
+  /* a sub-triangle's points lie within its longest edge of its centroid */
+  double md = ceil(edge / rho);
+  const int m = md < 1 ? 1 : md > FACET_MAX_DIV ? FACET_MAX_DIV : (int)md;
+  const sensim_vec3 du = v3_scale(v3_sub(b, a), 1.0 / m), dw = v3_scale(v3_sub(c, a), 1.0 / m);
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < m - i; j++)
+      for (int up = 0; up < 2; up++) {
+        if (!up && j == m - i - 1) continue;
+        sub q;
+        const sensim_vec3 o = v3_add(a, v3_add(v3_scale(du, i), v3_scale(dw, j)));
+        if (up) {
+          q.v[0] = o;
+          q.v[1] = v3_add(o, du);
+          q.v[2] = v3_add(o, dw);
+        } else {
+          q.v[0] = v3_add(o, du);
+          q.v[1] = v3_add(o, v3_add(du, dw));
+          q.v[2] = v3_add(o, dw);
+        }
+        q.c = v3_scale(v3_add(v3_add(q.v[0], q.v[1]), q.v[2]), 1.0 / 3.0);
+        const sensim_vec3 qs = q_rotate_inv(fr->pose.rot, v3_sub(q.c, fr->pose.pos));
+        q.R = v3_norm(qs);
+        if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
+        if (fabs(atan2(qs.y, qs.x)) > 0.5 * p->hfov || fabs(atan2(qs.z, hypot(qs.x, qs.y))) > 0.5 * p->vfov)
+          continue;
+        q.body = bi;
+        fr->subs[fr->nsub++] = q;
+        if (fr->nsub == FACET_CHUNK) {
+          sensim_status rc = flush(fr);
+          if (rc) return rc;
+        }
+      }
+  return SENSIM_OK;
+}
+
+sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_rt_view *view, sensim_pose pose,
+                                   sensim_vec3 vs, double t, double rain_db_per_m, sensim__radar_echoes *out) {
+  const sensim_snapshot *snap = ctx->snap;
+  facet_run fr;
+  memset(&fr, 0, sizeof fr);
+  fr.ctx = ctx;
+  fr.R = ctx->impl;
+  fr.view = view;
+  fr.pose = pose;
+  fr.vs = vs;
+  fr.t = t;
+  fr.rain_db_per_m = rain_db_per_m;
+  fr.out = out;
+  fr.subs = malloc(FACET_CHUNK * sizeof *fr.subs);
+  fr.rays = malloc(2 * FACET_CHUNK * sizeof *fr.rays);
+  fr.hits = malloc(2 * FACET_CHUNK * sizeof *fr.hits);
+  fr.occl = malloc(FACET_CHUNK);
+  fr.idx = malloc(FACET_CHUNK * sizeof *fr.idx);
+  sensim_status rc = SENSIM_OK;
+  if (!fr.subs || !fr.rays || !fr.hits || !fr.occl || !fr.idx) {
+    rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for facet echoes");
+    goto done;
+  }
+  fr.tmp_r = fr.rays + FACET_CHUNK;
+  fr.tmp_h = fr.hits + FACET_CHUNK;
+  for (size_t bi = 0; bi < snap->nbodies && rc == SENSIM_OK; bi++) {
+    const sensim_body_snap *b = &snap->bodies[bi];
+    if ((int)bi == ctx->carrier || !b->mesh || b->mesh->ntri == 0) continue;
+    const sensim_material *mat = &b->mesh->material;
+    if (!(mat->radar_specular > 0) && !(mat->radar_diffuse > 0)) continue;
+    sensim_pose bp;
+    if (b->is_static) {
+      bp = b->pose;
+    } else {
+      if (b->nk == 0) continue;
+      sensim_body_state st;
+      sensim__snap_state_at(snap, bi, t, &st);
+      bp = st.pose;
+    }
+    if (!sphere_in_view(&fr.R->p, q_rotate_inv(pose.rot, v3_sub(bp.pos, pose.pos)), b->mesh->radius)) continue;
+    const sensim_mesh *mesh = b->mesh;
+    for (size_t tri = 0; tri < mesh->ntri && rc == SENSIM_OK; tri++) {
+      sensim_vec3 w[3];
+      for (int k = 0; k < 3; k++) {
+        const float *x = &mesh->vertices[3 * (size_t)mesh->indices[3 * tri + k]];
+        w[k] = v3_add(bp.pos, q_rotate(bp.rot, v3(x[0], x[1], x[2])));
+      }
+      rc = triangle(&fr, (int)bi, w[0], w[1], w[2]);
+    }
+  }
+  if (rc == SENSIM_OK) rc = flush(&fr);
+done:
+  free(fr.subs);
+  free(fr.rays);
+  free(fr.hits);
+  free(fr.occl);
+  free(fr.idx);
+  return rc;
+}
