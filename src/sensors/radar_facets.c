@@ -47,9 +47,9 @@
 #include "sensors/kinematics.h"
 #include "sensors/radar_internal.h"
 
-/* Largest subdivision of one triangle's edges: at most FACET_MAX_DIV^2
- * sub-triangles per triangle. */
-#define FACET_MAX_DIV 96
+/* Deepest split of a triangle into four: sub-triangles at least 1/2^16 of
+ * its edges. */
+#define FACET_MAX_DEPTH 16
 /* Sub-triangles whose visibility rays are traced together. */
 #define FACET_CHUNK 4096
 
@@ -203,49 +203,72 @@ static sensim_status flush(facet_run *fr) {
   return rc;
 }
 
-/* Queue the sub-triangles of world triangle (a, b, c) of body `bi`. */
+/* Queue the sub-triangles of world triangle (a, b, c) of body `bi`: split
+ * into four at its edges' midpoints while it reaches into the field of view
+ * and (i) is larger than the binning scale, or (ii) is larger than the
+ * Fresnel criterion's rho and lies within two Fresnel radii of the plane's
+ * stationary-phase (specular) point. */
 static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 b, sensim_vec3 c) {
-  const sensim_radar_params *p = &fr->R->p;
-  const sensim_vec3 ctr = v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0);
-  const double rt = fmax(v3_norm(v3_sub(a, ctr)), fmax(v3_norm(v3_sub(b, ctr)), v3_norm(v3_sub(c, ctr))));
-  const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
-  if (!sphere_in_view(p, ls, rt)) return SENSIM_OK;
-  const double edge =
-      fmax(v3_norm(v3_sub(b, a)), fmax(v3_norm(v3_sub(c, b)), v3_norm(v3_sub(a, c))));
-  const double rmin = fmax(v3_norm(ls) - rt, fmax(p->min_range, 0.05));
-  const double rho = sqrt(fr->R->lambda * rmin / 64.0);
-  /* a sub-triangle's points lie within its longest edge of its centroid */
-  double md = ceil(edge / rho);
-  const int m = md < 1 ? 1 : md > FACET_MAX_DIV ? FACET_MAX_DIV : (int)md;
-  const sensim_vec3 du = v3_scale(v3_sub(b, a), 1.0 / m), dw = v3_scale(v3_sub(c, a), 1.0 / m);
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < m - i; j++)
-      for (int up = 0; up < 2; up++) {
-        if (!up && j == m - i - 1) continue;
-        sub q;
-        const sensim_vec3 o = v3_add(a, v3_add(v3_scale(du, i), v3_scale(dw, j)));
-        if (up) {
-          q.v[0] = o;
-          q.v[1] = v3_add(o, du);
-          q.v[2] = v3_add(o, dw);
-        } else {
-          q.v[0] = v3_add(o, du);
-          q.v[1] = v3_add(o, v3_add(du, dw));
-          q.v[2] = v3_add(o, dw);
-        }
-        q.c = v3_scale(v3_add(v3_add(q.v[0], q.v[1]), q.v[2]), 1.0 / 3.0);
-        const sensim_vec3 qs = q_rotate_inv(fr->pose.rot, v3_sub(q.c, fr->pose.pos));
-        q.R = v3_norm(qs);
-        if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
-        if (fabs(atan2(qs.y, qs.x)) > 0.5 * p->hfov || fabs(atan2(qs.z, hypot(qs.x, qs.y))) > 0.5 * p->vfov)
-          continue;
-        q.body = bi;
-        fr->subs[fr->nsub++] = q;
-        if (fr->nsub == FACET_CHUNK) {
-          sensim_status rc = flush(fr);
-          if (rc) return rc;
-        }
+  const sensim__radar *R = fr->R;
+  const sensim_radar_params *p = &R->p;
+  const sensim_vec3 nn = v3_cross(v3_sub(b, a), v3_sub(c, a));
+  const double nl = v3_norm(nn);
+  if (!(nl > 0)) return SENSIM_OK;
+  const sensim_vec3 n = v3_scale(nn, 1.0 / nl);
+  /* the foot of the radar on the triangle's plane: where the two-way
+   * phase is stationary */
+  const sensim_vec3 foot = v3_sub(fr->pose.pos, v3_scale(n, v3_dot(v3_sub(fr->pose.pos, a), n)));
+  struct {
+    sensim_vec3 v[3];
+    int depth;
+  } stack[3 * FACET_MAX_DEPTH + 4];
+  int top = 0;
+  stack[0].v[0] = a;
+  stack[0].v[1] = b;
+  stack[0].v[2] = c;
+  stack[0].depth = 0;
+  top = 1;
+  while (top > 0) {
+    top--;
+    sensim_vec3 v[3] = {stack[top].v[0], stack[top].v[1], stack[top].v[2]};
+    const int depth = stack[top].depth;
+    const sensim_vec3 ctr = v3_scale(v3_add(v3_add(v[0], v[1]), v[2]), 1.0 / 3.0);
+    double rt = 0.0;
+    for (int k = 0; k < 3; k++) rt = fmax(rt, v3_norm(v3_sub(v[k], ctr)));
+    const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
+    if (!sphere_in_view(p, ls, rt)) continue;
+    const double rc = v3_norm(ls), rmin = fmax(rc - rt, fmax(p->min_range, 0.05));
+    /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
+    const double rho_fresnel = sqrt(R->lambda * rmin / 64.0);
+    const double rho_bin = fmin(R->dr, rmin * p->azimuth_resolution);
+    const int near_specular = v3_norm(v3_sub(foot, ctr)) < rt + 2.0 * sqrt(R->lambda * rc);
+    const int split = depth < FACET_MAX_DEPTH && (rt > rho_bin || (near_specular && rt > rho_fresnel));
+    if (split) {
+      const sensim_vec3 m01 = v3_scale(v3_add(v[0], v[1]), 0.5), m12 = v3_scale(v3_add(v[1], v[2]), 0.5),
+                        m20 = v3_scale(v3_add(v[2], v[0]), 0.5);
+      const sensim_vec3 kids[4][3] = {{v[0], m01, m20}, {m01, v[1], m12}, {m20, m12, v[2]}, {m12, m20, m01}};
+      for (int k = 0; k < 4; k++) {
+        for (int j = 0; j < 3; j++) stack[top].v[j] = kids[k][j];
+        stack[top].depth = depth + 1;
+        top++;
       }
+      continue;
+    }
+    sub q;
+    q.v[0] = v[0];
+    q.v[1] = v[1];
+    q.v[2] = v[2];
+    q.c = ctr;
+    q.R = rc;
+    if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
+    if (fabs(atan2(ls.y, ls.x)) > 0.5 * p->hfov || fabs(atan2(ls.z, hypot(ls.x, ls.y))) > 0.5 * p->vfov) continue;
+    q.body = bi;
+    fr->subs[fr->nsub++] = q;
+    if (fr->nsub == FACET_CHUNK) {
+      sensim_status st = flush(fr);
+      if (st) return st;
+    }
+  }
   return SENSIM_OK;
 }
 
