@@ -10,7 +10,9 @@
  *
  *   bench_radar_town [--quick] [--reps N] [--scans N]
  *
- * Reported: median of N runs after one warm-up. The same file builds
+ * Reported: median of N runs after one warm-up: scans per wall-clock
+ * second, and the thread's CPU time per scan (steadier on a shared
+ * machine; with 0 workers the scan runs on the calling thread). The same file builds
  * against any sensim since the radar first shipped (issue 30 compares the
  * facet model with the rays-only one this way: docs/performance.md). */
 #include <math.h>
@@ -23,7 +25,7 @@
 #include "town.h"
 
 typedef struct result {
-  double scans_per_s, detections; /* detections per scan */
+  double scans_per_s, cpu_ms, detections; /* scans per wall second, thread CPU ms per scan, detections per scan */
 } result;
 
 static void die(const char *what) {
@@ -51,7 +53,7 @@ static result run(const bench_town *town, const char *preset, int nscan) {
   if (sensim_radar_preset(preset, &rp)) die("preset");
   sensim_sensor *s = NULL;
   if (sensim_radar_create(w, &sp, &rp, &s)) die("radar");
-  result r = {0, 0};
+  result r = {0, 0, 0};
   int got = 0;
   bench_span span;
   bench_span_start(&span);
@@ -75,6 +77,7 @@ static result run(const bench_town *town, const char *preset, int nscan) {
   sensim_world_destroy(w);
   if (got == 0) die("no scans");
   r.scans_per_s = got / (span.wall * 1e-3);
+  r.cpu_ms = span.thread / got;
   r.detections /= got;
   return r;
 }
@@ -102,16 +105,17 @@ int main(int argc, char **argv) {
   bench_cpu_model(cpu, sizeof cpu);
   printf("bench_radar_town: %s, one thread, %zu instanced triangles, %d scans at 10 Hz, median of %d\n", cpu,
          bench_town_instanced_triangles(&town), nscan, reps);
-  printf("%-16s %12s %14s\n", "preset", "scans/s", "detections");
+  printf("%-16s %12s %14s %14s\n", "preset", "scans/s", "CPU ms/scan", "detections");
   const char *presets[] = {"ARS408-21-far", "ARS408-21-near"};
   for (int m = 0; m < 2; m++) {
-    double sps[BENCH_MAX_REPS];
-    result last = {0, 0};
+    double sps[BENCH_MAX_REPS], cpu[BENCH_MAX_REPS];
+    result last = {0, 0, 0};
     for (int r = 0; r <= reps; r++) { /* r = 0: warm-up */
       last = run(&town, presets[m], nscan);
-      if (r) sps[r - 1] = last.scans_per_s;
+      if (r) sps[r - 1] = last.scans_per_s, cpu[r - 1] = last.cpu_ms;
     }
-    printf("%-16s %12.4g %14.1f\n", presets[m], bench_median(sps, reps), last.detections);
+    printf("%-16s %12.4g %14.2f %14.1f\n", presets[m], bench_median(sps, reps), bench_median(cpu, reps),
+           last.detections);
   }
   bench_town_free(&town);
   return 0;

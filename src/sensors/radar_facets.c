@@ -10,7 +10,9 @@
  * rho <= sqrt(lambda R / 16) (the Fresnel-zone criterion of a facet's far
  * field, Knott, Shaeffer, Tuley, "Radar Cross Section", 2nd ed., 2004,
  * sec. 5.2). A sub-triangle is lit when nothing lies between the radar and
- * its centroid (one ray, the carrier looked through); its echo is:
+ * its centroid (one occlusion ray, starting where it leaves the carrier's
+ * bounding sphere: the carrier is looked through, and so is anything else
+ * inside that sphere); its echo is:
  *
  *  - coherent, physical optics (PO): the monostatic PO integral of a flat
  *    facet, sigma = (4 pi / lambda^2) |cos(theta) I|^2 with
@@ -93,35 +95,53 @@ typedef struct sub {
   int body;
 } sub;
 
+/* The field of view as signed distances: a point p (sensor frame) is in
+ * it when |az| <= hfov/2, i.e. -sin(h) x +- cos(h) y <= 0 (two half-spaces,
+ * h < pi/2), and |el| <= vfov/2, i.e. +-z cos(v) - rho sin(v) <= 0 (a
+ * double cone, rho = sqrt(x^2 + y^2)); each left side is 1-Lipschitz, so
+ * a sphere of radius r is wholly outside when one of them exceeds r. */
+typedef struct fov {
+  double sh, ch, sv, cv;    /* sin and cos of hfov/2 and vfov/2 */
+  double rmin, rmax;        /* range gate, m */
+} fov;
+
+static fov fov_of(const sensim_radar_params *p) {
+  fov f = {sin(0.5 * p->hfov), cos(0.5 * p->hfov), sin(0.5 * p->vfov), cos(0.5 * p->vfov), p->min_range,
+           p->max_range};
+  return f;
+}
+
+/* Largest of the field's signed distances at p: <= 0 inside. */
+static double fov_excess(const fov *f, sensim_vec3 p) {
+  const double rho = sqrt(p.x * p.x + p.y * p.y);
+  double e = -f->sh * p.x + f->ch * fabs(p.y);
+  e = fmax(e, fabs(p.z) * f->cv - rho * f->sv);
+  return e;
+}
+
 /* Does a sphere (centre ls in the sensor frame, radius r) reach into the
  * field of view and the range gate? Conservative. */
-static int sphere_in_view(const sensim_radar_params *p, sensim_vec3 ls, double r) {
+static int sphere_in_view(const fov *f, sensim_vec3 ls, double r) {
   const double d = v3_norm(ls);
-  if (d - r > p->max_range || d + r < p->min_range) return 0;
-  if (d <= r) return 1;
-  const double rho = hypot(ls.x, ls.y);
-  const double el = atan2(ls.z, rho), ang = asin(r / d);
-  if (fabs(el) - ang > 0.5 * p->vfov) return 0;
-  if (rho <= r) return 1;
-  const double az = atan2(ls.y, ls.x), ang_az = asin(fmin(1.0, r / rho));
-  return fabs(az) - ang_az <= 0.5 * p->hfov;
+  if (d - r > f->rmax || d + r < f->rmin) return 0;
+  return fov_excess(f, ls) <= r;
 }
 
 typedef struct facet_run {
   const sensim_capture_ctx *ctx;
+  fov f;
   const sensim__radar *R;
   const sensim_rt_view *view;
   sensim_pose pose; /* sensor frame in the world at t */
   sensim_vec3 vs;   /* the radar's velocity */
+  sensim_vec3 carrier_o; /* the carrier's origin at t (world) */
+  double carrier_r;      /* and its mesh's radius, m; 0 without one */
+  const float *depth;    /* the grid rays' first hits, m */
   double t, rain_db_per_m;
   sub *subs;
   size_t nsub;
   sensim_rt_ray *rays;
-  sensim_rt_hit *hits;
   unsigned char *occl;
-  sensim_rt_ray *tmp_r;
-  sensim_rt_hit *tmp_h;
-  size_t *idx;
   sensim__radar_echoes *out;
 } facet_run;
 
@@ -143,18 +163,22 @@ static sensim_status flush(facet_run *fr) {
     ry->dir[0] = (float)u.x;
     ry->dir[1] = (float)u.y;
     ry->dir[2] = (float)u.z;
-    ry->tnear = 0.0f;
-    /* stop short of the facet itself: binary32 positions and the kernel's
-     * interpolated motion put it within millimetres of q->R */
-    ry->tfar = (float)(q->R - (0.01 + 1e-4 * q->R));
+    /* start where the ray leaves the carrier's bounding sphere (the
+     * carrier is looked through), stop short of the facet itself: binary32
+     * positions and the kernel's interpolated motion put it within
+     * millimetres of q->R */
+    double t0 = 0.0;
+    if (fr->carrier_r > 0) {
+      const sensim_vec3 oc = v3_sub(fr->pose.pos, fr->carrier_o);
+      const double b = v3_dot(u, oc), disc = b * b - (v3_dot(oc, oc) - fr->carrier_r * fr->carrier_r);
+      if (disc > 0) t0 = fmax(0.0, -b + sqrt(disc));
+    }
+    const double t1 = q->R - (0.01 + 1e-4 * q->R);
+    ry->tnear = (float)fmin(t0, t1);
+    ry->tfar = (float)t1;
     ry->time = fr->t;
   }
-  if (fr->ctx->carrier < 0) {
-    sensim__rt_occluded(fr->view, fr->rays, fr->occl, n, 0);
-  } else {
-    sensim__radar_intersect(fr->view, fr->rays, fr->hits, n, fr->ctx->carrier, fr->tmp_r, fr->tmp_h, fr->idx);
-    for (size_t i = 0; i < n; i++) fr->occl[i] = fr->hits[i].body >= 0 && isfinite(fr->hits[i].t);
-  }
+  sensim__rt_occluded(fr->view, fr->rays, fr->occl, n, 0);
   const double coh = R->K * 4.0 * M_PI / (R->lambda * R->lambda);
   sensim_status rc = SENSIM_OK;
   for (size_t i = 0; i < n && rc == SENSIM_OK; i++) {
@@ -203,6 +227,27 @@ static sensim_status flush(facet_run *fr) {
   return rc;
 }
 
+/* Is a point at ls (sensor frame, range r) clearly hidden: farther than
+ * what each of the 3 x 3 grid rays around its direction hits, by more
+ * than the spread of depths a surface seen through those rays can have
+ * (10 cm plus 1 %)? A facet seen only through a gap narrower than the ray
+ * spacing is lost this way; any other gets its own visibility ray. */
+static int behind_depth(const facet_run *fr, sensim_vec3 ls, double r) {
+  const sensim__radar *R = fr->R;
+  const sensim_radar_params *p = &R->p;
+  const double az = atan2(ls.y, ls.x), el = atan2(ls.z, hypot(ls.x, ls.y));
+  const int i = (int)floor((az + 0.5 * p->hfov) / (p->hfov / R->naz));
+  const int j = (int)floor((el + 0.5 * p->vfov) / (p->vfov / R->nel));
+  const double lim = r - (0.1 + 0.01 * r);
+  for (int dj = -1; dj <= 1; dj++)
+    for (int di = -1; di <= 1; di++) {
+      const int ii = i + di, jj = j + dj;
+      if (ii < 0 || jj < 0 || ii >= R->naz || jj >= R->nel) continue;
+      if (!(fr->depth[(size_t)jj * (size_t)R->naz + (size_t)ii] < lim)) return 0;
+    }
+  return 1;
+}
+
 /* Queue the sub-triangles of world triangle (a, b, c) of body `bi`: split
  * into four at its edges' midpoints while it reaches into the field of view
  * and (i) is larger than the binning scale, or (ii) is larger than the
@@ -236,7 +281,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     double rt = 0.0;
     for (int k = 0; k < 3; k++) rt = fmax(rt, v3_norm(v3_sub(v[k], ctr)));
     const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
-    if (!sphere_in_view(p, ls, rt)) continue;
+    if (!sphere_in_view(&fr->f, ls, rt)) continue;
     const double rc = v3_norm(ls), rmin = fmax(rc - rt, fmax(p->min_range, 0.05));
     /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
     const double rho_fresnel = sqrt(R->lambda * rmin / 64.0);
@@ -261,7 +306,8 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     q.c = ctr;
     q.R = rc;
     if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
-    if (fabs(atan2(ls.y, ls.x)) > 0.5 * p->hfov || fabs(atan2(ls.z, hypot(ls.x, ls.y))) > 0.5 * p->vfov) continue;
+    if (fov_excess(&fr->f, ls) > 0) continue;
+    if (behind_depth(fr, ls, q.R)) continue;
     q.body = bi;
     fr->subs[fr->nsub++] = q;
     if (fr->nsub == FACET_CHUNK) {
@@ -272,8 +318,15 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
   return SENSIM_OK;
 }
 
+/* Mesh point (x, y, z) in the sensor frame: t + M (x, y, z). */
+static sensim_vec3 to_sensor(const double M[9], sensim_vec3 t, double x, double y, double z) {
+  return v3(t.x + M[0] * x + M[1] * y + M[2] * z, t.y + M[3] * x + M[4] * y + M[5] * z,
+            t.z + M[6] * x + M[7] * y + M[8] * z);
+}
+
 sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_rt_view *view, sensim_pose pose,
-                                   sensim_vec3 vs, double t, double rain_db_per_m, sensim__radar_echoes *out) {
+                                   sensim_vec3 vs, double t, double rain_db_per_m, const float *depth,
+                                   sensim__radar_echoes *out) {
   const sensim_snapshot *snap = ctx->snap;
   facet_run fr;
   memset(&fr, 0, sizeof fr);
@@ -285,18 +338,27 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
   fr.t = t;
   fr.rain_db_per_m = rain_db_per_m;
   fr.out = out;
+  fr.depth = depth;
+  fr.f = fov_of(&fr.R->p);
+  if (ctx->carrier >= 0 && snap->bodies[ctx->carrier].mesh) {
+    const sensim_body_snap *cb = &snap->bodies[ctx->carrier];
+    if (cb->is_static) {
+      fr.carrier_o = cb->pose.pos;
+    } else {
+      sensim_body_state st;
+      sensim__snap_state_at(snap, (size_t)ctx->carrier, t, &st);
+      fr.carrier_o = st.pose.pos;
+    }
+    fr.carrier_r = cb->mesh->radius * (1.0 + 1e-6) + 1e-4;
+  }
   fr.subs = malloc(FACET_CHUNK * sizeof *fr.subs);
-  fr.rays = malloc(2 * FACET_CHUNK * sizeof *fr.rays);
-  fr.hits = malloc(2 * FACET_CHUNK * sizeof *fr.hits);
+  fr.rays = malloc(FACET_CHUNK * sizeof *fr.rays);
   fr.occl = malloc(FACET_CHUNK);
-  fr.idx = malloc(FACET_CHUNK * sizeof *fr.idx);
   sensim_status rc = SENSIM_OK;
-  if (!fr.subs || !fr.rays || !fr.hits || !fr.occl || !fr.idx) {
+  if (!fr.subs || !fr.rays || !fr.occl) {
     rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for facet echoes");
     goto done;
   }
-  fr.tmp_r = fr.rays + FACET_CHUNK;
-  fr.tmp_h = fr.hits + FACET_CHUNK;
   for (size_t bi = 0; bi < snap->nbodies && rc == SENSIM_OK; bi++) {
     const sensim_body_snap *b = &snap->bodies[bi];
     if ((int)bi == ctx->carrier || !b->mesh || b->mesh->ntri == 0) continue;
@@ -311,23 +373,44 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
       sensim__snap_state_at(snap, bi, t, &st);
       bp = st.pose;
     }
-    if (!sphere_in_view(&fr.R->p, q_rotate_inv(pose.rot, v3_sub(bp.pos, pose.pos)), b->mesh->radius)) continue;
+    /* the body's frame in the sensor frame: mesh point x is at
+     * t_sb + q_sb x there */
+    const sensim_quat q_sb = q_mul(q_conj(pose.rot), bp.rot);
+    const sensim_vec3 t_sb = q_rotate_inv(pose.rot, v3_sub(bp.pos, pose.pos));
+    if (!sphere_in_view(&fr.f, t_sb, b->mesh->radius)) continue;
     const sensim_mesh *mesh = b->mesh;
-    for (size_t tri = 0; tri < mesh->ntri && rc == SENSIM_OK; tri++) {
-      sensim_vec3 w[3];
-      for (int k = 0; k < 3; k++) {
-        const float *x = &mesh->vertices[3 * (size_t)mesh->indices[3 * tri + k]];
-        w[k] = v3_add(bp.pos, q_rotate(bp.rot, v3(x[0], x[1], x[2])));
+    double M[9]; /* q_sb as a matrix: sensor = t_sb + M x */
+    {
+      const sensim_vec3 ex = q_rotate(q_sb, v3(1, 0, 0)), ey = q_rotate(q_sb, v3(0, 1, 0)),
+                        ez = q_rotate(q_sb, v3(0, 0, 1));
+      const double m9[9] = {ex.x, ey.x, ez.x, ex.y, ey.y, ez.y, ex.z, ey.z, ez.z};
+      memcpy(M, m9, sizeof M);
+    }
+    for (size_t t0 = 0; t0 < mesh->ntri && rc == SENSIM_OK; t0 += SENSIM__MESH_CHUNK) {
+      const float *cb = &mesh->chunk_bounds[4 * (t0 / SENSIM__MESH_CHUNK)];
+      if (!sphere_in_view(&fr.f, to_sensor(M, t_sb, cb[0], cb[1], cb[2]), cb[3])) continue;
+      const size_t t1 = t0 + SENSIM__MESH_CHUNK < mesh->ntri ? t0 + SENSIM__MESH_CHUNK : mesh->ntri;
+      for (size_t tri = t0; tri < t1 && rc == SENSIM_OK; tri++) {
+        sensim_vec3 m[3];
+        for (int k = 0; k < 3; k++) {
+          const float *x = &mesh->vertices[3 * (size_t)mesh->indices[3 * tri + k]];
+          m[k] = v3(x[0], x[1], x[2]);
+        }
+        /* cull by the triangle's bounding sphere before moving it */
+        const sensim_vec3 mc = v3_scale(v3_add(v3_add(m[0], m[1]), m[2]), 1.0 / 3.0);
+        const double r2 = fmax(v3_dot(v3_sub(m[0], mc), v3_sub(m[0], mc)),
+                               fmax(v3_dot(v3_sub(m[1], mc), v3_sub(m[1], mc)), v3_dot(v3_sub(m[2], mc), v3_sub(m[2], mc))));
+        if (!sphere_in_view(&fr.f, to_sensor(M, t_sb, mc.x, mc.y, mc.z), sqrt(r2))) continue;
+        sensim_vec3 w[3];
+        for (int k = 0; k < 3; k++) w[k] = v3_add(bp.pos, q_rotate(bp.rot, m[k]));
+        rc = triangle(&fr, (int)bi, w[0], w[1], w[2]);
       }
-      rc = triangle(&fr, (int)bi, w[0], w[1], w[2]);
     }
   }
   if (rc == SENSIM_OK) rc = flush(&fr);
 done:
   free(fr.subs);
   free(fr.rays);
-  free(fr.hits);
   free(fr.occl);
-  free(fr.idx);
   return rc;
 }

@@ -61,9 +61,13 @@ void sensim__radar_intersect(const sensim_rt_view *view, sensim_rt_ray *rays, se
 
 /* Single-bounce echoes of every lit facet in the field of view by physical
  * optics and Lambert's law (radar_facets.c), appended to *out; `pose` and
- * `vs` the radar's pose and velocity at ray time t. */
+ * `vs` the radar's pose and velocity at ray time t; `depth` the grid
+ * rays' first-hit distances (naz x nel, row by row in elevation; INFINITY
+ * for a miss), which spare the visibility rays of facets clearly behind
+ * what every ray around them hits. */
 sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_rt_view *view, sensim_pose pose,
-                                   sensim_vec3 vs, double t, double rain_db_per_m, sensim__radar_echoes *out);
+                                   sensim_vec3 vs, double t, double rain_db_per_m, const float *depth,
+                                   sensim__radar_echoes *out);
 
 /* The physical-optics integral I = int exp(j w . r) dA over the triangle
  * v[0..2] (m, relative to its centroid) for the phase gradient w (1/m;

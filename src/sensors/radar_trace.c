@@ -158,9 +158,6 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
   /* Rain along the whole path out and back: power x 10^(-gamma L / 10),
    * gamma in dB/m (radar_rain.c); amplitudes by its square root. */
   const double rain_db_per_m = 1e-3 * sensim__radar_rain_db_per_km(p->frequency, snap->params.weather.rain_rate);
-  /* Single bounces: physical optics over the lit facets (radar_facets.c);
-   * the rays below give the multiple bounces only. */
-  rc = sensim__radar_facets(ctx, view, pose, vs, t, rain_db_per_m, out);
   for (int bounce = 0; bounce <= p->max_bounces && rc == SENSIM_OK; bounce++) {
     size_t m = 0;
     for (size_t r = 0; r < n; r++) {
@@ -181,6 +178,20 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
     }
     if (m == 0) break;
     sensim__radar_intersect(view, rays, hits, m, ctx->carrier, rays + n, hits + n, idx);
+    if (bounce == 0) {
+      /* Single bounces: physical optics over the lit facets
+       * (radar_facets.c), with the rays' first hits as a depth map; the
+       * rays give the multiple bounces only. */
+      float *depth = malloc(n * sizeof *depth);
+      if (!depth) {
+        rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for %zu rays", n);
+        break;
+      }
+      for (size_t k = 0; k < m; k++) depth[live[k]] = hits[k].body >= 0 ? hits[k].t : INFINITY;
+      rc = sensim__radar_facets(ctx, view, pose, vs, t, rain_db_per_m, depth, out);
+      free(depth);
+      if (rc) break;
+    }
     for (size_t k = 0; k < m && rc == SENSIM_OK; k++) {
       path *q = &ps[live[k]];
       const sensim_rt_hit *h = &hits[k];
