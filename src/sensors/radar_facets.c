@@ -55,6 +55,21 @@
 /* Sub-triangles whose visibility rays are traced together. */
 #define FACET_CHUNK 4096
 
+/* atan2 by Abramowitz & Stegun 4.4.49 (atan x on [0, 1] as an odd
+ * polynomial of degree 17, |error| <= 2e-8 rad), reduced by octant: the
+ * facets' directions, several per sub-triangle, without libm's atan2. */
+static double fast_atan2(double y, double x) {
+  const double ax = fabs(x), ay = fabs(y);
+  const double mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;
+  if (!(mx > 0)) return 0.0;
+  const double z = mn / mx, z2 = z * z;
+  double r = z * (1.0 + z2 * (-0.3333314528 + z2 * (0.1999355085 + z2 * (-0.1420889944 + z2 * (0.1065626393 +
+             z2 * (-0.0752896400 + z2 * (0.0429096138 + z2 * (-0.0161657367 + z2 * 0.0028662257))))))));
+  if (ay > ax) r = 0.5 * M_PI - r;
+  if (x < 0) r = M_PI - r;
+  return y < 0 ? -r : r;
+}
+
 static double sinc(double x) { return fabs(x) < 1e-8 ? 1.0 - x * x / 6.0 : sin(x) / x; }
 
 void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re, double *im) {
@@ -194,8 +209,8 @@ static sensim_status flush(facet_run *fr) {
     sensim__radar_echo e;
     memset(&e, 0, sizeof e);
     e.range = q->R;
-    e.az = atan2(ls.y, ls.x);
-    e.el = atan2(ls.z, hypot(ls.x, ls.y));
+    e.az = fast_atan2(ls.y, ls.x);
+    e.el = fast_atan2(ls.z, sqrt(ls.x * ls.x + ls.y * ls.y));
     const sensim_vec3 vp = sensim__snap_point_velocity(snap, (size_t)q->body, fr->t, q->c);
     e.vel = v3_dot(u, v3_sub(vp, fr->vs));
     if (e.vel < p->min_velocity || e.vel > p->max_velocity) continue;
@@ -227,24 +242,30 @@ static sensim_status flush(facet_run *fr) {
   return rc;
 }
 
-/* Is a point at ls (sensor frame, range r) clearly hidden: farther than
- * what each of the 3 x 3 grid rays around its direction hits, by more
- * than the spread of depths a surface seen through those rays can have
- * (10 cm plus 1 %)? A facet seen only through a gap narrower than the ray
- * spacing is lost this way; any other gets its own visibility ray. */
-static int behind_depth(const facet_run *fr, sensim_vec3 ls, double r) {
+/* Is a sphere at ls (sensor frame, radius rs) clearly hidden: farther
+ * than what each grid ray around its directions hits (the cells its
+ * angular extent covers and one more on each side), by more than the
+ * spread of depths a surface seen through those rays can have (10 cm
+ * plus 1 %)? A facet seen only through a gap narrower than the ray
+ * spacing is lost this way; any other gets its own visibility ray.
+ * Spheres covering more than 36 cells are not tested (the loop would cost
+ * more than it saves). */
+static int behind_depth(const facet_run *fr, sensim_vec3 ls, double rs) {
   const sensim__radar *R = fr->R;
   const sensim_radar_params *p = &R->p;
-  const double az = atan2(ls.y, ls.x), el = atan2(ls.z, hypot(ls.x, ls.y));
-  const int i = (int)floor((az + 0.5 * p->hfov) / (p->hfov / R->naz));
-  const int j = (int)floor((el + 0.5 * p->vfov) / (p->vfov / R->nel));
-  const double lim = r - (0.1 + 0.01 * r);
-  for (int dj = -1; dj <= 1; dj++)
-    for (int di = -1; di <= 1; di++) {
-      const int ii = i + di, jj = j + dj;
-      if (ii < 0 || jj < 0 || ii >= R->naz || jj >= R->nel) continue;
+  const double d = v3_norm(ls);
+  if (!(d > 2.0 * rs)) return 0;
+  const double rho = hypot(ls.x, ls.y);
+  const double az = fast_atan2(ls.y, ls.x), el = fast_atan2(ls.z, rho), ang = rs > 0 ? asin(rs / d) : 0.0;
+  const double daz = p->hfov / R->naz, del = p->vfov / R->nel;
+  const double angaz = rs > 0 ? (rho > rs ? asin(fmin(1.0, rs / rho)) : M_PI) : 0.0;
+  const int i0 = (int)floor((az - angaz + 0.5 * p->hfov) / daz) - 1, i1 = (int)floor((az + angaz + 0.5 * p->hfov) / daz) + 1;
+  const int j0 = (int)floor((el - ang + 0.5 * p->vfov) / del) - 1, j1 = (int)floor((el + ang + 0.5 * p->vfov) / del) + 1;
+  if ((double)(i1 - i0 + 1) * (j1 - j0 + 1) > 36.0) return 0;
+  const double near = d - rs, lim = near - (0.1 + 0.01 * near);
+  for (int jj = j0 < 0 ? 0 : j0; jj <= j1 && jj < R->nel; jj++)
+    for (int ii = i0 < 0 ? 0 : i0; ii <= i1 && ii < R->naz; ii++)
       if (!(fr->depth[(size_t)jj * (size_t)R->naz + (size_t)ii] < lim)) return 0;
-    }
   return 1;
 }
 
@@ -281,7 +302,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     double rt = 0.0;
     for (int k = 0; k < 3; k++) rt = fmax(rt, v3_norm(v3_sub(v[k], ctr)));
     const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
-    if (!sphere_in_view(&fr->f, ls, rt)) continue;
+    if (!sphere_in_view(&fr->f, ls, rt) || (depth == 0 && behind_depth(fr, ls, rt))) continue;
     const double rc = v3_norm(ls), rmin = fmax(rc - rt, fmax(p->min_range, 0.05));
     /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
     const double rho_fresnel = sqrt(R->lambda * rmin / 64.0);
@@ -307,7 +328,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     q.R = rc;
     if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
     if (fov_excess(&fr->f, ls) > 0) continue;
-    if (behind_depth(fr, ls, q.R)) continue;
+    if (behind_depth(fr, ls, 0.0)) continue;
     q.body = bi;
     fr->subs[fr->nsub++] = q;
     if (fr->nsub == FACET_CHUNK) {
@@ -388,7 +409,8 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
     }
     for (size_t t0 = 0; t0 < mesh->ntri && rc == SENSIM_OK; t0 += SENSIM__MESH_CHUNK) {
       const float *cb = &mesh->chunk_bounds[4 * (t0 / SENSIM__MESH_CHUNK)];
-      if (!sphere_in_view(&fr.f, to_sensor(M, t_sb, cb[0], cb[1], cb[2]), cb[3])) continue;
+      const sensim_vec3 cs = to_sensor(M, t_sb, cb[0], cb[1], cb[2]);
+      if (!sphere_in_view(&fr.f, cs, cb[3]) || behind_depth(&fr, cs, cb[3])) continue;
       const size_t t1 = t0 + SENSIM__MESH_CHUNK < mesh->ntri ? t0 + SENSIM__MESH_CHUNK : mesh->ntri;
       for (size_t tri = t0; tri < t1 && rc == SENSIM_OK; tri++) {
         sensim_vec3 m[3];
