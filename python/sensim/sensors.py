@@ -143,6 +143,8 @@ KEYS = {
         ("sigma_azimuth_deg", "deg, noise on azimuth [0.1]"),
         ("sigma_elevation_deg", "deg, noise on elevation [1]"),
         ("sigma_velocity", "m/s, noise on radial velocity [0.0278]"),
+        ("beam_width_az_deg", "deg, one-way 3 dB azimuth beam width, 0 uniform [hfov_deg]"),
+        ("beam_width_el_deg", "deg, one-way 3 dB elevation beam width, 0 uniform [vfov_deg]"),
     ),
 }
 

@@ -137,7 +137,9 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
   uint32_t *ix = malloc(3 * ntri * sizeof *ix);
   float *uv = uvs ? malloc(2 * nvert * sizeof *uv) : NULL;
   float *tr = trefl ? malloc(ntri * sizeof *tr) : NULL;
-  if (!m || !v || !ix || (uvs && !uv) || (trefl && !tr)) {
+  float *cb = malloc(((ntri + SENSIM__MESH_CHUNK - 1) / SENSIM__MESH_CHUNK + 1) * 4 * sizeof *cb);
+  if (!m || !v || !ix || (uvs && !uv) || (trefl && !tr) || !cb) {
+    free(cb);
     free(m);
     free(v);
     free(ix);
@@ -163,6 +165,29 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
     if (d > r2) r2 = d;
   }
   m->radius = sqrt(r2);
+  /* A sphere per chunk: the centre of the chunk's box, the farthest
+   * vertex from it. */
+  const size_t nch = (ntri + SENSIM__MESH_CHUNK - 1) / SENSIM__MESH_CHUNK;
+  for (size_t c = 0; c < nch; c++) {
+    const size_t t0 = c * SENSIM__MESH_CHUNK, t1 = t0 + SENSIM__MESH_CHUNK < ntri ? t0 + SENSIM__MESH_CHUNK : ntri;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 3 * t0; k < 3 * t1; k++)
+      for (int a = 0; a < 3; a++) {
+        const float x = v[3 * (size_t)ix[k] + (size_t)a];
+        lo[a] = x < lo[a] ? x : lo[a];
+        hi[a] = x > hi[a] ? x : hi[a];
+      }
+    double ctr[3], rr = 0.0;
+    for (int a = 0; a < 3; a++) ctr[a] = 0.5 * ((double)lo[a] + hi[a]);
+    for (size_t k = 3 * t0; k < 3 * t1; k++) {
+      const float *p = &v[3 * (size_t)ix[k]];
+      const double dx = p[0] - ctr[0], dy = p[1] - ctr[1], dz = p[2] - ctr[2], d = dx * dx + dy * dy + dz * dz;
+      if (d > rr) rr = d;
+    }
+    for (int a = 0; a < 3; a++) cb[4 * c + (size_t)a] = (float)ctr[a];
+    cb[4 * c + 3] = (float)(sqrt(rr) * (1.0 + 1e-6) + 1e-6); /* covers the float rounding */
+  }
+  m->chunk_bounds = cb;
   m->material = mat;
   w->meshes[w->nmeshes++] = m;
   *out = m;

@@ -17,6 +17,9 @@ typedef struct sensim_track {
   size_t n, cap;
 } sensim_track;
 
+/* Triangles per culling sphere of a mesh (sensim_mesh.chunk_bounds). */
+#define SENSIM__MESH_CHUNK 32
+
 struct sensim_mesh {
   sensim_world *world;
   int index;              /* position in world->meshes */
@@ -26,6 +29,10 @@ struct sensim_mesh {
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   double radius;          /* largest distance of a vertex from the mesh origin, m */
+  float *chunk_bounds;    /* per run of SENSIM__MESH_CHUNK consecutive triangles, a sphere
+                             holding them: centre x, y, z and radius (mesh frame, m);
+                             ceil(ntri / SENSIM__MESH_CHUNK) x 4. For culling (the radar's
+                             facets): index order is usually spatially coherent. */
   sensim_material material;
 };
 

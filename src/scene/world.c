@@ -72,6 +72,7 @@ void sensim_world_destroy(sensim_world *w) {
   for (size_t i = 0; i < w->nmeshes; i++) {
     free(w->meshes[i]->uvs);
     free(w->meshes[i]->tri_reflectance);
+    free(w->meshes[i]->chunk_bounds);
     free(w->meshes[i]->vertices);
     free(w->meshes[i]->indices);
     free(w->meshes[i]);

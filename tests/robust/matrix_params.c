@@ -408,6 +408,8 @@ const robust_case robust_param_cases[] = {
     RADAR(max_bounces, F_I, 1000000, "max_bounces"),
     RADAR(sigma_range, F_D, NAN, "sigma_range"),
     RADAR(sigma_velocity, F_D, INFINITY, "sigma_velocity"),
+    RADAR(beam_width_az, F_D, -0.1, "beam_width_az"),
+    RADAR(beam_width_el, F_D, NAN, "beam_width_el"),
 
     LIGHT(kind, F_I, 9, "light kind"),
     LIGHT(position.x, F_D, NAN, "finite"),
