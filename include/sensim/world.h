@@ -207,13 +207,17 @@ typedef struct sensim_material {
   int thin_walled;     /* nonzero: a thin shell (window pane, soap film): light
                           passes without bending */
   sensim_alpha_mode alpha_mode; /* how alpha is used (glTF alphaMode) */
+  float specular;      /* strength of the dielectric part's specular layer, [0, 1]:
+                          scales its reflectance at normal incidence
+                          ((ior - 1) / (ior + 1))^2 (KHR_materials_specular's
+                          specularFactor); 0: a pure Lambertian surface */
 } sensim_material;
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
  * texture; radar: specular 0.1 (a dielectric of relative permittivity
  * about 3.5 at normal incidence), diffuse 0.05; no emission, ior 1.5, no
  * transmission, not thin-walled, normal_scale 1, alpha 1, opaque, cutoff
- * 0.5 (glTF 2.0's defaults). */
+ * 0.5, specular 1 (glTF 2.0's defaults). */
 SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "scene/scene.h"
+#include "scene/environment.h"
 #include "scene/weather.h"
 
 void sensim_world_params_init(sensim_world_params *p) {
@@ -81,6 +82,7 @@ void sensim_world_destroy(sensim_world *w) {
   free(w->snap_base);
   free(w->meshes);
   free(w->lights);
+  sensim__env_free_all(w);
   free(w);
 }
 

@@ -1,0 +1,11 @@
+/* tests/test_render.c: the path integrator's test binary (light transport
+ * against closed forms); its groups live in tests/render/. */
+#include "support/testutil.h"
+
+int sensim_test_render_furnace(void);
+
+int main(void) {
+  int failed = 0;
+  failed += sensim_test_render_furnace();
+  return failed ? 1 : 0;
+}
