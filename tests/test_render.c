@@ -3,9 +3,11 @@
 #include "support/testutil.h"
 
 int sensim_test_render_furnace(void);
+int sensim_test_render_input(void);
 
 int main(void) {
   int failed = 0;
   failed += sensim_test_render_furnace();
+  failed += sensim_test_render_input();
   return failed ? 1 : 0;
 }

@@ -41,6 +41,14 @@ SENSIM_API sensim_status sensim_world_set_environment(sensim_world *world, const
 /* The environment as last set (NONE if never set). SENSIM_EINVAL for NULL. */
 SENSIM_API sensim_status sensim_world_get_environment(const sensim_world *world, sensim_environment *out);
 
+/* The same from JSON text, the scenario's "world": {"environment": ...}
+ * (docs/scenario.md): {"type": "none"} or {"type": "uniform",
+ * "radiance": [r, g, b]}. `source` names the text in messages (NULL:
+ * "environment"). SENSIM_EPARSE / SENSIM_EINVAL naming the key, the
+ * environment unchanged, on bad input. */
+SENSIM_API sensim_status sensim_world_set_environment_json(sensim_world *world, const char *json,
+                                                           const char *source);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,7 +34,7 @@ static sensim_status parse_weather(const cJSON *world, sensim_weather *wx) {
 static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrides *ov,
                                  sensim_world_params *wp) {
   static const char *const keys[] = {"seed",    "threads",    "origin", "gravity",
-                                     "background", "ambient", "weather", NULL};
+                                     "background", "ambient", "weather", "environment", NULL};
   const char *path = "world";
   double seed = (double)wp->seed, threads = wp->threads, g = wp->gravity, amb = wp->ambient;
   double origin[3] = {wp->origin_lat, wp->origin_lon, wp->origin_height};
@@ -147,8 +147,17 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   sensim_world_params wp;
   sensim_world_params_init(&wp);
   if ((st = parse_world(world, ov, &wp)) != SENSIM_OK) return st;
+  /* The environment is checked before the world exists, set right after. */
+  sensim_environment env;
+  sensim_environment_init(&env);
+  const cJSON *jenv = world ? cJSON_GetObjectItemCaseSensitive(world, "environment") : NULL;
+  if (jenv && (st = sensim__scenario_environment(jenv, "world.environment", &env)) != SENSIM_OK) return st;
   if ((st = sensim_world_create(&wp, &scn->world)) != SENSIM_OK) {
     sensim__error_context("world");
+    return st;
+  }
+  if ((st = sensim_world_set_environment(scn->world, &env)) != SENSIM_OK) {
+    sensim__error_context("world.environment");
     return st;
   }
   if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;

@@ -58,8 +58,9 @@ sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_p
  * the world as the material's base-colour map. */
 static sensim_status parse_material(sensim_world *w, const cJSON *obj, const char *path, const char *base_dir,
                                     sensim_material *m) {
-  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
-                                     "radar_diffuse", "texture",   NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic",     "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   "emission",     "ior",         "transmission",
+                                     "thin_walled",   "specular",  NULL};
   const char *tex = NULL;
   double c[3] = {m->base_color[0], m->base_color[1], m->base_color[2]};
   double r = m->roughness, me = m->metallic, re = m->reflectance;
@@ -72,6 +73,22 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_specular", 0, &rs);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_diffuse", 0, &rd);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "texture", 0, &tex);
+  /* Light transport (the path integrator, docs/rendering.md). */
+  double em[3] = {m->emission[0], m->emission[1], m->emission[2]};
+  double ior = m->ior, tr = m->transmission, sp = m->specular;
+  int thin = m->thin_walled;
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "emission", 0, 3, em);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "ior", 0, &ior);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "transmission", 0, &tr);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "specular", 0, &sp);
+  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "thin_walled", &thin);
+  for (int i = 0; i < 3 && st == SENSIM_OK; i++)
+    if (!(em[i] >= 0 && em[i] <= 3.4e38))
+      st = sensim__fail(SENSIM_EINVAL, "%s.emission[%d]: must be finite and >= 0 W/(sr m^2) (got %g)", path, i, em[i]);
+  if (st == SENSIM_OK && !(ior > 0 && ior <= 3.4e38))
+    st = sensim__fail(SENSIM_EINVAL, "%s.ior: must be finite and > 0 (got %g)", path, ior);
+  if (st == SENSIM_OK) st = in_unit(path, "transmission", tr);
+  if (st == SENSIM_OK) st = in_unit(path, "specular", sp);
   for (int i = 0; i < 3 && st == SENSIM_OK; i++)
     if (!(c[i] >= 0 && c[i] <= 1))
       st = sensim__fail(SENSIM_EINVAL, "%s.base_color[%d]: %g is outside [0, 1]", path, i, c[i]);
@@ -102,6 +119,11 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   m->reflectance = (float)re;
   m->radar_specular = (float)rs;
   m->radar_diffuse = (float)rd;
+  for (int i = 0; i < 3; i++) m->emission[i] = (float)em[i];
+  m->ior = (float)ior;
+  m->transmission = (float)tr;
+  m->specular = (float)sp;
+  m->thin_walled = thin;
   return SENSIM_OK;
 }
 

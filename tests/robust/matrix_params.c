@@ -286,6 +286,8 @@ const robust_case robust_param_cases[] = {
     CAM(line_time, F_D, 1, "line_time"),
     CAM(max_bounces, F_I, -1, "max_bounces"),
     CAM(max_bounces, F_I, 9, "max_bounces"),
+    CAM(integrator, F_I, 2, "integrator"),
+    CAM(integrator, F_I, -1, "integrator"),
     CAM(fog_visibility, F_D, -1, "fog_visibility"),
     CAM(fog_visibility, F_D, NAN, "fog_visibility"),
     CAM(fog_visibility, F_D, INFINITY, "fog_visibility"),
@@ -451,6 +453,8 @@ const robust_case robust_param_cases[] = {
     MAT(normal_scale, NAN, "normal_scale"),
     MAT(alpha, -0.1, "alpha"),
     MAT(alpha_cutoff, 2, "alpha_cutoff"),
+    MAT(specular, 1.5, "specular"),
+    MAT(specular, NAN, "specular"),
 
     BODY(pose.pos.x, NAN, "body pose"),
     BODY(pose.pos.y, INFINITY, "body pose"),

@@ -205,6 +205,35 @@ const robust_case robust_scenario_cases[] = {
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"a\", \"type\": \"imu\"}, {\"name\": \"a\", \"type\": \"imu\"}]}",
       EINV, "already"),
 
+    /* Light transport (issue 26): the path integrator, the environment and
+     * the material keys it reads. */
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"integrator\": \"pth\"}]}", EINV,
+      "integrator"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"max_bounces\": 9}]}", EINV,
+      "max_bounces"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"integrator\": \"path\", "
+      "\"max_bounces\": 65}]}",
+      EINV, "max_bounces"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"skye\"}}}", EINV, "world.environment.type"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"uniform\"}}}", EPARSE, "radiance"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"uniform\", \"radiance\": [1, -1, 1]}}}", EINV,
+      "radiance[1]"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"none\", \"radiance\": [1, 1, 1]}}}", EPARSE,
+      "radiance"),
+    S("{\"duration\": 1, \"world\": {\"environment\": 3}}", EPARSE, "world.environment"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"ior\": 0}}]}",
+      EINV, "ior"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"emission\": [1, -2, 0]}}]}",
+      EINV, "emission[1]"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"transmission\": 2}}]}",
+      EINV, "transmission"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"specular\": -1}}]}",
+      EINV, "specular"),
+
     /* The first frame due after the last step: refused before the run. */
     RUN("{\"duration\": 1, \"sensors\": [{\"name\": \"late\", \"type\": \"imu\", \"lag\": 2}]}", EINV,
         "would deliver none"),

@@ -1,0 +1,56 @@
+/* io/scenario_environment.c: "world": {"environment": {...}} and
+ * sensim_world_set_environment_json: the environment as JSON.
+ *   {"type": "none"}
+ *   {"type": "uniform", "radiance": [r, g, b]}  (W/(sr m^2)) */
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "io/scenario_internal.h"
+
+sensim_status sensim__scenario_environment(const cJSON *obj, const char *path, sensim_environment *env) {
+  static const char *const types[] = {"none", "uniform", NULL};
+  if (!cJSON_IsObject(obj)) return sensim__fail(SENSIM_EPARSE, "%s: must be an object", path);
+  const char *type = NULL;
+  sensim_status st = sensim__jstring(obj, path, "type", 1, &type);
+  if (st != SENSIM_OK) return st;
+  sensim_environment e;
+  sensim_environment_init(&e);
+  if (strcmp(type, "none") == 0) {
+    static const char *const keys[] = {"type", NULL};
+    if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
+  } else if (strcmp(type, "uniform") == 0) {
+    static const char *const keys[] = {"type", "radiance", NULL};
+    double L[3] = {e.radiance[0], e.radiance[1], e.radiance[2]};
+    if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
+    if ((st = sensim__jvec(obj, path, "radiance", 1, 3, L)) != SENSIM_OK) return st;
+    e.type = SENSIM_ENVIRONMENT_UNIFORM;
+    for (int c = 0; c < 3; c++) {
+      if (!(L[c] >= 0 && L[c] <= 3.4e38))
+        return sensim__fail(SENSIM_EINVAL, "%s.radiance[%d]: must be finite and >= 0 W/(sr m^2) (got %g)", path, c,
+                            L[c]);
+      e.radiance[c] = (float)L[c];
+    }
+  } else {
+    char hint[96];
+    return sensim__fail(SENSIM_EINVAL, "%s.type: unknown environment type '%s'%s (none, uniform)", path, type,
+                        sensim__did_you_mean(hint, sizeof hint, type, types));
+  }
+  *env = e;
+  return SENSIM_OK;
+}
+
+sensim_status sensim_world_set_environment_json(sensim_world *world, const char *json, const char *source) {
+  if (!world || !json) return sensim__fail(SENSIM_EINVAL, "sensim_world_set_environment_json: NULL argument");
+  if (!source) source = "environment";
+  char *clean = NULL;
+  cJSON *root = NULL;
+  sensim_status st = sensim__json_strip_comments(json, source, &clean);
+  if (st == SENSIM_OK) st = sensim__json_parse(clean, source, &root);
+  free(clean);
+  if (st != SENSIM_OK) return st;
+  sensim_environment e;
+  st = sensim__scenario_environment(root, source, &e);
+  cJSON_Delete(root);
+  if (st == SENSIM_OK) st = sensim_world_set_environment(world, &e);
+  return st;
+}
