@@ -4,10 +4,12 @@
 
 int sensim_test_render_furnace(void);
 int sensim_test_render_input(void);
+int sensim_test_render_lights(void);
 
 int main(void) {
   int failed = 0;
   failed += sensim_test_render_furnace();
   failed += sensim_test_render_input();
+  failed += sensim_test_render_lights();
   return failed ? 1 : 0;
 }

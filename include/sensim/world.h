@@ -288,7 +288,12 @@ SENSIM_API size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
 typedef enum sensim_light_kind {
   SENSIM_LIGHT_POINT,       /* irradiance = intensity / d^2 */
   SENSIM_LIGHT_DIRECTIONAL, /* irradiance = intensity (sun-like) */
-  SENSIM_LIGHT_SPOT         /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_SPOT,        /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_RECT,        /* a Lambertian emitting rectangle: centre `position`, full
+                               edges edge_u, edge_v, emitting towards edge_u x edge_v;
+                               radiance = intensity x color */
+  SENSIM_LIGHT_DISC         /* a Lambertian emitting disc: centre `position`, `radius`,
+                               emitting towards `direction`; radiance = intensity x color */
 } sensim_light_kind;
 
 typedef struct sensim_light {
@@ -302,9 +307,19 @@ typedef struct sensim_light {
   float spot_outer;      /* spot: half-angle beyond which it is dark, rad (>= inner);
                             smoothstep fall-off in between */
   int cast_shadows;      /* nonzero: occlusion is traced (hard shadows) */
+  /* Area and soft shadows (the path integrator, docs/rendering.md; the direct
+   * integrator lights from the centre: a rect or disc as a point of
+   * intensity radiance x area x cos, the others as if these were 0). */
+  sensim_vec3 edge_u, edge_v; /* rect: full edge vectors, m, not parallel */
+  float radius;          /* disc: radius, m, > 0; point and spot: the radius of a
+                            uniformly bright sphere of the same intensity, m, >= 0
+                            (0: a point, hard shadows) */
+  float angular_diameter; /* directional: apparent diameter of the source disc, rad,
+                            [0, 0.5] (the sun: 0.0093 = 0.53 deg); 0: a delta */
 } sensim_light;
 
-/* A white directional light pointing straight down, intensity 1, shadows on. */
+/* A white directional light pointing straight down, intensity 1, shadows on,
+ * no extent (radius 0, angular diameter 0, zero edges). */
 SENSIM_API void sensim_light_init(sensim_light *l);
 
 /* Add a light (copied) to the world. */

@@ -259,8 +259,9 @@ sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
 /* ---- lights -------------------------------------------------------------- */
 
 static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *path) {
-  static const char *const keys[] = {"kind",      "position", "direction",  "color",
-                                     "intensity", "shadows",  "spot_inner", "spot_outer", NULL};
+  static const char *const keys[] = {"kind",      "position", "direction",  "color",  "intensity",
+                                     "shadows",   "spot_inner", "spot_outer", "edge_u", "edge_v",
+                                     "radius",    "angular_diameter_deg", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = NULL;
@@ -278,6 +279,12 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "shadows", &shadows);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_inner", 0, &inner);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_outer", 0, &outer);
+  /* Area lights and soft shadows (the path integrator, docs/rendering.md). */
+  double eu[3] = {0, 0, 0}, ev[3] = {0, 0, 0}, radius = 0, adiam = 0;
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "edge_u", 0, 3, eu);
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "edge_v", 0, 3, ev);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radius", 0, &radius);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "angular_diameter_deg", 0, &adiam);
   if (st != SENSIM_OK) return st;
   if (strcmp(kind, "point") == 0)
     l.kind = SENSIM_LIGHT_POINT;
@@ -285,10 +292,14 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
     l.kind = SENSIM_LIGHT_DIRECTIONAL;
   else if (strcmp(kind, "spot") == 0)
     l.kind = SENSIM_LIGHT_SPOT;
+  else if (strcmp(kind, "rect") == 0)
+    l.kind = SENSIM_LIGHT_RECT;
+  else if (strcmp(kind, "disc") == 0)
+    l.kind = SENSIM_LIGHT_DISC;
   else {
-    static const char *const kinds[] = {"point", "directional", "spot", NULL};
+    static const char *const kinds[] = {"point", "directional", "spot", "rect", "disc", NULL};
     char hint[96];
-    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s'%s (point, directional, spot)",
+    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s'%s (point, directional, spot, rect, disc)",
                         path, kind, sensim__did_you_mean(hint, sizeof hint, kind, kinds));
   }
   if (l.kind != SENSIM_LIGHT_SPOT && (cJSON_GetObjectItemCaseSensitive(obj, "spot_inner") ||
@@ -300,8 +311,26 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
   for (int i = 0; i < 3; i++)
     if (!(col[i] >= 0 && col[i] <= 1))
       return sensim__fail(SENSIM_EINVAL, "%s.color[%d]: %g is outside [0, 1]", path, i, col[i]);
-  if (l.kind != SENSIM_LIGHT_POINT && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
+  if (l.kind != SENSIM_LIGHT_POINT && l.kind != SENSIM_LIGHT_RECT && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
     return sensim__fail(SENSIM_EINVAL, "%s.direction: must not be zero", path);
+  if (l.kind != SENSIM_LIGHT_RECT &&
+      (cJSON_GetObjectItemCaseSensitive(obj, "edge_u") || cJSON_GetObjectItemCaseSensitive(obj, "edge_v")))
+    return sensim__fail(SENSIM_EINVAL, "%s: edge_u/edge_v belong to rect lights", path);
+  if (l.kind == SENSIM_LIGHT_RECT &&
+      !(cJSON_GetObjectItemCaseSensitive(obj, "edge_u") && cJSON_GetObjectItemCaseSensitive(obj, "edge_v")))
+    return sensim__fail(SENSIM_EINVAL, "%s: a rect light needs edge_u and edge_v", path);
+  if ((l.kind == SENSIM_LIGHT_DIRECTIONAL || l.kind == SENSIM_LIGHT_RECT) &&
+      cJSON_GetObjectItemCaseSensitive(obj, "radius"))
+    return sensim__fail(SENSIM_EINVAL, "%s.radius: belongs to point, spot and disc lights", path);
+  if (l.kind != SENSIM_LIGHT_DIRECTIONAL && cJSON_GetObjectItemCaseSensitive(obj, "angular_diameter_deg"))
+    return sensim__fail(SENSIM_EINVAL, "%s.angular_diameter_deg: belongs to directional lights", path);
+  if (!(radius >= 0 && radius <= 1e6)) return sensim__scenario_fail_range(path, "radius", "in [0, 1e6] m", radius);
+  if (!(adiam >= 0 && adiam <= 28.0))
+    return sensim__scenario_fail_range(path, "angular_diameter_deg", "in [0, 28] deg", adiam);
+  l.edge_u = v3(eu[0], eu[1], eu[2]);
+  l.edge_v = v3(ev[0], ev[1], ev[2]);
+  l.radius = (float)radius;
+  l.angular_diameter = (float)(adiam * M_PI / 180.0);
   l.position = v3(pos[0], pos[1], pos[2]);
   l.direction = v3(dir[0], dir[1], dir[2]);
   for (int i = 0; i < 3; i++) l.color[i] = (float)col[i];

@@ -26,6 +26,7 @@
 #include "sensors/shading.h"
 #include "scene/weather.h"
 #include "sensors/camera_render.h"
+#include "sensors/render/lights.h"
 
 static void add3(float dst[3], const float w[3], const float v[3], float k) {
   for (int c = 0; c < 3; c++) dst[c] += w[c] * v[c] * k;
@@ -424,6 +425,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   sensim_pose_table poses = {0, 0, 0, NULL};
   band bands[SENSIM_CAMERA_MAX_BANDS];
   sensim_camera_scratch *table = NULL; /* holds the frame's body table */
+  sensim_emitters emitters = {0, NULL, NULL, NULL, 0.0};
   sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
@@ -462,6 +464,10 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
     base.env = *ctx->snap->env;
   else
     sensim__env_uniform(&base.env, base.bg);
+  if (cam->p.integrator == SENSIM_INTEGRATOR_PATH) {
+    if ((rc = sensim__emitters_build(ctx->snap, &emitters))) goto done;
+    base.emitters = emitters.n ? &emitters : NULL;
+  }
   for (size_t li = 0; li < ctx->snap->nlights && li < RENDER_SUNS; li++) {
     const float o[3] = {0, 0, 0};
     float d;
@@ -490,6 +496,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   }
   rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands, band_run);
 done:
+  sensim__emitters_free(&emitters);
   if (table) sensim__camera_scratch_give((sensim_camera *)cam, table);
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);

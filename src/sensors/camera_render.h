@@ -46,6 +46,7 @@ typedef struct render {
   float sun_to[RENDER_SUNS][3], sun_irr[RENDER_SUNS];
   int sun_ok[RENDER_SUNS];
   sensim_env env; /* path: the world's environment, or the background as a uniform one */
+  const struct sensim_emitters *emitters; /* path: the snapshot's emissive triangles (NULL: none) */
 } render;
 
 /* The strip's samples (jittered positions, times, aperture points) from

@@ -21,14 +21,26 @@ void rf_uniform_env(sensim_world *w, float r, float g, float b) {
   SENSIM_OK_OR_FAIL(sensim_world_set_environment(w, &e));
 }
 
-static void add_static(sensim_world *w, sensim_mesh *mesh, sensim_vec3 c) {
+static void add_static_rot(sensim_world *w, sensim_mesh *mesh, sensim_vec3 c, sensim_quat q) {
   sensim_body_params bp;
   sensim_body_params_init(&bp);
   bp.mesh = mesh;
   bp.is_static = 1;
   bp.pose.pos = c;
+  bp.pose.rot = q;
   sensim_body *b = NULL;
   SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+}
+
+static void add_static(sensim_world *w, sensim_mesh *mesh, sensim_vec3 c) {
+  add_static_rot(w, mesh, c, (sensim_quat){1, 0, 0, 0});
+}
+
+void rf_plane_rot(sensim_world *w, double size, sensim_vec3 c, sensim_quat q, const sensim_material *m) {
+  sensim_mesh *mesh = NULL;
+  sensim_shape sh = {SENSIM_SHAPE_PLANE, {size, size, 0}, 0};
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, m, &mesh));
+  add_static_rot(w, mesh, c, q);
 }
 
 void rf_sphere(sensim_world *w, double radius, int segments, sensim_vec3 c, const sensim_material *m) {

@@ -14,6 +14,8 @@ void rf_uniform_env(sensim_world *w, float r, float g, float b);
 void rf_sphere(sensim_world *w, double radius, int segments, sensim_vec3 c, const sensim_material *m);
 /* A static square plane of side `size`, normal +Z, centred at c. */
 void rf_plane(sensim_world *w, double size, sensim_vec3 c, const sensim_material *m);
+/* The same turned by q (its normal becomes q applied to +Z). */
+void rf_plane_rot(sensim_world *w, double size, sensim_vec3 c, sensim_quat q, const sensim_material *m);
 /* A path-tracing camera at pos looking along dir (unit), w x h pixels,
  * horizontal field of view hfov (rad), `spp` samples, `bounces`. */
 sensim_sensor *rf_camera(sensim_world *w, sensim_vec3 pos, sensim_vec3 dir, uint32_t width, uint32_t height,

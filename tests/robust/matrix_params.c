@@ -420,6 +420,12 @@ const robust_case robust_param_cases[] = {
     LIGHT(color[0], F_F, 2, "color[0]"),
     LIGHT(color[1], F_F, -0.1, "color[1]"),
     LIGHT(color[2], F_F, NAN, "color[2]"),
+    LIGHT(radius, F_F, -1, "radius"),
+    LIGHT(radius, F_F, NAN, "radius"),
+    LIGHT(angular_diameter, F_F, 0.6, "angular_diameter"),
+    LIGHT(angular_diameter, F_F, NAN, "angular_diameter"),
+    LIGHT(kind, F_I, SENSIM_LIGHT_RECT, "edge_u x edge_v"),
+    LIGHT(kind, F_I, SENSIM_LIGHT_DISC, "disc light radius"),
 
     SHAPE(kind, F_I, 9, "shape kind"),
     SHAPE(size.x, F_D, 0, "box size"),

@@ -234,6 +234,18 @@ const robust_case robust_scenario_cases[] = {
       "\"material\": {\"specular\": -1}}]}",
       EINV, "specular"),
 
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rect\", \"edge_u\": [1, 0, 0]}]}", EINV, "edge_u and edge_v"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rect\", \"edge_u\": [1, 0, 0], \"edge_v\": [2, 0, 0]}]}", EINV,
+      "lights[0]"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"disc\", \"direction\": [0, 0, -1]}]}", EINV, "radius"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"point\", \"radius\": -1}]}", EINV, "radius"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"point\", \"angular_diameter_deg\": 0.5}]}", EINV,
+      "angular_diameter_deg"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"directional\", \"angular_diameter_deg\": 40}]}", EINV,
+      "angular_diameter_deg"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"spot\", \"edge_u\": [1, 0, 0]}]}", EINV, "edge_u"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rectangle\"}]}", EINV, "rect"),
+
     /* The first frame due after the last step: refused before the run. */
     RUN("{\"duration\": 1, \"sensors\": [{\"name\": \"late\", \"type\": \"imu\", \"lag\": 2}]}", EINV,
         "would deliver none"),

@@ -32,7 +32,8 @@ void sensim__bsdf_init(sensim_bsdf *b, const float base[3], float roughness, flo
   b->alpha = sensim__ggx_alpha(roughness);
   b->metal = metallic;
   const float q = (ior - 1.0f) / (ior + 1.0f);
-  b->f0d = specular * q * q;
+  b->f0d = q * q;
+  b->ks = specular;
   b->glass = (1.0f - metallic) * transmission;
   b->w_layer = (1.0f - metallic) * (1.0f - transmission);
   b->thin = thin;
@@ -48,7 +49,7 @@ void sensim__bsdf_prepare(sensim_bsdf *b, const float o[3]) {
   float e1, em5, a1, a5;
   sensim__energy_at(o[2], b->rough, &e1, &em5);
   sensim__energy_avg(b->rough, &a1, &a5);
-  const float es = layer_albedo(b->f0d, e1, em5), es_avg = layer_albedo(b->f0d, a1, a5);
+  const float es = b->ks * layer_albedo(b->f0d, e1, em5), es_avg = b->ks * layer_albedo(b->f0d, a1, a5);
   b->kd = 1.0f - es_avg > MIN_LOSS ? b->w_layer * (1.0f - es) / ((float)M_PI * (1.0f - es_avg)) : 0.0f;
   const float ms = 1.0f - a1 > MIN_LOSS ? b->metal * (1.0f - e1) / ((float)M_PI * (1.0f - a1)) : 0.0f;
   float wms = 0.0f;
@@ -78,9 +79,9 @@ void sensim__bsdf_eval(const sensim_bsdf *b, const float o[3], const float i[3],
   const float m5 = sensim__schlick5(oh);
   float e1, em5;
   sensim__energy_at(i[2], b->rough, &e1, &em5);
-  const float out_d = b->kd * (1.0f - layer_albedo(b->f0d, e1, em5));
+  const float out_d = b->kd * (1.0f - b->ks * layer_albedo(b->f0d, e1, em5));
   const float out_ms = 1.0f - e1;
-  const float fd = b->f0d + (1.0f - b->f0d) * m5;
+  const float fd = b->ks * (b->f0d + (1.0f - b->f0d) * m5);
   for (int c = 0; c < 3; c++) {
     const float fm = b->base[c] + (1.0f - b->base[c]) * m5;
     const float f = b->w_layer * fd * spec + b->base[c] * out_d + b->metal * fm * spec + b->kms[c] * out_ms;

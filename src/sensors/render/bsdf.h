@@ -4,8 +4,9 @@
  *
  * f = (1 - metallic) [(1 - transmission) f_layer + transmission f_glass]
  *     + metallic f_metal
- *  - f_layer: a GGX specular layer with Schlick's Fresnel at
- *    F0 = specular ((ior - 1) / (ior + 1))^2 over a Lambertian base whose
+ *  - f_layer: a GGX specular layer with Fresnel F = specular x Schlick's
+ *    at F0 = ((ior - 1) / (ior + 1))^2 (KHR_materials_ior and
+ *    KHR_materials_specular) over a Lambertian base whose
  *    energy is what the layer does not reflect, on the way in and on the way
  *    out: rho (1 - E_F(mu_o)) (1 - E_F(mu_i)) / (pi (1 - E_F,avg))
  *    (Kulla & Conty 2017's energy-conserving layering): its albedo is
@@ -30,7 +31,8 @@ typedef struct sensim_bsdf {
   float base[3];      /* base colour */
   float rough, alpha; /* perceptual roughness; GGX alpha */
   float metal;        /* metallic */
-  float f0d;          /* the layer's reflectance at normal incidence */
+  float f0d;          /* the layer's reflectance at normal incidence, ((ior - 1) / (ior + 1))^2 */
+  float ks;           /* the layer's strength (KHR_materials_specular): F = ks Schlick(f0d) */
   float glass;        /* weight of the delta glass lobe, (1 - metallic) transmission */
   float eta;          /* ior of the side the light enters over the viewer's side */
   int thin;           /* thin-walled glass */

@@ -95,6 +95,10 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
         if (L->pdf[l] > 0.0f) {
           const float mis = sensim__power_heuristic(L->pdf[l], sensim__light_set_env_pdf(&pc->lights, d));
           for (int c = 0; c < 3; c++) Le[c] *= mis;
+        } else {
+          /* Seen by the camera or through a mirror: the sun discs, which no
+           * light sample could have found for it. */
+          sensim__light_set_discs(&pc->lights, d, Le);
         }
       }
       add_col(col, w, Le);
@@ -115,10 +119,17 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
       s->hit_body[si] = body;
     }
     const sensim_camera_body *cb = &r->bodies[body];
-    /* Emission, seen from the front face only (an emitting mesh is a
-     * one-sided lamp). */
-    if (entering && (cb->emission[0] > 0.0f || cb->emission[1] > 0.0f || cb->emission[2] > 0.0f))
-      add_col(col, w, cb->emission);
+    /* Emission, from either face. */
+    if ((cb->emission[0] > 0.0f || cb->emission[1] > 0.0f || cb->emission[2] > 0.0f)) {
+      /* Weighed against the light sample that could have found it. */
+      float mis = 1.0f;
+      if (L->pdf[l] > 0.0f) {
+        const float cos_l = -(n[0] * d[0] + n[1] * d[1] + n[2] * d[2]);
+        mis = sensim__power_heuristic(
+            L->pdf[l], sensim__light_set_emitter_pdf(&pc->lights, cb->emission, pk->tfar[l] / id, cos_l));
+      }
+      for (int c = 0; c < 3; c++) col[c] += w[c] * cb->emission[c] * mis;
+    }
     if (bounce >= max_b) continue;
     float base[3];
     if (cb->textured) {
@@ -158,7 +169,9 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
           sp.org_x[l] = p[0] + n[0] * off, sp.org_y[l] = p[1] + n[1] * off, sp.org_z[l] = p[2] + n[2] * off;
           sp.dir_x[l] = ls.wi[0], sp.dir_y[l] = ls.wi[1], sp.dir_z[l] = ls.wi[2];
           sp.tnear[l] = 0.0f;
-          sp.tfar[l] = ls.dist;
+          /* Short of the light by more than the origin's offset, so that
+           * an emitting surface does not shadow itself. */
+          sp.tfar[l] = isinf(ls.dist) ? ls.dist : ls.dist * (1.0f - 1e-4f) - 2.0f * off;
           sp.time[l] = pk->time[l];
           cast |= 1u << l;
         } else {
@@ -208,7 +221,7 @@ sensim_status sensim__camera_path_strip(render *r, uint32_t y0, uint32_t nrows) 
   pc.r = r;
   pc.y0 = y0;
   sensim_rng_init(&pc.stream, r->key.seed, r->key.sensor, r->key.frame, PATH_STREAM);
-  sensim__light_set_init(&pc.lights, r->snap, &r->env);
+  sensim__light_set_init(&pc.lights, r->snap, &r->env, r->emitters);
   sensim__camera_strip_samples(r, y0, nrows);
   s->next.n = 0;
   lanes L;
