@@ -5,11 +5,13 @@
 int sensim_test_render_furnace(void);
 int sensim_test_render_input(void);
 int sensim_test_render_lights(void);
+int sensim_test_render_sky(void);
 
 int main(void) {
   int failed = 0;
   failed += sensim_test_render_furnace();
   failed += sensim_test_render_input();
   failed += sensim_test_render_lights();
+  failed += sensim_test_render_sky();
   return failed ? 1 : 0;
 }

@@ -1,14 +1,17 @@
 /* io/scenario_environment.c: "world": {"environment": {...}} and
  * sensim_world_set_environment_json: the environment as JSON.
  *   {"type": "none"}
- *   {"type": "uniform", "radiance": [r, g, b]}  (W/(sr m^2)) */
+ *   {"type": "uniform", "radiance": [r, g, b]}  (W/(sr m^2))
+ *   {"type": "sky", "sun_elevation_deg": e, "sun_azimuth_deg": a,
+ *    "turbidity": t, "sun": true} */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
 #include "io/scenario_internal.h"
 
 sensim_status sensim__scenario_environment(const cJSON *obj, const char *path, sensim_environment *env) {
-  static const char *const types[] = {"none", "uniform", NULL};
+  static const char *const types[] = {"none", "uniform", "sky", NULL};
   if (!cJSON_IsObject(obj)) return sensim__fail(SENSIM_EPARSE, "%s: must be an object", path);
   const char *type = NULL;
   sensim_status st = sensim__jstring(obj, path, "type", 1, &type);
@@ -30,9 +33,24 @@ sensim_status sensim__scenario_environment(const cJSON *obj, const char *path, s
                             L[c]);
       e.radiance[c] = (float)L[c];
     }
+  } else if (strcmp(type, "sky") == 0) {
+    static const char *const keys[] = {"type", "sun_elevation_deg", "sun_azimuth_deg", "turbidity", "sun", NULL};
+    double el = e.sun_elevation * 180.0 / M_PI, az = e.sun_azimuth * 180.0 / M_PI, t = e.turbidity;
+    if ((st = sensim__jcheck_object(obj, path, keys)) != SENSIM_OK) return st;
+    if ((st = sensim__jnumber(obj, path, "sun_elevation_deg", 0, &el)) != SENSIM_OK) return st;
+    if ((st = sensim__jnumber(obj, path, "sun_azimuth_deg", 0, &az)) != SENSIM_OK) return st;
+    if ((st = sensim__jnumber(obj, path, "turbidity", 0, &t)) != SENSIM_OK) return st;
+    if ((st = sensim__jbool(obj, path, "sun", &e.sun)) != SENSIM_OK) return st;
+    if (!(el >= -90 && el <= 90)) return sensim__scenario_fail_range(path, "sun_elevation_deg", "in [-90, 90]", el);
+    if (!(fabs(az) <= 1e6)) return sensim__scenario_fail_range(path, "sun_azimuth_deg", "finite", az);
+    if (!(t >= 1.7 && t <= 10)) return sensim__scenario_fail_range(path, "turbidity", "in [1.7, 10]", t);
+    e.type = SENSIM_ENVIRONMENT_SKY;
+    e.sun_elevation = el * M_PI / 180.0;
+    e.sun_azimuth = az * M_PI / 180.0;
+    e.turbidity = t;
   } else {
     char hint[96];
-    return sensim__fail(SENSIM_EINVAL, "%s.type: unknown environment type '%s'%s (none, uniform)", path, type,
+    return sensim__fail(SENSIM_EINVAL, "%s.type: unknown environment type '%s'%s (none, uniform, sky)", path, type,
                         sensim__did_you_mean(hint, sizeof hint, type, types));
   }
   *env = e;

@@ -12,6 +12,10 @@ void sensim_environment_init(sensim_environment *env) {
   memset(env, 0, sizeof *env);
   env->type = SENSIM_ENVIRONMENT_NONE;
   env->radiance[0] = env->radiance[1] = env->radiance[2] = 1.0f;
+  env->sun_elevation = M_PI / 4;
+  env->sun_azimuth = M_PI;
+  env->turbidity = 3.0;
+  env->sun = 1;
 }
 
 static sensim_status check(const sensim_environment *e) {
@@ -25,8 +29,18 @@ static sensim_status check(const sensim_environment *e) {
         return sensim__fail(SENSIM_EINVAL, "environment %s = %g must be finite and >= 0 (W/(sr m^2))", rad[c],
                             (double)e->radiance[c]);
     return SENSIM_OK;
+  case SENSIM_ENVIRONMENT_SKY:
+    if (!(e->sun_elevation >= -M_PI / 2 && e->sun_elevation <= M_PI / 2))
+      return sensim__fail(SENSIM_EINVAL, "environment sun_elevation %g rad must be in [-pi/2, pi/2]",
+                          e->sun_elevation);
+    if (!isfinite(e->sun_azimuth))
+      return sensim__fail(SENSIM_EINVAL, "environment sun_azimuth %g rad must be finite", e->sun_azimuth);
+    if (!(e->turbidity >= 1.7 && e->turbidity <= 10.0))
+      return sensim__fail(SENSIM_EINVAL, "environment turbidity %g must be in [1.7, 10] (Preetham's model)",
+                          e->turbidity);
+    return SENSIM_OK;
   }
-  return sensim__fail(SENSIM_EINVAL, "environment type %d is not one of none (0), uniform (1)", (int)e->type);
+  return sensim__fail(SENSIM_EINVAL, "environment type %d is not one of none (0), uniform (1), sky (2)", (int)e->type);
 }
 
 sensim_status sensim_world_set_environment(sensim_world *w, const sensim_environment *env) {
@@ -43,6 +57,13 @@ sensim_status sensim_world_set_environment(sensim_world *w, const sensim_environ
   sensim_env *e = calloc(1, sizeof *e);
   if (!e) return sensim__fail(SENSIM_ENOMEM, "out of memory for an environment");
   e->desc = *env;
+  if (env->type == SENSIM_ENVIRONMENT_SKY) {
+    sensim__sky_init(e);
+    if ((rc = sensim__env_tabulate(e))) {
+      free(e);
+      return rc;
+    }
+  }
   w->envs[w->nenvs++] = e;
   w->env = env->type == SENSIM_ENVIRONMENT_NONE ? NULL : e;
   return SENSIM_OK;
@@ -58,7 +79,10 @@ sensim_status sensim_world_get_environment(const sensim_world *w, sensim_environ
 }
 
 void sensim__env_free_all(sensim_world *w) {
-  for (size_t i = 0; i < w->nenvs; i++) free(w->envs[i]);
+  for (size_t i = 0; i < w->nenvs; i++) {
+    if (w->envs[i]->tabulated) sensim__distrib2d_free(&w->envs[i]->dist);
+    free(w->envs[i]);
+  }
   free(w->envs);
   w->envs = NULL;
   w->nenvs = w->cap_envs = 0;
@@ -66,18 +90,57 @@ void sensim__env_free_all(sensim_world *w) {
 }
 
 void sensim__env_uniform(sensim_env *e, const float L[3]) {
+  memset(e, 0, sizeof *e);
   sensim_environment_init(&e->desc);
   e->desc.type = SENSIM_ENVIRONMENT_UNIFORM;
   memcpy(e->desc.radiance, L, sizeof e->desc.radiance);
 }
 
 void sensim__env_radiance(const sensim_env *e, const float d[3], float L[3]) {
-  (void)d;
+  if (e->desc.type == SENSIM_ENVIRONMENT_SKY) {
+    sensim__sky_radiance(e, d, L);
+    return;
+  }
   memcpy(L, e->desc.radiance, 3 * sizeof *L);
 }
 
-/* Uniform over the sphere (z = 1 - 2 u1, phi = 2 pi u2): density 1 / (4 pi). */
+/* The tabulation grid: 128 azimuths x 64 zenith angles. */
+#define TAB_U 128
+#define TAB_V 64
+
+sensim_status sensim__env_tabulate(sensim_env *e) {
+  float *f = malloc((size_t)TAB_U * TAB_V * sizeof *f);
+  if (!f) return sensim__fail(SENSIM_ENOMEM, "out of memory for an environment's table");
+  for (int v = 0; v < TAB_V; v++) {
+    const double th = (v + 0.5) * M_PI / TAB_V, st = sin(th);
+    for (int u = 0; u < TAB_U; u++) {
+      const double ph = (u + 0.5) * 2.0 * M_PI / TAB_U;
+      const float d[3] = {(float)(st * cos(ph)), (float)(st * sin(ph)), (float)cos(th)};
+      float L[3];
+      sensim__env_radiance(e, d, L);
+      f[(size_t)v * TAB_U + u] = (L[0] + L[1] + L[2]) * (float)st;
+    }
+  }
+  sensim_status rc = sensim__distrib2d_init(&e->dist, f, TAB_U, TAB_V);
+  free(f);
+  e->tabulated = rc == SENSIM_OK;
+  return rc;
+}
+
+/* Tabulated: (u, v) from the table, density over the sphere
+ * pdf_uv / (2 pi^2 sin theta) (the equirectangular map's Jacobian).
+ * Otherwise uniform over the sphere (z = 1 - 2 u1, phi = 2 pi u2):
+ * density 1 / (4 pi). */
 float sensim__env_sample(const sensim_env *e, float u1, float u2, float d[3], float L[3]) {
+  if (e->tabulated) {
+    float uv[2];
+    const float p = sensim__distrib2d_sample(&e->dist, u1, u2, uv);
+    const float th = uv[1] * (float)M_PI, ph = uv[0] * 2.0f * (float)M_PI, st = sinf(th);
+    if (!(p > 0.0f) || !(st > 0.0f)) return 0.0f;
+    d[0] = st * cosf(ph), d[1] = st * sinf(ph), d[2] = cosf(th);
+    sensim__env_radiance(e, d, L);
+    return p / (2.0f * (float)(M_PI * M_PI) * st);
+  }
   const float z = 1.0f - 2.0f * u1, r = sqrtf(fmaxf(0.0f, 1.0f - z * z)), phi = 2.0f * (float)M_PI * u2;
   d[0] = r * cosf(phi), d[1] = r * sinf(phi), d[2] = z;
   sensim__env_radiance(e, d, L);
@@ -85,6 +148,14 @@ float sensim__env_sample(const sensim_env *e, float u1, float u2, float d[3], fl
 }
 
 float sensim__env_pdf(const sensim_env *e, const float d[3]) {
-  (void)e, (void)d;
+  if (e->tabulated) {
+    const float z = fminf(1.0f, fmaxf(-1.0f, d[2]));
+    const float th = acosf(z), st = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    if (!(st > 0.0f)) return 0.0f;
+    float ph = atan2f(d[1], d[0]);
+    if (ph < 0.0f) ph += 2.0f * (float)M_PI;
+    const float uv[2] = {ph * (float)(0.5 / M_PI), th * (float)(1.0 / M_PI)};
+    return sensim__distrib2d_pdf(&e->dist, uv) / (2.0f * (float)(M_PI * M_PI) * st);
+  }
   return (float)(0.25 / M_PI);
 }

@@ -66,10 +66,12 @@ void sensim__light_set_init(sensim_light_set *ls, const sensim_snapshot *snap, c
   ls->lights = snap->lights;
   ls->nlights = snap->nlights;
   ls->env = env;
-  if (env && env->desc.type == SENSIM_ENVIRONMENT_UNIFORM && black3(env->desc.radiance))
+  ls->sun = env && env->has_sun ? env : NULL;
+  if (env && ((env->desc.type == SENSIM_ENVIRONMENT_UNIFORM && black3(env->desc.radiance)) ||
+              (env->desc.type == SENSIM_ENVIRONMENT_SKY && !env->up)))
     ls->env = NULL; /* black: never worth a shadow ray */
   ls->em = em && em->n ? em : NULL;
-  ls->n = ls->nlights + (ls->env ? 1 : 0) + (ls->em ? 1 : 0);
+  ls->n = ls->nlights + (ls->sun ? 1 : 0) + (ls->env ? 1 : 0) + (ls->em ? 1 : 0);
   ls->p_pick = ls->n ? 1.0f / (float)ls->n : 0.0f;
 }
 
@@ -234,11 +236,26 @@ int sensim__light_set_sample(const sensim_light_set *ls, const float p[3], const
   const float x = u[0] * (float)ls->n;
   size_t k = (size_t)x;
   if (k >= ls->n) k = ls->n - 1;
+  const float frac = fminf(fmaxf(x - (float)k, 0.0f), 0.99999994f); /* the pick's fraction: uniform again */
   if (k < ls->nlights) {
     if (!analytic(&ls->lights[k], p, u[1], u[2], out)) return 0;
     for (int c = 0; c < 3; c++) out->L[c] /= ls->p_pick;
     return 1;
   }
+  if (ls->sun && k == ls->nlights) {
+    /* The sun's disc: uniform in its cone, radiance x solid angle. */
+    float t[3], b[3], c[3];
+    sensim__onb(ls->sun->sun_to, t, b);
+    sensim__uniform_cone(u[1], u[2], ls->sun->sun_cos, c);
+    for (int j = 0; j < 3; j++) out->wi[j] = t[j] * c[0] + b[j] * c[1] + ls->sun->sun_to[j] * c[2];
+    const float omega = ls->sun->sun_omega;
+    for (int j = 0; j < 3; j++) out->L[j] = ls->sun->sun_L[j] * omega / ls->p_pick;
+    out->dist = INFINITY;
+    out->pdf = 0.0f;
+    out->shadow = 1;
+    return 1;
+  }
+  k -= ls->sun ? 1 : 0;
   if (ls->env && k == ls->nlights) {
     const float pdf = sensim__env_sample(ls->env, u[1], u[2], out->wi, out->L);
     if (!(pdf > 0.0f)) return 0;
@@ -249,8 +266,7 @@ int sensim__light_set_sample(const sensim_light_set *ls, const float p[3], const
     return !black3(out->L);
   }
   float pa;
-  const float u0 = fminf(fmaxf(x - (float)k, 0.0f), 0.99999994f); /* the pick's fraction: uniform again */
-  if (!emitter(ls->em, p, u0, u[1], u[2], out, &pa)) return 0;
+  if (!emitter(ls->em, p, frac, u[1], u[2], out, &pa)) return 0;
   out->pdf *= ls->p_pick;
   out->shadow = 1;
   for (int c = 0; c < 3; c++) out->L[c] /= out->pdf;
@@ -267,6 +283,8 @@ float sensim__light_set_emitter_pdf(const sensim_light_set *ls, const float le[3
 }
 
 void sensim__light_set_discs(const sensim_light_set *ls, const float d[3], float L[3]) {
+  if (ls->sun && ls->sun->sun_to[0] * d[0] + ls->sun->sun_to[1] * d[1] + ls->sun->sun_to[2] * d[2] >= ls->sun->sun_cos)
+    for (int c = 0; c < 3; c++) L[c] += ls->sun->sun_L[c];
   for (size_t i = 0; i < ls->nlights; i++) {
     const sensim_light *l = &ls->lights[i];
     if (l->kind != SENSIM_LIGHT_DIRECTIONAL || !(l->angular_diameter > 0.0f)) continue;

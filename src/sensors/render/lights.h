@@ -14,7 +14,7 @@
  *  - emissive triangles of the snapshot's meshes, one light together:
  *    a triangle picked in proportion to its area x luminance of emission,
  *    a point uniform on it;
- *  - the environment.
+ *  - the environment, and its sun as a disc of its own.
  * Rays that bounce off surfaces never hit the analytic lights (they have no
  * geometry): their samples carry no multiple-importance weight. Emissive
  * triangles and the environment are hit too: theirs are weighed by the
@@ -45,6 +45,7 @@ typedef struct sensim_light_set {
   size_t nlights;
   const sensim_env *env;      /* NULL: no environment light */
   const sensim_emitters *em;  /* NULL: no emissive triangles */
+  const sensim_env *sun;      /* the environment's sun disc (NULL: none) */
   size_t n;                   /* lights to pick from */
   float p_pick;               /* 1 / n */
 } sensim_light_set;
