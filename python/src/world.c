@@ -98,15 +98,19 @@ static int weather_from(PyObject *map, sensim_weather *wx) {
   return 0;
 }
 
+static int environment_set(sensim_world *w, PyObject *env);
+
 static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", "weather", NULL};
+  static char *kwlist[] = {"seed",    "threads", "origin",      "gravity", "background",
+                           "ambient", "weather", "environment", NULL};
   sensim_world_params p;
   sensim_world_params_init(&p);
   unsigned long long seed = p.seed;
   int threads = p.threads;
   PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None, *weather = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOOO:World", kwlist, &seed, &threads, &origin,
-                                   &grav, &bg, &ambient, &weather))
+  PyObject *env = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOOOO:World", kwlist, &seed, &threads, &origin,
+                                   &grav, &bg, &ambient, &weather, &env))
     return -1;
   if (weather_from(weather, &p.weather) < 0) return -1;
   /* gravity: m/s^2, or "normal" / None for the WGS84 normal gravity at the
@@ -150,6 +154,10 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
   st = sensim_world_create(&p, &w);
   Py_END_ALLOW_THREADS
   if (st) return sp_raise_int(st);
+  if (environment_set(w, env) < 0) {
+    sensim_world_destroy(w);
+    return -1;
+  }
   self->world = w;
   return 0;
 }
@@ -278,6 +286,28 @@ static PyObject *world_set_weather(sp_world *self, PyObject *args, PyObject *kw)
   if (weather_from(kw ? kw : Py_None, &wx) < 0) return NULL;
   sensim_status st = sensim_world_set_weather(self->world, &wx);
   if (st) return sp_raise(st);
+  Py_RETURN_NONE;
+}
+
+/* environment: a dict (or JSON text) as the scenario's world.environment,
+ * or None for none. */
+static int environment_set(sensim_world *w, PyObject *env) {
+  if (env == Py_None) {
+    sensim_environment e;
+    sensim_environment_init(&e);
+    sensim_status st = sensim_world_set_environment(w, &e);
+    return st ? sp_raise_int(st) : 0;
+  }
+  PyObject *holder = NULL;
+  const char *json = NULL;
+  if (sp_json_dumps(env, &holder, &json) < 0) return -1;
+  sensim_status st = sensim_world_set_environment_json(w, json, "environment");
+  Py_XDECREF(holder);
+  return st ? sp_raise_int(st) : 0;
+}
+
+static PyObject *world_set_environment(sp_world *self, PyObject *env) {
+  if (sp_world_check(self) < 0 || environment_set(self->world, env) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -566,6 +596,10 @@ static PyMethodDef world_methods[] = {
      "Start over at time zero (episodes): frames in flight are dropped, body tracks emptied, "
      "built-in filters re-created; the next episode's frames equal the first one's."},
     {"sensor", (PyCFunction)world_sensor, METH_O, "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"set_environment", (PyCFunction)world_set_environment, METH_O,
+     "set_environment(env): the light from the sky for the path integrator (docs/rendering.md): a dict "
+     "{'type': 'uniform', 'radiance': [r, g, b]} (W/(sr m^2)), {'type': 'sky', 'sun_elevation_deg': e, "
+     "'sun_azimuth_deg': a, 'turbidity': t, 'sun': True}, or None for none (the background)."},
     {"set_weather", (PyCFunction)(void (*)(void))world_set_weather, METH_VARARGS | METH_KEYWORDS,
      "set_weather(fog_visibility=0 m, rain_rate=0 mm/h, snow_rate=0 mm/h of water): the weather of "
      "every capture started by a later advance (keys left out: none of it; docs/weather.md)."},
@@ -608,7 +642,8 @@ PyTypeObject sp_WorldType = {
     .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
               "(WGS84 normal gravity at the origin) or m/s^2, "
               "background=(r, g, b), ambient=0.1, weather={'fog_visibility': m, 'rain_rate': mm/h, "
-              "'snow_rate': mm/h}): a simulated world; it owns every mesh, body and "
+              "'snow_rate': mm/h}, environment=None (set_environment)): a simulated world; it owns "
+              "every mesh, body and "
               "sensor made in it. Same seed, same frames.",
     .tp_traverse = (traverseproc)world_traverse,
     .tp_clear = (inquiry)world_clear,
