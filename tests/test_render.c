@@ -6,6 +6,7 @@ int sensim_test_render_furnace(void);
 int sensim_test_render_input(void);
 int sensim_test_render_lights(void);
 int sensim_test_render_sky(void);
+int sensim_test_render_materials(void);
 
 int main(void) {
   int failed = 0;
@@ -13,5 +14,6 @@ int main(void) {
   failed += sensim_test_render_input();
   failed += sensim_test_render_lights();
   failed += sensim_test_render_sky();
+  failed += sensim_test_render_materials();
   return failed ? 1 : 0;
 }
