@@ -86,8 +86,15 @@ static void test_material_rejects_bad_light_transport_fields(void **state) {
 
 /* A scene with every kind of path: a sphere, a metal box, a glass sphere
  * and a plane, a point light and the environment. */
-static sensim_world *busy_world(int threads) {
-  sensim_world *w = rf_world(threads);
+static sensim_world *busy_world_seeded(int threads, uint64_t seed) {
+  sensim_world_params p;
+  sensim_world_params_init(&p);
+  p.threads = threads;
+  p.seed = seed;
+  p.background[0] = p.background[1] = p.background[2] = 0.0f;
+  p.ambient = 0.0f;
+  sensim_world *w = NULL;
+  SENSIM_OK_OR_FAIL(sensim_world_create(&p, &w));
   rf_uniform_env(w, 0.3f, 0.4f, 0.5f);
   sensim_material m;
   sensim_material_init(&m);
@@ -107,6 +114,8 @@ static sensim_world *busy_world(int threads) {
   SENSIM_OK_OR_FAIL(sensim_light_add(w, &l));
   return w;
 }
+
+static sensim_world *busy_world(int threads) { return busy_world_seeded(threads, 1); }
 
 static void test_path_frames_are_bit_identical_at_0_1_2_threads(void **state) {
   (void)state;
@@ -153,6 +162,46 @@ static void test_path_lambertian_plane_under_uniform_sky_has_radiance_rho_l(void
   sensim_world_destroy(w);
 }
 
+/* Convergence: the mean squared error against a 4096-sample reference
+ * (four 1024-sample frames of other seeds, so its noise is independent)
+ * falls as 1 / spp: the least-squares slope of log MSE over log spp at 1,
+ * 4, 16, 64 samples is -1 +- 0.1. The reference's own variance adds
+ * var / 4096, 1.6 % of the 64-sample MSE. */
+#define CW 24
+#define CH 18
+static void render_busy(uint64_t seed, int spp, double *acc) {
+  sensim_world *w = busy_world_seeded(2, seed);
+  sensim_sensor *c = rf_camera(w, (sensim_vec3){0, 0, 1}, (sensim_vec3){1, 0, -0.2}, CW, CH, 1.2, spp, 6);
+  const float *d = rf_render(w, c)->data;
+  for (size_t i = 0; i < 3 * (size_t)CW * CH; i++) acc[i] += d[i];
+  sensim_world_destroy(w);
+}
+
+static void test_path_mse_falls_as_one_over_samples(void **state) {
+  (void)state;
+  const size_t n = 3 * (size_t)CW * CH;
+  double *ref = calloc(n, sizeof *ref), *img = malloc(n * sizeof *img);
+  for (uint64_t seed = 100; seed < 104; seed++) render_busy(seed, 1024, ref);
+  for (size_t i = 0; i < n; i++) ref[i] /= 4;
+  const int spp[4] = {1, 4, 16, 64};
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int k = 0; k < 4; k++) {
+    memset(img, 0, n * sizeof *img);
+    render_busy(7, spp[k], img);
+    double mse = 0;
+    for (size_t i = 0; i < n; i++) mse += (img[i] - ref[i]) * (img[i] - ref[i]);
+    mse /= (double)n;
+    const double x = log((double)spp[k]), y = log(mse);
+    print_message("spp %2d: MSE %.6g\n", spp[k], mse);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  const double slope = (4 * sxy - sx * sy) / (4 * sxx - sx * sx);
+  print_message("log-log slope %.3f\n", slope);
+  assert_true(fabs(slope + 1.0) < 0.1);
+  free(ref);
+  free(img);
+}
+
 /* The scenario keys reach the renderer: a furnace through JSON. */
 static void test_scenario_keys_drive_the_path_integrator(void **state) {
   (void)state;
@@ -188,6 +237,7 @@ int sensim_test_render_input(void) {
       cmocka_unit_test(test_path_frames_are_bit_identical_at_0_1_2_threads),
       cmocka_unit_test(test_path_lambertian_plane_under_uniform_sky_has_radiance_rho_l),
       cmocka_unit_test(test_scenario_keys_drive_the_path_integrator),
+      cmocka_unit_test(test_path_mse_falls_as_one_over_samples),
   };
   return cmocka_run_group_tests_name("render_input", tests, NULL, NULL);
 }
