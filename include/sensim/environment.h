@@ -21,8 +21,10 @@ typedef enum sensim_environment_type {
   SENSIM_ENVIRONMENT_NONE = 0,    /* no environment: the path integrator sees the
                                      world's background as uniform radiance */
   SENSIM_ENVIRONMENT_UNIFORM = 1, /* the same radiance from every direction */
-  SENSIM_ENVIRONMENT_SKY = 2      /* a clear sky (Preetham, Shirley & Smits 1999) and
+  SENSIM_ENVIRONMENT_SKY = 2,     /* a clear sky (Preetham, Shirley & Smits 1999) and
                                      the sun as a disc of 0.53 deg (docs/rendering.md) */
+  SENSIM_ENVIRONMENT_MAP = 3      /* an equirectangular radiance map (a .hdr file through
+                                     sensim_texture_load_hdr), importance-sampled by luminance */
 } sensim_environment_type;
 
 /* Radiance units: the camera's linear radiance, W/(sr m^2). The sky model
@@ -41,10 +43,15 @@ typedef struct sensim_environment {
   double turbidity;     /* Linke-like turbidity of the model, [1.7, 10]: 2 very
                            clear, 3 clear, 6 hazy */
   int sun;              /* nonzero: the sun's disc shines too (default) */
+  /* MAP: column u in [0, 1) is the azimuth 2 pi u from east (+x) towards north
+   * (+y), row v in [0, 1] (row 0 on top) the zenith angle pi v; each pixel is
+   * a constant radiance over its cell. */
+  const sensim_texture *map; /* borrowed from the same world (which keeps it) */
+  float scale;          /* MAP: radiance = texel x scale, finite and >= 0 */
 } sensim_environment;
 
 /* Defaults: NONE; radiance 1 (what UNIFORM then gives); sky: sun 45 deg up
- * in the south (azimuth 180 deg), turbidity 3, with the sun. */
+ * in the south (azimuth 180 deg), turbidity 3, with the sun; no map, scale 1. */
 SENSIM_API void sensim_environment_init(sensim_environment *env);
 
 /* Replace the world's environment (copied) for every capture that starts
@@ -59,7 +66,9 @@ SENSIM_API sensim_status sensim_world_get_environment(const sensim_world *world,
 /* The same from JSON text, the scenario's "world": {"environment": ...}
  * (docs/scenario.md): {"type": "none"}, {"type": "uniform",
  * "radiance": [r, g, b]} or {"type": "sky", "sun_elevation_deg": e,
- * "sun_azimuth_deg": a, "turbidity": t, "sun": true}. `source` names the text in messages (NULL:
+ * "sun_azimuth_deg": a, "turbidity": t, "sun": true} or {"type": "map",
+ * "path": "sky.hdr", "scale": 1} (a relative path from the working
+ * directory; in a scenario, from the scenario's folder). `source` names the text in messages (NULL:
  * "environment"). SENSIM_EPARSE / SENSIM_EINVAL naming the key, the
  * environment unchanged, on bad input. */
 SENSIM_API sensim_status sensim_world_set_environment_json(sensim_world *world, const char *json,

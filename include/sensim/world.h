@@ -227,6 +227,12 @@ SENSIM_API void sensim_material_init(sensim_material *m);
 SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
                                     const float *rgb, sensim_texture **out);
 
+/* The same for high-dynamic-range data (radiance, an environment map):
+ * each value finite and >= 0, no upper bound. sensim_texture_load_hdr
+ * (io.h) reads one from a Radiance .hdr file. */
+SENSIM_API sensim_status sensim_texture_create_hdr(sensim_world *world, uint32_t width, uint32_t height,
+                                                   const float *rgb, sensim_texture **out);
+
 /* A triangle mesh given as arrays, which sensim_mesh_create copies. */
 typedef struct sensim_mesh_desc {
   const float *vertices;        /* 3 * nvert floats (x, y, z in the mesh frame), m */

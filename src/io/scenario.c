@@ -147,18 +147,20 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   sensim_world_params wp;
   sensim_world_params_init(&wp);
   if ((st = parse_world(world, ov, &wp)) != SENSIM_OK) return st;
-  /* The environment is checked before the world exists, set right after. */
-  sensim_environment env;
-  sensim_environment_init(&env);
-  const cJSON *jenv = world ? cJSON_GetObjectItemCaseSensitive(world, "environment") : NULL;
-  if (jenv && (st = sensim__scenario_environment(jenv, "world.environment", &env)) != SENSIM_OK) return st;
   if ((st = sensim_world_create(&wp, &scn->world)) != SENSIM_OK) {
     sensim__error_context("world");
     return st;
   }
-  if ((st = sensim_world_set_environment(scn->world, &env)) != SENSIM_OK) {
-    sensim__error_context("world.environment");
-    return st;
+  /* The environment once the world exists (a map's texture lives in it). */
+  const cJSON *jenv = world ? cJSON_GetObjectItemCaseSensitive(world, "environment") : NULL;
+  if (jenv) {
+    sensim_environment env;
+    if ((st = sensim__scenario_environment(jenv, "world.environment", scn->world, base_dir, &env)) != SENSIM_OK)
+      return st;
+    if ((st = sensim_world_set_environment(scn->world, &env)) != SENSIM_OK) {
+      sensim__error_context("world.environment");
+      return st;
+    }
   }
   if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;

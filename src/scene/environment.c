@@ -16,9 +16,11 @@ void sensim_environment_init(sensim_environment *env) {
   env->sun_azimuth = M_PI;
   env->turbidity = 3.0;
   env->sun = 1;
+  env->map = NULL;
+  env->scale = 1.0f;
 }
 
-static sensim_status check(const sensim_environment *e) {
+static sensim_status check(const sensim_world *w, const sensim_environment *e) {
   static const char *rad[3] = {"radiance[0]", "radiance[1]", "radiance[2]"};
   switch (e->type) {
   case SENSIM_ENVIRONMENT_NONE:
@@ -39,13 +41,20 @@ static sensim_status check(const sensim_environment *e) {
       return sensim__fail(SENSIM_EINVAL, "environment turbidity %g must be in [1.7, 10] (Preetham's model)",
                           e->turbidity);
     return SENSIM_OK;
+  case SENSIM_ENVIRONMENT_MAP:
+    if (!e->map) return sensim__fail(SENSIM_EINVAL, "environment map is NULL (a texture of the world)");
+    if (e->map->world != w) return sensim__fail(SENSIM_EINVAL, "environment map belongs to another world");
+    if (!(e->scale >= 0.0f && isfinite(e->scale)))
+      return sensim__fail(SENSIM_EINVAL, "environment scale %g must be finite and >= 0", (double)e->scale);
+    return SENSIM_OK;
   }
-  return sensim__fail(SENSIM_EINVAL, "environment type %d is not one of none (0), uniform (1), sky (2)", (int)e->type);
+  return sensim__fail(SENSIM_EINVAL, "environment type %d is not one of none (0), uniform (1), sky (2), map (3)",
+                      (int)e->type);
 }
 
 sensim_status sensim_world_set_environment(sensim_world *w, const sensim_environment *env) {
   if (!w || !env) return sensim__fail(SENSIM_EINVAL, "sensim_world_set_environment: NULL argument");
-  sensim_status rc = check(env);
+  sensim_status rc = check(w, env);
   if (rc) return rc;
   if (w->nenvs == w->cap_envs) {
     size_t cap = w->cap_envs ? 2 * w->cap_envs : 4;
@@ -57,8 +66,8 @@ sensim_status sensim_world_set_environment(sensim_world *w, const sensim_environ
   sensim_env *e = calloc(1, sizeof *e);
   if (!e) return sensim__fail(SENSIM_ENOMEM, "out of memory for an environment");
   e->desc = *env;
-  if (env->type == SENSIM_ENVIRONMENT_SKY) {
-    sensim__sky_init(e);
+  if (env->type == SENSIM_ENVIRONMENT_SKY || env->type == SENSIM_ENVIRONMENT_MAP) {
+    if (env->type == SENSIM_ENVIRONMENT_SKY) sensim__sky_init(e);
     if ((rc = sensim__env_tabulate(e))) {
       free(e);
       return rc;
@@ -96,9 +105,27 @@ void sensim__env_uniform(sensim_env *e, const float L[3]) {
   memcpy(e->desc.radiance, L, sizeof e->desc.radiance);
 }
 
+/* The map's texel in direction d (nearest: a constant over its cell, as
+ * the sampling table is). */
+static const float *map_texel(const sensim_texture *t, const float d[3]) {
+  const float z = fminf(1.0f, fmaxf(-1.0f, d[2]));
+  float ph = atan2f(d[1], d[0]);
+  if (ph < 0.0f) ph += 2.0f * (float)M_PI;
+  uint32_t x = (uint32_t)(ph * (float)(0.5 / M_PI) * (float)t->width);
+  uint32_t y = (uint32_t)(acosf(z) * (float)(1.0 / M_PI) * (float)t->height);
+  if (x >= t->width) x = t->width - 1;
+  if (y >= t->height) y = t->height - 1;
+  return t->rgb + 3 * ((size_t)y * t->width + x);
+}
+
 void sensim__env_radiance(const sensim_env *e, const float d[3], float L[3]) {
   if (e->desc.type == SENSIM_ENVIRONMENT_SKY) {
     sensim__sky_radiance(e, d, L);
+    return;
+  }
+  if (e->desc.type == SENSIM_ENVIRONMENT_MAP) {
+    const float *p = map_texel(e->desc.map, d);
+    for (int c = 0; c < 3; c++) L[c] = p[c] * e->desc.scale;
     return;
   }
   memcpy(L, e->desc.radiance, 3 * sizeof *L);
@@ -109,19 +136,26 @@ void sensim__env_radiance(const sensim_env *e, const float d[3], float L[3]) {
 #define TAB_V 64
 
 sensim_status sensim__env_tabulate(sensim_env *e) {
-  float *f = malloc((size_t)TAB_U * TAB_V * sizeof *f);
-  if (!f) return sensim__fail(SENSIM_ENOMEM, "out of memory for an environment's table");
-  for (int v = 0; v < TAB_V; v++) {
-    const double th = (v + 0.5) * M_PI / TAB_V, st = sin(th);
-    for (int u = 0; u < TAB_U; u++) {
-      const double ph = (u + 0.5) * 2.0 * M_PI / TAB_U;
-      const float d[3] = {(float)(st * cos(ph)), (float)(st * sin(ph)), (float)cos(th)};
+  const sensim_texture *t = e->desc.type == SENSIM_ENVIRONMENT_MAP ? e->desc.map : NULL;
+  const size_t nu = t ? t->width : TAB_U, nv = t ? t->height : TAB_V;
+  float *f = malloc(nu * nv * sizeof *f);
+  if (!f) return sensim__fail(SENSIM_ENOMEM, "out of memory for an environment's %zu x %zu table", nu, nv);
+  for (size_t v = 0; v < nv; v++) {
+    const double th = (v + 0.5) * M_PI / (double)nv, st = sin(th);
+    for (size_t u = 0; u < nu; u++) {
       float L[3];
-      sensim__env_radiance(e, d, L);
-      f[(size_t)v * TAB_U + u] = (L[0] + L[1] + L[2]) * (float)st;
+      if (t) {
+        memcpy(L, t->rgb + 3 * (v * nu + u), sizeof L);
+      } else {
+        const double ph = (u + 0.5) * 2.0 * M_PI / (double)nu;
+        const float d[3] = {(float)(st * cos(ph)), (float)(st * sin(ph)), (float)cos(th)};
+        sensim__env_radiance(e, d, L);
+      }
+      /* Luminance (Rec. 709) x the cell's solid angle, which goes as sin theta. */
+      f[v * nu + u] = (0.2126f * L[0] + 0.7152f * L[1] + 0.0722f * L[2]) * (float)st;
     }
   }
-  sensim_status rc = sensim__distrib2d_init(&e->dist, f, TAB_U, TAB_V);
+  sensim_status rc = sensim__distrib2d_init(&e->dist, f, nu, nv);
   free(f);
   e->tabulated = rc == SENSIM_OK;
   return rc;
