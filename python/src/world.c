@@ -527,28 +527,35 @@ static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
 /* ---- lights and bodies ------------------------------------------------------------ */
 
 static PyObject *world_light(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"kind", "position", "direction", "color", "intensity", "spot_inner",
-                           "spot_outer", "cast_shadows", NULL};
-  static const char *const kinds[] = {"point", "directional", "spot", NULL};
+  static char *kwlist[] = {"kind",   "position", "direction", "color",  "intensity",
+                           "spot_inner", "spot_outer", "cast_shadows", "edge_u", "edge_v",
+                           "radius", "angular_diameter_deg", NULL};
+  static const char *const kinds[] = {"point", "directional", "spot", "rect", "disc", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = "directional";
-  PyObject *po = Py_None, *dO = Py_None, *co = Py_None;
-  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer;
+  PyObject *po = Py_None, *dO = Py_None, *co = Py_None, *eu = Py_None, *ev = Py_None;
+  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer, radius = 0.0f, adiam = 0.0f;
   int shadows = l.cast_shadows;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffp:light", kwlist, &kind, &po, &dO, &co,
-                                   &intensity, &inner, &outer, &shadows))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffpOOff:light", kwlist, &kind, &po, &dO, &co, &intensity,
+                                   &inner, &outer, &shadows, &eu, &ev, &radius, &adiam))
     return NULL;
   if (sp_world_check(self) < 0) return NULL;
   int k = name_index("light kind", kind, kinds);
   double p[3] = {l.position.x, l.position.y, l.position.z};
   double d[3] = {l.direction.x, l.direction.y, l.direction.z};
+  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0};
   if (k < 0 || sp_doubles_from(po, p, 3, "position") < 0 || sp_doubles_from(dO, d, 3, "direction") < 0 ||
-      sp_floats_from(co, l.color, 3, "color") < 0)
+      sp_floats_from(co, l.color, 3, "color") < 0 || sp_doubles_from(eu, u, 3, "edge_u") < 0 ||
+      sp_doubles_from(ev, v, 3, "edge_v") < 0)
     return NULL;
   l.kind = (sensim_light_kind)k;
   l.position = (sensim_vec3){p[0], p[1], p[2]};
   l.direction = (sensim_vec3){d[0], d[1], d[2]};
+  l.edge_u = (sensim_vec3){u[0], u[1], u[2]};
+  l.edge_v = (sensim_vec3){v[0], v[1], v[2]};
+  l.radius = radius;
+  l.angular_diameter = (float)(adiam * M_PI / 180.0);
   l.intensity = intensity;
   l.spot_inner = inner;
   l.spot_outer = outer;
@@ -617,8 +624,9 @@ static PyMethodDef world_methods[] = {
     {"load_texture", (PyCFunction)world_load_texture, METH_O,
      "load_texture(path) -> Texture from an sRGB PNG."},
     {"light", (PyCFunction)(void (*)(void))world_light, METH_VARARGS | METH_KEYWORDS,
-     "light(kind='directional'|'point'|'spot', position=(x, y, z) m, direction=, color=(r, g, b), "
-     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True)."},
+     "light(kind='directional'|'point'|'spot'|'rect'|'disc', position=(x, y, z) m, direction=, color=(r, g, b), "
+     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True, edge_u=, edge_v= (rect, m), radius= m "
+     "(disc; point/spot soft), angular_diameter_deg= (directional); docs/rendering.md)."},
     {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
     {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,

@@ -58,3 +58,17 @@ def test_environment_keywords_and_errors():
                                             "thin_walled": True, "specular": 0.5})
     with pytest.raises(sensim.Error, match="radiance"):
         sensim.World(environment={"type": "uniform", "radiance": [1, -1, 1]})
+
+
+def test_area_light_keywords_and_errors():
+    with sensim.World(threads=0) as w:
+        w.light("rect", position=(0, 0, 3), edge_u=(1, 0, 0), edge_v=(0, -1, 0), intensity=2.0)
+        w.light("disc", position=(0, 0, 3), direction=(0, 0, -1), radius=0.5)
+        w.light("point", position=(1, 1, 2), radius=0.2)
+        w.light("directional", angular_diameter_deg=0.53)
+        with pytest.raises(sensim.Error, match="edge_u x edge_v"):
+            w.light("rect", position=(0, 0, 3))
+        with pytest.raises(sensim.Error, match="radius"):
+            w.light("disc", direction=(0, 0, -1))
+        with pytest.raises(sensim.Error, match="angular_diameter"):
+            w.light("directional", angular_diameter_deg=40)
