@@ -8,6 +8,8 @@
 #include "scene/scene.h"
 
 void sensim_material_init(sensim_material *m) {
+  /* Padding bytes too: a default material compares equal byte for byte. */
+  memset(m, 0, sizeof *m);
   m->base_color[0] = m->base_color[1] = m->base_color[2] = 0.5f;
   m->roughness = 0.5f;
   m->metallic = 0.0f;
@@ -29,6 +31,7 @@ void sensim_material_init(sensim_material *m) {
   m->alpha = 1.0f;
   m->alpha_mode = SENSIM_ALPHA_OPAQUE;
   m->alpha_cutoff = 0.5f;
+  m->specular = 1.0f;
 }
 
 static sensim_status check_unit(float v, const char *what) {
@@ -60,7 +63,7 @@ sensim_status sensim__material_check(const sensim_world *w, const sensim_materia
       m->alpha_mode != SENSIM_ALPHA_BLEND)
     return sensim__fail(SENSIM_EINVAL, "material alpha_mode = %d is not one of opaque (0), mask (1), blend (2)",
                         (int)m->alpha_mode);
-  if (check_unit(m->transmission, "transmission") || check_unit(m->alpha, "alpha") ||
+  if (check_unit(m->transmission, "transmission") || check_unit(m->specular, "specular") || check_unit(m->alpha, "alpha") ||
       check_unit(m->alpha_cutoff, "alpha_cutoff"))
     return SENSIM_EINVAL;
   static const char *names[3] = {"base_color[0]", "base_color[1]", "base_color[2]"};
