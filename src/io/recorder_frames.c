@@ -169,6 +169,28 @@ static sensim_status image(sensim_recorder *r, const sensim_frame *f, uint16_t c
   return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
 }
 
+/* A depth (or range) plane as a 32FC1 image of REP 118: sensim's 0
+ * ("nothing hit", frame.h) becomes +Inf, REP 117's "no return within
+ * range", and a negative or NaN depth NaN, "invalid". depth_image_proc
+ * (depth_traits.hpp: a float depth is valid when finite) then makes no
+ * point of either, where a 0 would become a point at the camera's
+ * origin. 16UC1 images keep 0, which REP 118 reserves for "no depth". */
+static sensim_status depth_image(sensim_recorder *r, const sensim_frame *f, uint16_t ch,
+                                 const char *frame_id, const float *depth) {
+  size_t at = sensim__rec_begin(r);
+  unsigned char *dst = sensim__ros_image(&r->queue, sensim__rec_ns(f->t_capture), frame_id, f->height,
+                                         f->width, "32FC1", f->width * 4);
+  const size_t n = (size_t)f->width * f->height;
+  if (dst)
+    for (size_t i = 0; i < n; i++) {
+      float d = depth[i];
+      if (d == 0) d = INFINITY;
+      else if (!(d > 0)) d = NAN;
+      memcpy(dst + 4 * i, &d, 4);
+    }
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
 /* A camera's rgba8 as rgb8, what camera drivers publish: its alpha is
  * always opaque (the "srgb8" and "quantize" filters write 255). */
 static sensim_status image_rgb8(sensim_recorder *r, const sensim_frame *f, uint16_t ch,
@@ -212,6 +234,7 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
   if (enc) {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMAGE, "image_raw", &ch))) return st;
     if (rs->is_camera && f->type == SENSIM_PAYLOAD_RGBA8) st = image_rgb8(r, f, ch, frame_id);
+    else if (f->type == SENSIM_PAYLOAD_DEPTH_F32) st = depth_image(r, f, ch, frame_id, f->data);
     else st = image(r, f, ch, frame_id, enc, f->data, sensim_payload_elem_size(f->type));
     if (st) return st;
   } else if ((st = labels(r, rs, f, f->data, frame_id))) {
@@ -224,7 +247,7 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
   }
   if (f->depth) {
     if ((st = topic(r, rs, TOPIC_DEPTH, SENSIM__ROS_IMAGE, "depth", &ch))) return st;
-    if ((st = image(r, f, ch, frame_id, "32FC1", f->depth, sizeof(float)))) return st;
+    if ((st = depth_image(r, f, ch, frame_id, f->depth))) return st;
   }
   if (f->labels && f->type != SENSIM_PAYLOAD_LABELS) st = labels(r, rs, f, f->labels, frame_id);
   return st;

@@ -121,10 +121,92 @@ static void test_lidar_stamp_plus_time_deskews_a_wall_from_the_end(void **state)
   wall_deskews(SENSIM_LIDAR_TIME_FROM_END);
 }
 
+/* ---- depth: REP 118 values ------------------------------------------------ */
+
+/* Skip an Image from after its header to its data; checks the size and
+ * encoding. */
+static const unsigned char *image_data(cdr_in *c, uint32_t w, uint32_t h, const char *encoding) {
+  assert_int_equal(cdr_u32(c), h);
+  assert_int_equal(cdr_u32(c), w);
+  assert_string_equal(cdr_str(c), encoding);
+  cdr_u8(c);
+  uint32_t step = cdr_u32(c), n = cdr_u32(c);
+  assert_int_equal(n, (size_t)step * h);
+  return cdr_take(c, n, 1);
+}
+
+/* A camera sees a box against nothing: its depth plane (/cam/depth) and a
+ * chain that ends in depth (/dcam/image_raw) are 32FC1 with each hit's
+ * depth as the frame has it and +Inf wherever the frame says 0 (nothing
+ * hit), none 0: what depth_image_proc reads as "no return" rather than a
+ * point at the camera's origin. */
+static void test_depth_no_hit_is_inf_not_zero(void **state) {
+  (void)state;
+  sensim_world *w = test_world(1, 5);
+  test_static_shape(w, SENSIM_SHAPE_BOX, (sensim_vec3){1, 6, 6}, (sensim_vec3){5, 0, 0});
+  sensim_sensor *cams[2];
+  const char *names[2] = {"cam", "dcam"};
+  for (int i = 0; i < 2; i++) {
+    sensim_sensor_params sp;
+    sensim_sensor_params_init(&sp);
+    sp.name = names[i];
+    sp.rate = 10;
+    sensim_camera_params cp;
+    sensim_camera_params_init(&cp);
+    cp.width = 32;
+    cp.height = 24;
+    cp.samples = 1;
+    SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cams[i]));
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(cams[i], i ? "depth" : "srgb8", NULL));
+  }
+  const char *path = TMP "/depth.mcap";
+  sensim_recorder *r = NULL;
+  SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
+  SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0));
+  float *want[2];
+  for (int i = 0; i < 2; i++) {
+    const sensim_frame *f;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(cams[i], &f));
+    assert_non_null(f);
+    const float *d = i ? f->data : f->depth;
+    assert_non_null(d);
+    want[i] = malloc(32 * 24 * sizeof(float));
+    memcpy(want[i], d, 32 * 24 * sizeof(float));
+    SENSIM_OK_OR_FAIL(sensim_recorder_write(r, cams[i], f));
+  }
+  SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
+  mcap_file mf;
+  read_mcap(path, &mf);
+  const char *topics[2] = {"/cam/depth", "/dcam/image_raw"};
+  for (int i = 0; i < 2; i++) {
+    cdr_in c = cdr_open(nth(&mf, topics[i], 0));
+    cdr_header(&c, NULL);
+    const unsigned char *d = image_data(&c, 32, 24, "32FC1");
+    size_t hits = 0, misses = 0;
+    for (size_t k = 0; k < 32 * 24; k++) {
+      float v;
+      memcpy(&v, d + 4 * k, 4);
+      assert_true(v != 0);
+      if (want[i][k] == 0) {
+        assert_true(isinf(v) && v > 0);
+        misses++;
+      } else {
+        assert_true(v == want[i][k]);
+        hits++;
+      }
+    }
+    assert_true(hits > 50 && misses > 50);
+    free(want[i]);
+  }
+  free_mcap(&mf);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_record_ros(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lidar_stamp_plus_time_deskews_a_wall_from_the_start),
       cmocka_unit_test(test_lidar_stamp_plus_time_deskews_a_wall_from_the_end),
+      cmocka_unit_test(test_depth_no_hit_is_inf_not_zero),
   };
   return cmocka_run_group_tests_name("record_ros", tests, setup, NULL);
 }

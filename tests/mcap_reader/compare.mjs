@@ -401,11 +401,12 @@ export function compareOutputs(ctx) {
             for (let k = 0; k < n * png.channels; k++) if (png.sample(k) !== dv.getUint16(2 * k, true)) { bad = k; want = png.sample(k); got = dv.getUint16(2 * k, true); break; }
             check(bad < 0, mainTopic, `sample ${bad} vs ${where}`, want, got);
           } else if (enc === "32FC1" && png.channels === 1 && png.depth === 16) {
-            // sensim's depth PNG: millimetres, clamped at 65.535 m, 0 = no hit.
+            // sensim's depth PNG: millimetres, clamped at 65.535 m, 0 = no
+            // hit, which the message has as +Inf (REP 118; NaN: invalid).
             for (let k = 0; k < n; k++) {
               const d = dv.getFloat32(4 * k, true);
               const mm = png.sample(k);
-              const ok = mm === 0 ? !(d > 0 && Number.isFinite(d)) || d < 0.0005 : Math.abs(Math.min(65535, d * 1000) - mm) <= 1;
+              const ok = mm === 0 ? d === Infinity || Number.isNaN(d) || (d > 0 && d < 0.0005) : Math.abs(Math.min(65535, d * 1000) - mm) <= 1;
               if (!ok) { bad = k; want = mm; got = d; break; }
             }
             check(bad < 0, mainTopic, `depth of pixel ${bad} vs ${where} (mm)`, want, got);

@@ -558,6 +558,29 @@ for (const [topic, t] of byTopic) {
       if (bpp) check(m.step === m.width * bpp, topic, `step (width * ${bpp} bytes of ${m.encoding})`, m.width * bpp, m.step);
       check(m.step * m.height === m.data.length, topic, "step * height == data length", m.step * m.height, m.data.length);
     }
+    // Depth images (REP 118, as depth_image_proc reads them): a float
+    // depth is a distance > 0, +Inf where nothing was hit, NaN where
+    // invalid; never 0, which depth_image_proc makes a point at the
+    // camera's origin. The /depth planes, and image_raw of the cameras
+    // --expect lists with "depth": true.
+    const isDepth = parts && (parts.leaf === "depth" || (parts.leaf === "image_raw" && expect.cameras?.[parts.name]?.depth));
+    if (isDepth) {
+      let zeros = 0, inf = 0, nan = 0, n = 0;
+      for (const e of msgs) {
+        const m = e.msg;
+        if (m.encoding !== "32FC1") continue;
+        const dv = new DataView(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+        for (let k = 0; k + 4 <= m.data.length; k += 4) {
+          const d = dv.getFloat32(k, true);
+          n++;
+          if (d === Infinity) inf++;
+          else if (Number.isNaN(d)) nan++;
+          else if (!(d > 0)) zeros++;
+        }
+      }
+      check(zeros === 0, topic, "32FC1 depth pixels <= 0 (REP 118: +Inf no return, NaN invalid)", 0, zeros);
+      s.depth_no_return = inf; s.depth_invalid = nan; s.depth_pixels = n;
+    }
     const m0 = msgs[0].msg;
     s.width = m0.width; s.height = m0.height; s.encoding = [...encs].join(",");
   } else if (type === TYPE.info) {
