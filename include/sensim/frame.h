@@ -219,6 +219,12 @@ typedef struct sensim_frame {
                               (what deskewing needs), or NULL */
   uint32_t ntraj;
   uint32_t returns;     /* lidar beams: returns per beam (1, or 2 for dual) */
+  uint32_t binning;     /* images: each pixel is the mean of a binning x binning block
+                           of the camera's pixels, pixel (u, v)'s block starting at
+                           (binning u, binning v), so its centre is the camera's pixel
+                           (binning u + (binning - 1) / 2, likewise v) (the "downsample"
+                           filter multiplies it by its factor); 0 or 1: the camera's own
+                           pixels. Calibration files and CameraInfo follow it. */
 } sensim_frame;
 
 /* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */

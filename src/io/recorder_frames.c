@@ -132,7 +132,7 @@ static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_f
   const int fov = cp->lens == SENSIM_LENS_FOV, div = cp->lens == SENSIM_LENS_DIVISION;
   if (fov || div) lens.lens = SENSIM_LENS_PINHOLE;
   sensim__camera_info ci;
-  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, &scaled);
+  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, f->binning, &scaled);
   if (!s) s = sensim__camera_info_from_params(&scaled, &ci);
   if (s) {
     *st = s;

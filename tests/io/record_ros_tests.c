@@ -202,11 +202,121 @@ static void test_depth_no_hit_is_inf_not_zero(void **state) {
   sensim_world_destroy(w);
 }
 
+/* ---- calibration of the pixels delivered --------------------------------- */
+
+/* CameraInfo from after its header: size, model, D (up to 8), K. */
+static void camera_info_read(cdr_in *c, uint32_t *w, uint32_t *h, const char **model, double d[8],
+                             uint32_t *nd, double k[9]) {
+  *h = cdr_u32(c);
+  *w = cdr_u32(c);
+  *model = cdr_str(c);
+  *nd = cdr_u32(c);
+  for (uint32_t i = 0; i < *nd; i++) {
+    double v = cdr_f64(c);
+    if (i < 8) d[i] = v;
+  }
+  for (int i = 0; i < 9; i++) k[i] = cdr_f64(c);
+}
+
+/* The reals of the "data: [...]" line after `key:` in a YAML text. */
+static int yaml_data(const char *text, const char *key, double *out, int max) {
+  const char *at = strstr(text, key);
+  assert_non_null(at);
+  at = strstr(at, "data: [");
+  assert_non_null(at);
+  at += 7;
+  int n = 0;
+  while (n < max && *at && *at != ']') {
+    char *end;
+    out[n++] = strtod(at, &end);
+    assert_true(end != at);
+    at = end;
+    while (*at == ',' || *at == ' ') at++;
+  }
+  return n;
+}
+
+/* A 161 x 121 Brown-Conrady camera (hfov 90 deg: fx = 80.5, principal
+ * point (80, 60)) downsampled by 2 delivers 80 x 60 pixels, each the mean
+ * of a 2 x 2 block, the last column and row dropped: delivered pixel u
+ * spans the camera's [2u - 0.5, 2u + 1.5]. Points of the scene projected
+ * by the camera's own lens and mapped onto the delivered pixels by that
+ * span land where the recorded calibration (CameraInfo and
+ * camera_info.yaml: K and D for the delivered size) projects them, to
+ * 0.01 px; the scaling by size (fx 80.5 x 80 / 161 = 40.0) was 0.25 px
+ * off. */
+static void test_camera_info_describes_downsampled_odd_images(void **state) {
+  (void)state;
+  const char *json =
+      "{\"duration\": 0.05, \"world\": {\"threads\": 0},"
+      " \"sensors\": [{\"name\": \"cam\", \"type\": \"camera\", \"rate\": 10, \"width\": 161,"
+      " \"height\": 121, \"hfov_deg\": 90, \"samples\": 1, \"lens\": \"brown_conrady\","
+      " \"dist\": [-0.1, 0.02, 0.001, -0.002, 0.003],"
+      " \"filters\": [{\"name\": \"downsample\", \"params\": {\"factor\": 2}}, {\"name\": \"srgb8\"}]}]}";
+  sensim_scenario *scn = NULL;
+  SENSIM_OK_OR_FAIL(sensim_scenario_load_string(json, NULL, &scn));
+  sensim_camera_params cp;
+  SENSIM_OK_OR_FAIL(sensim_camera_params_get(sensim_world_sensor(sensim_scenario_world(scn), 0), &cp));
+  sensim_scenario_run_options o;
+  sensim_scenario_run_options_init(&o);
+  o.out_dir = TMP "/down";
+  o.mcap = TMP "/down.mcap";
+  test_remove_tree(o.out_dir);
+  remove(o.mcap);
+  SENSIM_OK_OR_FAIL(sensim_scenario_run_ex(scn, &o, NULL));
+  sensim_scenario_destroy(scn);
+
+  mcap_file mf;
+  read_mcap(o.mcap, &mf);
+  cdr_in c = cdr_open(nth(&mf, "/cam/camera_info", 0));
+  cdr_header(&c, NULL);
+  uint32_t w, h, nd;
+  const char *model;
+  double d[8], k[9];
+  camera_info_read(&c, &w, &h, &model, d, &nd, k);
+  assert_int_equal(w, 80);
+  assert_int_equal(h, 60);
+  assert_string_equal(model, "plumb_bob");
+  char *yaml = test_slurp(TMP "/down/cam/camera_info.yaml", NULL);
+  assert_non_null(strstr(yaml, "image_width: 80\n"));
+  assert_non_null(strstr(yaml, "image_height: 60\n"));
+  double yk[9], yd[8];
+  assert_int_equal(yaml_data(yaml, "camera_matrix:", yk, 9), 9);
+  assert_int_equal(yaml_data(yaml, "distortion_coefficients:", yd, 8), 5);
+  free(yaml);
+  for (int src = 0; src < 2; src++) {
+    sensim_camera_params rec = cp;
+    rec.width = 80, rec.height = 60;
+    const double *kk = src ? yk : k, *dd = src ? yd : d;
+    rec.fx = kk[0], rec.fy = kk[4], rec.cx = kk[2], rec.cy = kk[5];
+    for (int i = 0; i < 5; i++) rec.dist[i] = dd[i];
+    double worst = 0;
+    for (int i = -4; i <= 4; i++)
+      for (int j = -3; j <= 3; j++) {
+        sensim_vec3 p = {5, -0.55 * i, -0.6 * j}; /* sensor frame: x forward, y left, z up */
+        double u, v, ur, vr;
+        SENSIM_OK_OR_FAIL(sensim_camera_project(&cp, p, &u, &v));
+        SENSIM_OK_OR_FAIL(sensim_camera_project(&rec, p, &ur, &vr));
+        /* camera pixel edges 2u' - 0.5 .. 2u' + 1.5 -> delivered u' - 0.5 .. u' + 0.5 */
+        const double ud = (u + 0.5) / 2 - 0.5, vd = (v + 0.5) / 2 - 0.5;
+        worst = fmax(worst, fmax(fabs(ur - ud), fabs(vr - vd)));
+      }
+    if (worst > 0.01) fail_msg("%s: the recorded calibration is %.4f px off the delivered pixels",
+                               src ? "camera_info.yaml" : "CameraInfo", worst);
+  }
+  assert_near(k[0], 40.25, 1e-12);
+  assert_near(k[4], 40.25, 1e-12);
+  assert_near(k[2], 39.75, 1e-12);
+  assert_near(k[5], 29.75, 1e-12);
+  free_mcap(&mf);
+}
+
 int sensim_test_record_ros(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lidar_stamp_plus_time_deskews_a_wall_from_the_start),
       cmocka_unit_test(test_lidar_stamp_plus_time_deskews_a_wall_from_the_end),
       cmocka_unit_test(test_depth_no_hit_is_inf_not_zero),
+      cmocka_unit_test(test_camera_info_describes_downsampled_odd_images),
   };
   return cmocka_run_group_tests_name("record_ros", tests, setup, NULL);
 }

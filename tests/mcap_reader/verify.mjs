@@ -944,8 +944,14 @@ for (const [name, cx] of Object.entries(expect.cameras ?? {})) {
   const m = t.msgs[0].msg;
   if (cx.hfov_deg !== undefined) {
     // docs/camera_pipeline.md: fx = fy = (W / 2) / tan(hfov / 2), cx = (W - 1) / 2, cy = (H - 1) / 2
-    const f = m.width / 2 / Math.tan((cx.hfov_deg * Math.PI) / 360);
-    const want = [f, 0, (m.width - 1) / 2, 0, f, (m.height - 1) / 2, 0, 0, 1];
+    // for the sensor's W x H; with binning b ("downsample"), delivered
+    // pixel u is the mean of the sensor's b u .. b u + b - 1, centred on
+    // b u + (b - 1) / 2: K' = [f / b, (cx - (b - 1) / 2) / b] (docs/recording.md).
+    const [W, H] = cx.sensor_size ?? [m.width, m.height];
+    const b = cx.binning ?? 1;
+    if (cx.sensor_size) check(m.width === Math.floor(W / b) && m.height === Math.floor(H / b), topic, `size of ${W} x ${H} in blocks of ${b}`, `${Math.floor(W / b)}x${Math.floor(H / b)}`, `${m.width}x${m.height}`);
+    const f = W / 2 / Math.tan((cx.hfov_deg * Math.PI) / 360) / b;
+    const want = [f, 0, ((W - 1) / 2 - (b - 1) / 2) / b, 0, f, ((H - 1) / 2 - (b - 1) / 2) / b, 0, 0, 1];
     check(want.every((v, i) => Math.abs(v - m.k[i]) <= 1e-9 * Math.max(1, Math.abs(v))), topic, `k of a ${cx.hfov_deg} deg camera`, want, Array.from(m.k));
   }
   if (cx.distortion_model !== undefined) check(m.distortion_model === cx.distortion_model, topic, "distortion_model", cx.distortion_model, m.distortion_model);
