@@ -68,7 +68,7 @@ static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
 static sensim_status write_camera_info(const sensim_sensor *s, run_out *o, const sensim_frame *f) {
   sensim_camera_params cp, scaled;
   sensim_status st = sensim_camera_params_get(s, &cp);
-  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, &scaled);
+  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, f->binning, &scaled);
   if (st != SENSIM_OK) return st;
   char *file = join(o->dir, "camera_info.yaml", NULL);
   if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
