@@ -36,7 +36,7 @@ import numpy as np
 
 from .contextual import content_batches, difference, per_batch_performance, split_by_batches
 from .errors import JudgeDataError
-from .train import fit, load_model, predict
+from .training import fit, load_model, predict
 from .yolo import read_class_names, read_dataset
 
 DEFAULTS = {"epochs": 15, "batch": 16, "lr": 2e-3, "content_batch": 10, "seeds": 3, "size": 96,

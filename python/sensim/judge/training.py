@@ -1,4 +1,4 @@
-"""sensim.judge.train: training from scratch, deterministic and resumable.
+"""sensim.judge.training: training from scratch, deterministic and resumable.
 
 Seeds: torch, NumPy and the shuffling generator come from one seed, and
 torch.use_deterministic_algorithms(True) makes every kernel reproducible,
@@ -58,8 +58,13 @@ def _atomic_save(obj, path):
     os.replace(tmp, path)
 
 
-def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=None, log=None, width=16):
+def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=None, log=None, width=16,
+        stop_after=None):
     """Train a Detector on `train` (a Dataset) into out_dir; resumes from its checkpoint.
+
+    stop_after: train at most this many epochs in this call and return
+    (model, history) without model.pt (a time budget, or a kill in tests);
+    the next call continues from the checkpoint.
 
     Writes out_dir/checkpoint.pt after every epoch, and at the end
     model.pt and history.csv (epoch, loss, heat, size, offset, val_map).
@@ -88,7 +93,8 @@ def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=
         opt, lambda k: 0.5 * (1 + np.cos(np.pi * min(k, epochs * steps) / (epochs * steps))))
     for _ in range(start * steps):
         sched.step()
-    for epoch in range(start, epochs):
+    end = epochs if stop_after is None else min(epochs, start + stop_after)
+    for epoch in range(start, end):
         model.train()
         perm = torch.randperm(len(train), generator=gen).numpy()
         flips = torch.rand(len(train), generator=gen).numpy() < 0.5
@@ -119,6 +125,8 @@ def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=
         history.append(rec)
         _atomic_save({"model": model.state_dict(), "opt": opt.state_dict(), "gen": gen.get_state(),
                       "epoch": epoch + 1, "history": history, "seed": seed, "n": len(train)}, ckpt)
+    if end < epochs:
+        return model, history
     _atomic_save({"model": model.state_dict(), "nclasses": train.nclasses, "width": width,
                   "class_names": train.class_names, "size": size}, os.path.join(out_dir, "model.pt"))
     with open(os.path.join(out_dir, "history.csv"), "w", newline="") as fp:
