@@ -88,11 +88,7 @@ def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=
         history, start = state["history"], state["epoch"]
     size = train.images.shape[1]
     steps = (len(train) + batch - 1) // batch
-    # Cosine decay of the learning rate over the whole run, from the epoch reached.
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda k: 0.5 * (1 + np.cos(np.pi * min(k, epochs * steps) / (epochs * steps))))
-    for _ in range(start * steps):
-        sched.step()
+    total = epochs * steps
     end = epochs if stop_after is None else min(epochs, start + stop_after)
     for epoch in range(start, end):
         model.train()
@@ -109,12 +105,17 @@ def fit(train, out_dir, seed=0, epochs=30, batch=16, lr=2e-3, val=None, threads=
                     imgs[k] = imgs[k][:, ::-1]
                     if len(boxes[k]):
                         boxes[k][:, 1] = 1.0 - boxes[k][:, 1]
+            # Cosine decay of the learning rate over the whole run (Loshchilov and
+            # Hutter, SGDR, ICLR 2017, without restarts), a function of the step alone
+            # so a resumed run follows the same schedule.
+            k = epoch * steps + s
+            for g in opt.param_groups:
+                g["lr"] = lr * 0.5 * (1 + np.cos(np.pi * k / total))
             out = model(to_tensor(imgs))
             loss, parts = detector_loss(out, encode_targets(boxes, train.nclasses, size))
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
             sums += (loss.item(), *parts)
             bar.update(1, loss=float(sums[0] / (s + 1)))
         bar.close()
