@@ -7,5 +7,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_dataset_boxes();
   failed += sensim_test_dataset_run();
+  failed += sensim_test_dataset_judge_sweep();
   return failed ? 1 : 0;
 }

@@ -57,6 +57,7 @@ static int is_dir(const char *p) {
 /* PYTHONPATH with sensim's package folder first: the build tree's when
  * this program runs from it, else the installed one. */
 static int set_python_path(void) {
+  if (!getenv("SENSIM_PYTHON") && setenv("SENSIM_PYTHON", SENSIM_JUDGE_PYTHON, 1)) return -1;
   const char *pkg = NULL;
 #ifdef SENSIM_JUDGE_BUILD_PATH
   if (is_dir(SENSIM_JUDGE_BUILD_PATH "/sensim/judge")) pkg = SENSIM_JUDGE_BUILD_PATH;
@@ -74,6 +75,8 @@ static int set_python_path(void) {
   free(v);
   return rc;
 }
+
+int sensim__cli_judge_env(void) { return set_python_path(); }
 
 int sensim__cli_judge(int argc, char **argv) {
   if (argc < 3) {

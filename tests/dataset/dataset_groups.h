@@ -5,5 +5,6 @@
 
 int sensim_test_dataset_boxes(void); /* box_tests.c: the label plane's boxes */
 int sensim_test_dataset_run(void);   /* run_tests.c: datasets per variant, bad input */
+int sensim_test_dataset_judge_sweep(void); /* judge_sweep_tests.c: judge sweeps load and refuse */
 
 #endif

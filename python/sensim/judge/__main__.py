@@ -10,6 +10,7 @@ file), 2 bad usage.
 """
 
 import argparse
+import os
 import sys
 
 from . import JudgeDataError, Study, test, train
@@ -40,6 +41,7 @@ def _parser():
         if name == "job":
             s.add_argument("--variant", required=True)
             s.add_argument("--seed", type=int, required=True)
+            s.add_argument("--record", help="write {epochs, val_map} of the finished training here (JSON)")
     return p
 
 
@@ -59,7 +61,18 @@ def main(argv=None):
     try:
         if a.cmd == "job":
             st = Study(a.dataset, a.out, variants=variants, real=a.real, **settings)
-            print(st.train(a.variant, a.seed))
+            if a.variant not in st.variants:
+                raise JudgeDataError(f"{a.dataset}: no variant {a.variant} in the study ({', '.join(st.variants)})")
+            d = st.train(a.variant, a.seed)
+            print(d)
+            if a.record:
+                import csv
+                import json
+                with open(os.path.join(d, "history.csv")) as fp:
+                    hist = list(csv.DictReader(fp))
+                with open(a.record + ".tmp", "w") as fp:
+                    json.dump({"epochs": len(hist), "val_map": float(hist[-1]["val_map"]) if hist else None}, fp)
+                os.replace(a.record + ".tmp", a.record)
             return 0
         rows = (test if a.cmd == "test" else train)(a.dataset, a.out, variants=variants, real=a.real, **settings)
     except (JudgeDataError, ValueError) as e:
