@@ -77,25 +77,37 @@ class Study:
         self._claim_out_dir()
 
     def _claim_out_dir(self):
-        """Mark out_dir as this study's (study.json); refuse a folder holding anything else."""
+        """Mark out_dir as this study's (study.json); refuse a folder holding anything else.
+
+        Several processes (a sweep's ranks) may start one study at once: the
+        mark is created with a hard link, which only one of them wins, and
+        every one then compares its settings with the mark's.
+        """
         mark = os.path.join(self.out_dir, "study.json")
         me = {"dataset": os.path.abspath(self.dataset_dir), "real": self.real and os.path.abspath(self.real),
               "variants": self.variants, **{k: self.s[k] for k in sorted(self.s) if k != "threads"}}
-        if os.path.exists(mark):
-            with open(mark) as fp:
-                old = json.load(fp)
-            if old != me:
-                diff = sorted(k for k in set(old) | set(me) if old.get(k) != me.get(k))
-                raise JudgeDataError(f"{mark}: {self.out_dir} holds a study with other settings ({', '.join(diff)}); "
-                                     "give a new folder (nothing is overwritten)")
-            return
-        if os.path.isdir(self.out_dir) and os.listdir(self.out_dir):
-            raise JudgeDataError(f"{self.out_dir}: not empty and not a study's folder; give a new folder "
-                                 "(nothing is overwritten)")
-        os.makedirs(self.out_dir, exist_ok=True)
-        with open(mark + ".tmp", "w") as fp:
-            json.dump(me, fp, indent=1)
-        os.replace(mark + ".tmp", mark)
+        if not os.path.exists(mark):
+            others = [n for n in (os.listdir(self.out_dir) if os.path.isdir(self.out_dir) else [])
+                      if not n.startswith("study.json")]
+            if others and not os.path.exists(mark):
+                raise JudgeDataError(f"{self.out_dir}: not empty and not a study's folder; give a new folder "
+                                     "(nothing is overwritten)")
+            os.makedirs(self.out_dir, exist_ok=True)
+            tmp = f"{mark}.{os.getpid()}.tmp"
+            with open(tmp, "w") as fp:
+                json.dump(me, fp, indent=1)
+            try:
+                os.link(tmp, mark)
+            except FileExistsError:
+                pass
+            finally:
+                os.remove(tmp)
+        with open(mark) as fp:
+            old = json.load(fp)
+        if old != me:
+            diff = sorted(k for k in set(old) | set(me) if old.get(k) != me.get(k))
+            raise JudgeDataError(f"{mark}: {self.out_dir} holds a study with other settings ({', '.join(diff)}); "
+                                 "give a new folder (nothing is overwritten)")
 
     # ---- data -------------------------------------------------------------
 
