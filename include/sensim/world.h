@@ -159,6 +159,13 @@ SENSIM_API double sensim_weather_extinction(const sensim_weather *weather, doubl
 
 /* ---- materials and meshes ---------------------------------------------- */
 
+/* glTF 2.0 alphaMode: what a material's alpha means. */
+typedef enum sensim_alpha_mode {
+  SENSIM_ALPHA_OPAQUE = 0, /* alpha ignored */
+  SENSIM_ALPHA_MASK = 1,   /* alpha < alpha_cutoff: no surface (leaves, fences) */
+  SENSIM_ALPHA_BLEND = 2   /* alpha is coverage: the surface lets 1 - alpha through */
+} sensim_alpha_mode;
+
 typedef struct sensim_material {
   float base_color[3]; /* linear RGB base colour (albedo), each in [0, 1];
                           multiplies the texture when there is one */
@@ -173,11 +180,40 @@ typedef struct sensim_material {
                            radar_specular + radar_diffuse <= 1 */
   const sensim_texture *texture; /* base-colour map through the mesh's UVs,
                           borrowed from the same world; NULL: none */
+
+  /* glTF 2.0 metallic-roughness textures, borrowed from the same world;
+   * NULL: none. */
+  const sensim_texture *metallic_roughness_texture; /* linear; green channel
+                          scales roughness, blue scales metallic */
+  const sensim_texture *normal_texture; /* tangent-space normal map, linear
+                          RGB in [0, 1] mapped to [-1, 1] (glTF, MikkTSpace
+                          tangents) */
+  const sensim_texture *emissive_texture; /* linear RGB multiplying emission */
+
+  /* Light transport (the path integrator, docs/rendering.md). */
+  float emission[3];   /* emitted radiance, W/(sr m^2) per linear RGB channel,
+                          each finite and >= 0 (glTF emissiveFactor x strength);
+                          multiplied by emissive_texture where there is one */
+  float ior;           /* index of refraction of the dielectric part, finite, > 0
+                          (glTF KHR_materials_ior; 1.5 by default) */
+  float transmission;  /* fraction of the dielectric part's light that refracts
+                          through instead of being diffused, [0, 1]
+                          (KHR_materials_transmission) */
+  float normal_scale;  /* scales the normal map's X and Y, finite
+                          (glTF normalTexture.scale) */
+  float alpha;         /* base alpha (glTF baseColorFactor[3]), [0, 1]; multiplies
+                          the base-colour texture's alpha */
+  float alpha_cutoff;  /* SENSIM_ALPHA_MASK: alpha below it is a hole, [0, 1] */
+  int thin_walled;     /* nonzero: a thin shell (window pane, soap film): light
+                          passes without bending */
+  sensim_alpha_mode alpha_mode; /* how alpha is used (glTF alphaMode) */
 } sensim_material;
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
  * texture; radar: specular 0.1 (a dielectric of relative permittivity
- * about 3.5 at normal incidence), diffuse 0.05. */
+ * about 3.5 at normal incidence), diffuse 0.05; no emission, ior 1.5, no
+ * transmission, not thin-walled, normal_scale 1, alpha 1, opaque, cutoff
+ * 0.5 (glTF 2.0's defaults). */
 SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the

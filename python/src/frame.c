@@ -59,7 +59,8 @@ static const field detection_fields[] = {
     F("point", "(3,)<f8", sensim_detection, point),
     F("speed_diff", "<f8", sensim_detection, speed_diff),
     F("radial_speed", "<f8", sensim_detection, radial_speed),
-    F("rel_vel", "(3,)<f8", sensim_detection, rel_vel), {0}};
+    F("rel_vel", "(3,)<f8", sensim_detection, rel_vel),
+    F("speed", "<f8", sensim_detection, speed), {0}};
 static const field radar_fields[] = {
     F("range", "<f8", sensim_radar_detection, range),
     F("azimuth", "<f8", sensim_radar_detection, azimuth),

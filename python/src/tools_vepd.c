@@ -345,6 +345,17 @@ static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObje
       if (v != Py_None && !s) return -1;
       if (n[0] == 'r') p->reference_dir = s;
       else p->out_dir = s;
+    } else if (!strcmp(n, "entropy_bins")) {
+      const char *b = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+      if (b && !strcmp(b, "all")) {
+        p->entropy_bins = SENSIM_ENTROPY_ALL_BINS;
+      } else if (b && !strcmp(b, "fluctuation")) {
+        p->entropy_bins = SENSIM_ENTROPY_FLUCTUATION;
+      } else {
+        if (!PyErr_Occurred())
+          PyErr_Format(PyExc_ValueError, "VEPD parameter entropy_bins: %R is not 'all' or 'fluctuation'", v);
+        return -1;
+      }
     } else if (!strcmp(n, "ekf")) {
       if (sp_tools_ekf_params(v, &p->ekf) != 0) return -1;
     } else if (!strcmp(n, "variants")) {
@@ -364,7 +375,8 @@ static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObje
     } else {
       PyErr_Format(PyExc_TypeError,
                    "unknown VEPD experiment parameter %R (known: runs, duration, host_rate, gnss_rate, "
-                   "imu_rate, imu_noise, seed, variants, reference_variant, reference_dir, out_dir, ekf)",
+                   "imu_rate, imu_noise, seed, variants, reference_variant, reference_dir, out_dir, ekf, "
+                   "entropy_bins)",
                    k);
       return -1;
     }
@@ -490,7 +502,8 @@ static PyMethodDef vepd_functions[] = {
      "vepd_experiment(**params) -> {variant: {manoeuvre: dict(status, w1, w2, vepd, ...)}}\n"
      "The published experiment: runs, duration, host_rate, gnss_rate, imu_rate, imu_noise (dict),\n"
      "seed, variants ([{name, filters: [name or (name, params)]}]), reference_variant,\n"
-     "reference_dir, out_dir, ekf (dict). status is 0 or the sensim status of a cell left out."},
+     "reference_dir, out_dir, ekf (dict), entropy_bins ('all', the paper's Eq. 2, default, or\n"
+     "'fluctuation'). status is 0 or the sensim status of a cell left out."},
     {"vepd_simulate_run", KW t_vepd_simulate_run, METH_VARARGS | METH_KEYWORDS,
      "vepd_simulate_run($module, variant, manoeuvre, seed=1, params=None)\n--\n\n"
      "vepd_simulate_run(variant, manoeuvre, seed=1, params=None) -> run dict\nOne simulated run\n"
