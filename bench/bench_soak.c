@@ -7,18 +7,20 @@
  * simulated seconds (closing one, opening the next, deleting all but the
  * last two: sensim has no rotation of its own, a host does it this way).
  * Every --window simulated seconds it reports the process's resident
- * memory, its open file descriptors and the host loop's wall time per
- * step (mean and worst) over that window.
+ * memory, its open file descriptors, the process CPU time per host step
+ * (all threads: the host's and the workers' captures; mean over the
+ * window, which other jobs on a shared machine do not inflate) and the
+ * worst wall time of a step.
  *
  *   bench_soak [--hours H | --seconds S] [--rotate S] [--window S] [--ci] [--dir D]
  *
  * --ci: the CI-sized run (10 simulated minutes, a 160 x 120 camera at one
  * sample per pixel, rotation every 60 s): exits 1 if memory or open files
- * grew, or the mean step time rose, from the second window to the last
+ * grew, or the mean step CPU time rose, from the second window to the last
  * (the first window holds the warm-up: pools, BVHs, first files).
  * Thresholds: resident memory +2 MiB (a drift of 2 MiB in 9 simulated
- * minutes would be 300 MiB in a day), open files +0, mean step time 3x
- * (a shared machine's noise, not a leak, moves it by less). */
+ * minutes would be 300 MiB in a day), open files +0, mean step CPU time
+ * 3x (a shared machine's noise, not a leak, moves it by less). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -172,8 +174,8 @@ int main(int argc, char **argv) {
   if (build(&k, ci)) return 1;
   printf("%s: %.0f simulated s, MCAP rotated every %.0f s into %s, a row per %.0f s\n\n", PROG, seconds, rotate,
          dir, window);
-  printf("| simulated s | RSS MiB | open files | step ms mean | step ms worst | frames | MCAP files |\n");
-  printf("|------------:|--------:|-----------:|-------------:|--------------:|-------:|-----------:|\n");
+  printf("| simulated s | RSS MiB | open files | step CPU ms mean | step wall ms worst | frames | MCAP files |\n");
+  printf("|------------:|--------:|-----------:|-----------------:|-------------------:|-------:|-----------:|\n");
   fflush(stdout);
   sensim_recorder *rec = NULL;
   char path[512], old[512];
@@ -197,7 +199,8 @@ int main(int argc, char **argv) {
       BENCH_CHECK(PROG, 1, sensim_recorder_open(path, k.w, NULL, &rec));
       BENCH_CHECK(PROG, 1, sensim_recorder_add_body(rec, k.car, "car"));
     }
-    double w0 = bench_wall_s();
+    bench_span sp;
+    bench_span_start(&sp);
     sensim_body_state s = car_state(t);
     BENCH_CHECK(PROG, 1, sensim_body_push_state(k.car, t, &s));
     BENCH_CHECK(PROG, 1, sensim_world_advance(k.w, t));
@@ -215,12 +218,12 @@ int main(int argc, char **argv) {
       }
     }
     BENCH_CHECK(PROG, 1, sensim_recorder_advance(rec, t));
-    double ms = 1e3 * (bench_wall_s() - w0);
-    sum += ms;
-    if (ms > worst) worst = ms;
+    bench_span_stop(&sp);
+    sum += sp.cpu;
+    if (sp.wall > worst) worst = sp.wall;
     if (n % per_win == 0) {
       window_stats ws = {t, rss_mib(), sum / per_win, worst, open_fds(), frames, files};
-      printf("| %11.0f | %7.1f | %10d | %12.3f | %13.1f | %6lu | %10lu |\n", ws.t, ws.rss, ws.fds, ws.mean_ms,
+      printf("| %11.0f | %7.1f | %10d | %16.3f | %18.1f | %6lu | %10lu |\n", ws.t, ws.rss, ws.fds, ws.mean_ms,
              ws.worst_ms, ws.frames, ws.files);
       fflush(stdout);
       if (nwin == 1) first = ws;
