@@ -302,7 +302,8 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     double rt = 0.0;
     for (int k = 0; k < 3; k++) rt = fmax(rt, v3_norm(v3_sub(v[k], ctr)));
     const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
-    if (!sphere_in_view(&fr->f, ls, rt) || (depth == 0 && behind_depth(fr, ls, rt))) continue;
+    /* the caller has tested the whole triangle's sphere */
+    if (depth > 0 && !sphere_in_view(&fr->f, ls, rt)) continue;
     const double rc = v3_norm(ls), rmin = fmax(rc - rt, fmax(p->min_range, 0.05));
     /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
     const double rho_fresnel = sqrt(R->lambda * rmin / 64.0);
@@ -310,6 +311,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     const int near_specular = v3_norm(v3_sub(foot, ctr)) < rt + 2.0 * sqrt(R->lambda * rc);
     const int split = depth < FACET_MAX_DEPTH && (rt > rho_bin || (near_specular && rt > rho_fresnel));
     if (split) {
+      if (depth == 0 && behind_depth(fr, ls, rt)) continue; /* spare the split of a hidden triangle */
       const sensim_vec3 m01 = v3_scale(v3_add(v[0], v[1]), 0.5), m12 = v3_scale(v3_add(v[1], v[2]), 0.5),
                         m20 = v3_scale(v3_add(v[2], v[0]), 0.5);
       const sensim_vec3 kids[4][3] = {{v[0], m01, m20}, {m01, v[1], m12}, {m20, m12, v[2]}, {m12, m20, m01}};
