@@ -8,6 +8,8 @@
 #include "scene/scene.h"
 
 void sensim_material_init(sensim_material *m) {
+  /* Padding bytes too: a default material compares equal byte for byte. */
+  memset(m, 0, sizeof *m);
   m->base_color[0] = m->base_color[1] = m->base_color[2] = 0.5f;
   m->roughness = 0.5f;
   m->metallic = 0.0f;
@@ -18,6 +20,18 @@ void sensim_material_init(sensim_material *m) {
   m->radar_specular = 0.1f;
   m->radar_diffuse = 0.05f;
   m->texture = NULL;
+  m->emission[0] = m->emission[1] = m->emission[2] = 0.0f;
+  m->ior = 1.5f;
+  m->transmission = 0.0f;
+  m->thin_walled = 0;
+  m->metallic_roughness_texture = NULL;
+  m->normal_texture = NULL;
+  m->normal_scale = 1.0f;
+  m->emissive_texture = NULL;
+  m->alpha = 1.0f;
+  m->alpha_mode = SENSIM_ALPHA_OPAQUE;
+  m->alpha_cutoff = 0.5f;
+  m->specular = 1.0f;
 }
 
 static sensim_status check_unit(float v, const char *what) {
@@ -25,9 +39,33 @@ static sensim_status check_unit(float v, const char *what) {
   return SENSIM_OK;
 }
 
+static sensim_status check_texture(const sensim_world *w, const sensim_texture *t, const char *what) {
+  if (t && t->world != w) return sensim__fail(SENSIM_EINVAL, "material %s belongs to another world", what);
+  return SENSIM_OK;
+}
+
 sensim_status sensim__material_check(const sensim_world *w, const sensim_material *m) {
-  if (m->texture && m->texture->world != w)
-    return sensim__fail(SENSIM_EINVAL, "material texture belongs to another world");
+  if (check_texture(w, m->texture, "texture") ||
+      check_texture(w, m->metallic_roughness_texture, "metallic_roughness_texture") ||
+      check_texture(w, m->normal_texture, "normal_texture") ||
+      check_texture(w, m->emissive_texture, "emissive_texture"))
+    return SENSIM_EINVAL;
+  static const char *emission[3] = {"emission[0]", "emission[1]", "emission[2]"};
+  for (int i = 0; i < 3; i++)
+    if (!(m->emission[i] >= 0.0f && isfinite(m->emission[i])))
+      return sensim__fail(SENSIM_EINVAL, "material %s = %g must be finite and >= 0 (W/(sr m^2))", emission[i],
+                          (double)m->emission[i]);
+  if (!(m->ior > 0.0f && isfinite(m->ior)))
+    return sensim__fail(SENSIM_EINVAL, "material ior = %g must be finite and > 0", (double)m->ior);
+  if (!isfinite(m->normal_scale))
+    return sensim__fail(SENSIM_EINVAL, "material normal_scale = %g must be finite", (double)m->normal_scale);
+  if (m->alpha_mode != SENSIM_ALPHA_OPAQUE && m->alpha_mode != SENSIM_ALPHA_MASK &&
+      m->alpha_mode != SENSIM_ALPHA_BLEND)
+    return sensim__fail(SENSIM_EINVAL, "material alpha_mode = %d is not one of opaque (0), mask (1), blend (2)",
+                        (int)m->alpha_mode);
+  if (check_unit(m->transmission, "transmission") || check_unit(m->specular, "specular") || check_unit(m->alpha, "alpha") ||
+      check_unit(m->alpha_cutoff, "alpha_cutoff"))
+    return SENSIM_EINVAL;
   static const char *names[3] = {"base_color[0]", "base_color[1]", "base_color[2]"};
   for (int i = 0; i < 3; i++)
     if (check_unit(m->base_color[i], names[i])) return SENSIM_EINVAL;

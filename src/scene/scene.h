@@ -83,6 +83,12 @@ struct sensim_world {
   size_t nlights, cap_lights;
   sensim_texture **textures;
   size_t ntextures, cap_textures;
+  /* The environment (scene/environment.c): the one in use (NULL: none),
+   * and every one built so far, kept until the world goes because
+   * snapshots of captures in flight point to them. */
+  const struct sensim_env *env;
+  struct sensim_env **envs;
+  size_t nenvs, cap_envs;
   uint32_t next_instance_id;
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
@@ -146,6 +152,7 @@ typedef struct sensim_snapshot {
   sensim_body_snap *bodies;  /* indexed like world->bodies */
   size_t nlights;
   sensim_light *lights;
+  const struct sensim_env *env; /* the world's environment (NULL: none); lives as long as the world */
 } sensim_snapshot;
 
 /* b's entry in world->snap_base: its fields, and a static body's

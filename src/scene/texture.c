@@ -6,8 +6,9 @@
 #include "core/internal.h"
 #include "scene/scene.h"
 
-sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t height, const float *rgb,
-                                    sensim_texture **out) {
+/* A texture of values in [0, max]. */
+static sensim_status create(sensim_world *w, uint32_t width, uint32_t height, const float *rgb, float max,
+                            sensim_texture **out) {
   if (!w || !rgb || !out) return sensim__fail(SENSIM_EINVAL, "sensim_texture_create: NULL argument");
   if (width < 1 || height < 1 || width > 65536 || height > 65536)
     return sensim__fail(SENSIM_EINVAL, "texture size %ux%u must be within 1..65536", width, height);
@@ -16,8 +17,10 @@ sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t he
   snprintf(what, sizeof what, "a %ux%u texture", width, height);
   if (sensim__check_bytes((double)n * sizeof(float), what)) return SENSIM_EINVAL;
   for (size_t i = 0; i < n; i++)
-    if (!(rgb[i] >= 0.0f && rgb[i] <= 1.0f))
-      return sensim__fail(SENSIM_EINVAL, "texture value %zu = %g is not in [0, 1]", i, rgb[i]);
+    if (!(rgb[i] >= 0.0f && rgb[i] <= max))
+      return max == 1.0f ? sensim__fail(SENSIM_EINVAL, "texture value %zu = %g is not in [0, 1]", i, rgb[i])
+                         : sensim__fail(SENSIM_EINVAL, "HDR texture value %zu = %g must be finite and >= 0", i,
+                                        rgb[i]);
   sensim_status rc = sensim__grow((void **)&w->textures, &w->cap_textures, w->ntextures + 1, sizeof *w->textures);
   if (rc) return rc;
   sensim_texture *t = calloc(1, sizeof *t);
@@ -35,6 +38,16 @@ sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t he
   w->textures[w->ntextures++] = t;
   *out = t;
   return SENSIM_OK;
+}
+
+sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t height, const float *rgb,
+                                    sensim_texture **out) {
+  return create(w, width, height, rgb, 1.0f, out);
+}
+
+sensim_status sensim_texture_create_hdr(sensim_world *w, uint32_t width, uint32_t height, const float *rgb,
+                                        sensim_texture **out) {
+  return create(w, width, height, rgb, 3.4028235e38f, out);
 }
 
 static uint32_t wrap(long i, uint32_t n) {
