@@ -30,7 +30,8 @@ typedef struct sensim_camera_body {
   float rough, metal;   /* roughness, metallic */
   uint16_t class_id;
   uint32_t instance_id;
-  int textured;         /* the material has a texture (shading.c samples it) */
+  int textured;         /* the material varies over the surface: shading.c evaluates it per hit
+                           (sensim__surface_varies) */
 } sensim_camera_body;
 
 /* What one render band works in: a strip's samples (4 rows x width x
