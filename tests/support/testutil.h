@@ -94,6 +94,7 @@ int sensim_test_rt_steps(void);
 int sensim_test_rt_alpha(void);
 int sensim_test_camera(void);
 int sensim_test_camera_render(void);
+int sensim_test_camera_materials(void);
 int sensim_test_optics(void);
 int sensim_test_lens_table(void);
 int sensim_test_optics_models(void);
