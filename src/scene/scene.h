@@ -97,6 +97,8 @@ sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t hei
  * as image files are; `name` names it in errors. */
 sensim_status sensim__texture_from_png(sensim_world *w, FILE *fp, const char *name, sensim_texture **out);
 void sensim__texture_free(sensim_texture *t);
+/* Free the textures made after the world held n (a failed import's). */
+void sensim__texture_rollback(sensim_world *w, size_t n);
 /* IEC 61966-2-1 sRGB decoding of one value in [0, 1]. */
 float sensim__srgb_decode(float c);
 

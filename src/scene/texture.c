@@ -81,6 +81,10 @@ void sensim__texture_free(sensim_texture *t) {
   free(t);
 }
 
+void sensim__texture_rollback(sensim_world *w, size_t n) {
+  while (w->ntextures > n) sensim__texture_free(w->textures[--w->ntextures]);
+}
+
 static uint32_t wrap(long i, uint32_t n) {
   long m = i % (long)n;
   return (uint32_t)(m < 0 ? m + (long)n : m);
