@@ -114,18 +114,54 @@ static void extras_free(extras *e) {
 
 static int tri_mesh(const struct aiMesh *m) { return (m->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0; }
 
+/* Tangents of one aiMesh that has none in the file, into out (4 per
+ * vertex), from its own positions, uvs (v flipped as sensim stores them)
+ * and normals, as sensim_mesh_create generates them for a whole mesh. */
+static sensim_status mesh_tangents(const struct aiMesh *m, float *out) {
+  const size_t n = m->mNumVertices;
+  if (!m->mTextureCoords[0]) { /* no uvs: no normal map can be read there */
+    for (size_t j = 0; j < n; j++) out[4 * j] = 1, out[4 * j + 1] = out[4 * j + 2] = 0, out[4 * j + 3] = 1;
+    return SENSIM_OK;
+  }
+  float *p = malloc(3 * n * sizeof *p), *uv = malloc(2 * n * sizeof *uv), *nr = malloc(3 * n * sizeof *nr);
+  uint32_t *ix = malloc(3 * (size_t)m->mNumFaces * sizeof *ix);
+  size_t nt = 0;
+  float *t = NULL;
+  if (p && uv && nr && ix) {
+    for (size_t j = 0; j < n; j++) {
+      p[3 * j] = m->mVertices[j].x, p[3 * j + 1] = m->mVertices[j].y, p[3 * j + 2] = m->mVertices[j].z;
+      nr[3 * j] = m->mNormals[j].x, nr[3 * j + 1] = m->mNormals[j].y, nr[3 * j + 2] = m->mNormals[j].z;
+      uv[2 * j] = m->mTextureCoords[0][j].x, uv[2 * j + 1] = 1.0f - m->mTextureCoords[0][j].y;
+    }
+    for (unsigned j = 0; j < m->mNumFaces; j++)
+      if (proper_triangle(&m->mFaces[j])) {
+        for (int k = 0; k < 3; k++) ix[3 * nt + k] = m->mFaces[j].mIndices[k];
+        nt++;
+      }
+    t = sensim__mesh_tangents(p, uv, nr, n, ix, nt);
+  }
+  free(p), free(uv), free(nr), free(ix);
+  if (!t) return sensim__fail(SENSIM_ENOMEM, "out of memory for tangents");
+  memcpy(out, t, 4 * n * sizeof *t);
+  free(t);
+  return SENSIM_OK;
+}
+
 /* Vertex attributes and materials of a glTF scene, nv vertices and nt
  * triangles as sensim_mesh_load counts them. */
 static sensim_status gltf_extras(sensim_world *w, const struct aiScene *sc, const char *path, size_t nv, size_t nt,
                                  extras *e) {
   memset(e, 0, sizeof *e);
-  int normals = 1, tangents = 1;
+  /* Tangents where some primitive gives them: the others' are generated
+   * mesh by mesh (as sensim_mesh_create would for the whole mesh). */
+  int normals = 1, tangents = 0;
   for (unsigned i = 0; i < sc->mNumMeshes; i++) {
     const struct aiMesh *m = sc->mMeshes[i];
     if (!tri_mesh(m)) continue;
     normals &= m->mNormals != NULL;
-    tangents &= m->mNormals && m->mTangents && m->mBitangents;
+    tangents |= m->mTangents && m->mBitangents;
   }
+  tangents &= normals;
   sensim_material *all = NULL;
   sensim_status rc = sensim__gltf_materials(w, sc, path, &all);
   if (rc) return rc;
@@ -153,6 +189,15 @@ static sensim_status gltf_extras(sensim_world *w, const struct aiScene *sc, cons
     }
     for (unsigned j = 0; j < m->mNumFaces; j++)
       if (proper_triangle(&m->mFaces[j])) e->tri_material[bt++] = remap[mi];
+    if (e->tangents && !(m->mTangents && m->mBitangents)) {
+      rc = mesh_tangents(m, e->tangents + 4 * bv);
+      if (rc) {
+        free(remap);
+        free(all);
+        extras_free(e);
+        return rc;
+      }
+    }
     for (unsigned j = 0; j < m->mNumVertices; j++) {
       float *n = e->normals ? e->normals + 3 * (bv + j) : NULL;
       if (n) {
@@ -163,7 +208,7 @@ static sensim_status gltf_extras(sensim_world *w, const struct aiScene *sc, cons
           free(e->tangents), e->tangents = NULL;
         }
       }
-      float *t = e->tangents ? e->tangents + 4 * (bv + j) : NULL;
+      float *t = e->tangents && m->mTangents && m->mBitangents ? e->tangents + 4 * (bv + j) : NULL;
       if (t) {
         const struct aiVector3D tt = m->mTangents[j], bb = m->mBitangents[j], nn = m->mNormals[j];
         t[0] = tt.x, t[1] = tt.y, t[2] = tt.z;

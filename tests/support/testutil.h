@@ -88,6 +88,7 @@ int sensim_test_keyframes(void);
 int sensim_test_world(void);
 int sensim_test_mesh_import(void);
 int sensim_test_materials(void);
+int sensim_test_gltf_materials(void);
 int sensim_test_schedule(void);
 int sensim_test_rt(void);
 int sensim_test_rt_steps(void);
