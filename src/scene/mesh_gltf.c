@@ -120,12 +120,10 @@ static sensim_status slot(sensim_world *w, const struct aiScene *sc, const struc
       snprintf(full, sizeof full, "%s", path.data);
     else
       snprintf(full, sizeof full, "%s/%s", dir, path.data);
+    /* A glTF naming an image that is not there is a broken file, as one
+     * naming a missing buffer is (SENSIM_EPARSE, world.h). */
     FILE *fp = fopen(full, "rb");
-    if (!fp) {
-      int e = errno;
-      return sensim__fail(e == ENOENT || e == ENOTDIR ? SENSIM_ENOTFOUND : SENSIM_EIO, "texture '%s': %s", full,
-                          strerror(e));
-    }
+    if (!fp) return sensim__fail(SENSIM_EPARSE, "texture '%s' cannot be opened: %s", full, strerror(errno));
     rc = sensim__texture_from_png(w, fp, full, &t);
     fclose(fp);
   }

@@ -8,8 +8,7 @@
 
 /* Every material of `sc` (sc->mNumMaterials, indexed alike) mapped onto
  * sensim_material, their textures made in `w`. On failure (a missing or
- * unreadable image: SENSIM_ENOTFOUND / SENSIM_EIO / SENSIM_EPARSE; a value
- * out of range: SENSIM_EPARSE) the error names `path` and the material;
+ * unreadable image, a value out of range: SENSIM_EPARSE) the error names `path` and the material;
  * textures made so far stay in w: the caller takes them back with
  * sensim__texture_rollback. *out is malloc'd. */
 sensim_status sensim__gltf_materials(sensim_world *w, const struct aiScene *sc, const char *path,

@@ -122,7 +122,7 @@ static void test_gltf_broken_files_are_refused_naming_them(void **state) {
     sensim_status st;
     const char *says;
   } cases[] = {
-      {GLTF "missing_texture.gltf", SENSIM_ENOTFOUND, "missing_base.png"},
+      {GLTF "missing_texture.gltf", SENSIM_EPARSE, "missing_base.png"},
       {GLTF "negative_ior.gltf", SENSIM_EPARSE, "ior"},
       {GLTF "bad_image.gltf", SENSIM_EPARSE, "not_a_png.png"},
   };
