@@ -164,12 +164,15 @@ typedef struct sensim_detection {
   double azimuth;        /* rad, see cone.h */
   double elevation;      /* rad, see cone.h */
   double point[3];       /* nearest point in the sensor frame, m */
-  double speed_diff;     /* m/s, published method: range change between consecutive
-                            detections over their time difference; NaN when unknown */
+  double speed_diff;     /* m/s, range rate by differences: range change between
+                            consecutive captures over their time difference; NaN when unknown */
   double radial_speed;   /* m/s, exact d(range)/dt from the bodies' velocities,
                             > 0 receding; NaN when nothing is detected */
   double rel_vel[3];     /* m/s, velocity of the nearest point relative to the
                             sensor, sensor frame; NaN when nothing is detected */
+  double speed;          /* m/s, the published speed (thesis Eq. 3.9): distance between the
+                            nearest points of consecutive captures, sensor frame, over their
+                            time difference; NaN when unknown */
 } sensim_detection;
 
 /* One radar detection: a cluster of resolution cells over threshold

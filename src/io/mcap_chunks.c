@@ -17,10 +17,15 @@ void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n) {
   m->pos += n;
 }
 
+sensim_status sensim__mcap_write_error(const sensim__mcap *m) {
+  int e = sensim__atomic_file_errno(m->af);
+  return sensim__fail(SENSIM_EIO, "writing the MCAP file '%s' failed: %s", m->path, e ? strerror(e) : "write error");
+}
+
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b) {
   sensim__mcap_emit(m, b->p, b->len);
   b->len = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
+  return m->failed ? sensim__mcap_write_error(m) : SENSIM_OK;
 }
 
 static int by_channel(const void *pa, const void *pb) {
@@ -109,7 +114,12 @@ static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
   ci->index_length = m->pos - idx_start;
   k->records.len = 0;
   k->nidx = 0;
-  return m->failed ? sensim__fail(SENSIM_EIO, "writing an MCAP file failed") : SENSIM_OK;
+  /* A whole chunk with its indexes is on disk: what a salvage after a
+   * later failure keeps (one flush per chunk of megabytes). */
+  if (!m->failed && fflush(m->fp) != 0) m->failed = 1;
+  if (m->failed) return sensim__mcap_write_error(m);
+  m->safe_pos = m->pos;
+  return SENSIM_OK;
 }
 
 static void *chunk_thread(void *arg) {

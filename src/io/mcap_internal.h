@@ -12,6 +12,7 @@
 #include <zstd.h>
 #include "core/internal.h"
 #include "io/mcap_writer.h"
+#include "io/scenario_internal.h"
 #include "sensim/io.h"
 
 enum {
@@ -66,6 +67,9 @@ struct sensim__mcap {
   FILE *fp;
   int failed;
   uint64_t pos;               /* bytes written */
+  uint64_t safe_pos;          /* bytes on disk up to the end of the last whole
+                                 chunk and its message indexes (0: none yet) */
+  char *path;                 /* final path, for the salvage's name */
   uint32_t data_crc;          /* running CRC of the data section */
   int summing_data;
   sensim__mcap_options o;
@@ -145,6 +149,9 @@ sensim_status sensim__mcap_oom(void);
 void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n);
 /* Write a buffer and empty it; SENSIM_EIO once any write failed. */
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b);
+/* SENSIM_EIO naming the file and the write's errno (ENOSPC: "No space
+ * left on device"). */
+sensim_status sensim__mcap_write_error(const sensim__mcap *m);
 
 /* The chunk writer (io/mcap_chunks.c). Start the thread (without one,
  * chunks are written by the caller); close the open chunk (handed to the

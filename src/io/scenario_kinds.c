@@ -320,7 +320,7 @@ sensim_status sensim__scenario_lidar(const cJSON *obj, const char *path, sensim_
   double emin = lp->elev_min / DEG, emax = lp->elev_max / DEG, fov = lp->hfov / DEG;
   double az = lp->start_azimuth / DEG;
   st = sensim__jint(obj, path, "channels", 0, 1, SENSIM_LIDAR_MAX_CHANNELS, &ch);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "columns", 0, 1, 1e7, &cols);
+  if (st == SENSIM_OK) st = sensim__jint(obj, path, "columns", 0, 1, SENSIM_LIDAR_MAX_COLUMNS, &cols);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_min_deg", 0, &emin);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_max_deg", 0, &emax);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "hfov_deg", 0, &fov);

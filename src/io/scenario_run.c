@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "core/internal.h"
 #include "io/camera_info.h"
+#include "io/mcap_writer.h"
 #include "io/scenario_internal.h"
 #include "sensim/nmea.h"
 #include "sensim/record.h"
@@ -345,9 +347,24 @@ sensim_status sensim_scenario_run_ex(sensim_scenario *scn, const sensim_scenario
   sum.wall_time = wall_now() - wall0;
   if (st != SENSIM_OK) {
     /* The run's error is the one to report, not a later closing error. */
-    char msg[512];
+    char msg[1024];
     snprintf(msg, sizeof msg, "%s", sensim_last_error());
-    if (rec) sensim_recorder_abort(rec);
+    if (rec) {
+      /* A recording whose writing failed keeps its whole chunks aside
+       * (io/mcap_writer.h): say where. */
+      char *partial = sensim__mcap_partial_path(o.mcap);
+      struct stat before;
+      int existed = partial && stat(partial, &before) == 0;
+      sensim_recorder_abort(rec);
+      struct stat after;
+      if (partial && stat(partial, &after) == 0 &&
+          (!existed || after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+           after.st_mtim.tv_nsec != before.st_mtim.tv_nsec || after.st_ino != before.st_ino)) {
+        size_t used = strlen(msg);
+        snprintf(msg + used, sizeof msg - used, "; the recording's whole chunks were kept in '%s'", partial);
+      }
+      free(partial);
+    }
     close_outputs(scn, outs);
     if (summary) *summary = sum;
     return sensim__fail(st, "%s", msg);

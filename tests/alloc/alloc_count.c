@@ -21,6 +21,28 @@ static alloc_rec recs[MAX_RECS];
 static atomic_size_t nrecs;
 static atomic_int counting;
 
+/* Failure injection: the allocation number fail_at (from 0, counting from
+ * alloc_fail_after) returns NULL; -1: off. */
+static atomic_long fail_at = -1;
+static atomic_int fired;
+
+static int failing(void) {
+  if (atomic_load_explicit(&fail_at, memory_order_relaxed) < 0) return 0;
+  if (atomic_fetch_sub(&fail_at, 1) != 0) return 0;
+  atomic_store(&fired, 1);
+  return 1;
+}
+
+void alloc_fail_after(long k) {
+  atomic_store(&fired, 0);
+  atomic_store(&fail_at, k);
+}
+
+int alloc_fail_stop(void) {
+  atomic_store(&fail_at, -1);
+  return atomic_load(&fired);
+}
+
 static void note(void *p, size_t bytes, const void *site) {
   if (!p || !atomic_load_explicit(&counting, memory_order_relaxed)) return;
   size_t i = atomic_fetch_add(&nrecs, 1);
@@ -28,18 +50,21 @@ static void note(void *p, size_t bytes, const void *site) {
 }
 
 void *__wrap_malloc(size_t n) {
+  if (failing()) return NULL;
   void *p = __real_malloc(n);
   note(p, n, __builtin_return_address(0));
   return p;
 }
 
 void *__wrap_calloc(size_t n, size_t size) {
+  if (failing()) return NULL;
   void *p = __real_calloc(n, size);
   note(p, n * size, __builtin_return_address(0));
   return p;
 }
 
 void *__wrap_realloc(void *p, size_t n) {
+  if (failing()) return NULL;
   void *q = __real_realloc(p, n);
   note(q, n, __builtin_return_address(0));
   return q;

@@ -30,4 +30,13 @@ int alloc_count_seen(const void *p);
  * the binary, for addr2line -f -i -e test_alloc). */
 void alloc_count_print(size_t min_bytes, int frames);
 
+/* Failure injection (tests/alloc/malloc_fail_tests.c): from now on, the
+ * allocation numbered k (0: the next one) by sensim's code returns NULL,
+ * once; alloc_fail_stop turns it off and says whether it happened. */
+void alloc_fail_after(long k);
+int alloc_fail_stop(void);
+
+/* The failing-malloc test group. */
+int sensim_test_malloc_fail(void);
+
 #endif

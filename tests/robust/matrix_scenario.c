@@ -197,6 +197,14 @@ const robust_case robust_scenario_cases[] = {
       SENSIM_ETYPE, "points"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"filters\": [{\"name\": \"nope\"}]}]}",
       SENSIM_ENOTFOUND, "nope"),
+    /* The random walk's published pull-back (issue 28): out of range, or
+     * given with the linear one on the same axis. */
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", \"filters\": [{\"name\": "
+      "\"gnss_random_walk\", \"params\": {\"pullback_ratio\": -1}}]}]}",
+      EINV, "pullback_ratio"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", \"filters\": [{\"name\": "
+      "\"gnss_random_walk\", \"params\": {\"pullback_ratio\": 0.05, \"pullback\": 1}}]}]}",
+      EINV, "pullback"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"output\": {\"format\": \"pcd\"}}]}",
       SENSIM_ETYPE, "pcd"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"l\", \"type\": \"lidar\", \"channels\": 300}]}", EINV, "channels"),
