@@ -7,7 +7,8 @@
  * them under these keys: baseColorFactor AI_MATKEY_BASE_COLOR (RGBA),
  * metallicFactor / roughnessFactor AI_MATKEY_METALLIC_FACTOR /
  * AI_MATKEY_ROUGHNESS_FACTOR, emissiveFactor AI_MATKEY_COLOR_EMISSIVE,
- * KHR_materials_emissive_strength AI_MATKEY_EMISSIVE_INTENSITY,
+ * KHR_materials_emissive_strength AI_MATKEY_EMISSIVE_INTENSITY (5.2.5
+ * drops it: read_strengths takes it from the file's JSON instead),
  * alphaMode / alphaCutoff AI_MATKEY_GLTF_ALPHAMODE / _ALPHACUTOFF,
  * KHR_materials_transmission AI_MATKEY_TRANSMISSION_FACTOR,
  * KHR_materials_ior AI_MATKEY_REFRACTI, normalTexture.scale
@@ -21,7 +22,9 @@
 #include <assimp/material.h>
 #include <assimp/scene.h>
 #include <assimp/texture.h>
+#include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +145,77 @@ static int get_float(const struct aiMaterial *am, const char *key, unsigned type
   return 1;
 }
 
+/* KHR_materials_emissive_strength, which Assimp 5.2 drops, read from the
+ * file's own JSON (a .gltf whole, a .glb's first chunk: both checked by
+ * sensim__mesh_check_file before Assimp read them): per JSON material its
+ * emissiveStrength (1 where absent), and its name for matching Assimp's
+ * materials, which its glTF 2 reader makes in the file's order. */
+typedef struct strengths {
+  size_t n;
+  float *value;
+  char **name; /* NULL where the material has none */
+  cJSON *root;
+} strengths;
+
+static void strengths_free(strengths *st) {
+  free(st->value);
+  free(st->name);
+  cJSON_Delete(st->root);
+  memset(st, 0, sizeof *st);
+}
+
+static sensim_status read_strengths(const char *path, strengths *st) {
+  memset(st, 0, sizeof *st);
+  FILE *f = fopen(path, "rb");
+  if (!f) return sensim__fail(SENSIM_EIO, "mesh file '%s' cannot be opened", path);
+  unsigned char *b = NULL;
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+  if (size > 0 && size <= (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)size)) != NULL &&
+      fread(b, 1, (size_t)size, f) != (size_t)size) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  if (!b) return sensim__fail(SENSIM_EIO, "mesh file '%s' cannot be read again", path);
+  const char *json = (const char *)b;
+  size_t n = (size_t)size;
+  if (n >= 20 && memcmp(b, "glTF", 4) == 0) { /* GLB: the JSON chunk (glTF 2.0 sec. 4.4) */
+    n = (size_t)b[12] | (size_t)b[13] << 8 | (size_t)b[14] << 16 | (size_t)b[15] << 24;
+    json = (const char *)b + 20;
+    if (n > (size_t)size - 20) n = 0;
+  }
+  st->root = cJSON_ParseWithLength(json, n);
+  free(b);
+  const cJSON *mats = cJSON_GetObjectItemCaseSensitive(st->root, "materials");
+  const int count = cJSON_IsArray(mats) ? cJSON_GetArraySize(mats) : 0;
+  if (count <= 0) return SENSIM_OK;
+  st->value = malloc((size_t)count * sizeof *st->value);
+  st->name = calloc((size_t)count, sizeof *st->name);
+  if (!st->value || !st->name) {
+    strengths_free(st);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory reading '%s'", path);
+  }
+  st->n = (size_t)count;
+  size_t i = 0;
+  for (const cJSON *m = mats->child; m; m = m->next, i++) {
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(m, "name");
+    st->name[i] = cJSON_IsString(nm) ? nm->valuestring : NULL;
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(m, "extensions");
+    const cJSON *es = cJSON_GetObjectItemCaseSensitive(ext, "KHR_materials_emissive_strength");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(es, "emissiveStrength");
+    st->value[i] = 1.0f;
+    if (!es) continue;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite((float)v->valuedouble)) {
+      strengths_free(st);
+      return sensim__fail(SENSIM_EPARSE, "mesh file '%s', material %zu: KHR_materials_emissive_strength."
+                          "emissiveStrength must be a finite number >= 0", path, i);
+    }
+    st->value[i] = (float)v->valuedouble;
+  }
+  return SENSIM_OK;
+}
+
 /* One aiMaterial as a sensim_material. */
 static sensim_status material(sensim_world *w, const struct aiScene *sc, const struct aiMaterial *am, const char *dir,
                               image_cache *cache, sensim_material *m) {
@@ -194,6 +268,9 @@ static sensim_status material(sensim_world *w, const struct aiScene *sc, const s
 sensim_status sensim__gltf_materials(sensim_world *w, const struct aiScene *sc, const char *path,
                                      sensim_material **out) {
   *out = NULL;
+  strengths es;
+  sensim_status rs = read_strengths(path, &es);
+  if (rs) return rs;
   char dir[4096];
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
@@ -202,11 +279,25 @@ sensim_status sensim__gltf_materials(sensim_world *w, const struct aiScene *sc, 
   else
     dir[0] = '\0';
   sensim_material *mats = calloc(sc->mNumMaterials ? sc->mNumMaterials : 1, sizeof *mats);
-  if (!mats) return sensim__fail(SENSIM_ENOMEM, "out of memory for the materials of '%s'", path);
+  if (!mats) {
+    strengths_free(&es);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for the materials of '%s'", path);
+  }
   image_cache cache = {0};
   sensim_status rc = SENSIM_OK;
   for (unsigned i = 0; i < sc->mNumMaterials && !rc; i++) {
     rc = material(w, sc, sc->mMaterials[i], dir, &cache, &mats[i]);
+    struct aiString an;
+    const int has_name = aiGetMaterialString(sc->mMaterials[i], AI_MATKEY_NAME, &an) == aiReturn_SUCCESS;
+    /* Where Assimp kept no strength (AI_MATKEY_EMISSIVE_INTENSITY), the
+     * file's, for the JSON material of the same index and name. */
+    float kept;
+    if (!rc && i < es.n && es.value[i] != 1.0f &&
+        !get_float(sc->mMaterials[i], AI_MATKEY_EMISSIVE_INTENSITY, &kept) &&
+        (!es.name[i] || (has_name && strcmp(an.data, es.name[i]) == 0))) {
+      for (int c = 0; c < 3; c++) mats[i].emission[c] *= es.value[i];
+      if (sensim__material_check(w, &mats[i])) rc = SENSIM_EPARSE;
+    }
     if (rc) {
       struct aiString name;
       const int named = aiGetMaterialString(sc->mMaterials[i], AI_MATKEY_NAME, &name) == aiReturn_SUCCESS;
@@ -216,6 +307,7 @@ sensim_status sensim__gltf_materials(sensim_world *w, const struct aiScene *sc, 
   }
   free(cache.key);
   free(cache.tex);
+  strengths_free(&es);
   if (rc) {
     free(mats);
     return rc;

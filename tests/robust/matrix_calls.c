@@ -267,9 +267,10 @@ static sensim_status texture_rgba_variant(robust_fx *fx, const robust_case *c) {
   }
 }
 static sensim_status gltf_broken(robust_fx *fx, const robust_case *c) {
-  static const char *files[3] = {SENSIM_TEST_DATA "/gltf/missing_texture.gltf",
+  static const char *files[4] = {SENSIM_TEST_DATA "/gltf/missing_texture.gltf",
                                  SENSIM_TEST_DATA "/gltf/negative_ior.gltf",
-                                 SENSIM_TEST_DATA "/gltf/bad_image.gltf"};
+                                 SENSIM_TEST_DATA "/gltf/bad_image.gltf",
+                                 SENSIM_TEST_DATA "/gltf/negative_emissive_strength.gltf"};
   return sensim_mesh_load(fx->world, files[(int)c->value], NULL, &tmp_mesh);
 }
 static sensim_status texture_of_another_world(robust_fx *fx, const robust_case *c) {
@@ -520,6 +521,7 @@ const robust_case robust_call_cases[] = {
     CALLV(gltf_broken, 0, SENSIM_EPARSE, "missing_base.png"),
     CALLV(gltf_broken, 1, SENSIM_EPARSE, "ior"),
     CALLV(gltf_broken, 2, SENSIM_EPARSE, "not_a_png.png"),
+    CALLV(gltf_broken, 3, SENSIM_EPARSE, "emissiveStrength"),
     CALL(texture_of_another_world, EINV, "another world"),
     CALL(mesh_load_missing, SENSIM_ENOTFOUND, "robust.obj"),
     CALL(mesh_load_null, EINV, NULL),

@@ -13,7 +13,8 @@ primitives with different materials:
   primitive 1: x in [2, 3], material 1, NORMAL, TEXCOORD_0 (no TANGENT)
 Material 0 sets every field sensim maps (values the tests check); material
 1 is a plain blended one. Broken variants: a missing texture file, a
-negative KHR_materials_ior, an image that is not a PNG.
+negative KHR_materials_ior, an image that is not a PNG, a negative
+KHR_materials_emissive_strength.
 """
 import base64
 import json
@@ -123,7 +124,7 @@ def build(variant):
             "alphaMode": "MASK",
             "alphaCutoff": 0.3,
             "extensions": {
-                "KHR_materials_emissive_strength": {"emissiveStrength": 4.0},
+                "KHR_materials_emissive_strength": {"emissiveStrength": -4.0 if variant == "negative_strength" else 4.0},
                 "KHR_materials_transmission": {"transmissionFactor": 0.25},
                 "KHR_materials_ior": {"ior": ior},
             },
@@ -168,6 +169,7 @@ def main():
     write_gltf("missing_texture.gltf", "missing_texture")
     write_gltf("negative_ior.gltf", "negative_ior")
     write_gltf("bad_image.gltf", "bad_image")
+    write_gltf("negative_emissive_strength.gltf", "negative_strength")
 
 
 if __name__ == "__main__":
