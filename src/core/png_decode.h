@@ -1,4 +1,4 @@
-/* core/png_decode.h: PNG decoding shared by the public reader (io) and the
+/* core/png_decode.h: PNG (and JPEG) decoding shared by the public reader (io) and the
  * textures of imported meshes (scene). Not installed. */
 #ifndef SENSIM_CORE_PNG_DECODE_H
 #define SENSIM_CORE_PNG_DECODE_H
@@ -18,5 +18,10 @@ typedef struct sensim__png {
  * that is not a PNG or is malformed, SENSIM_EIO for a failed read,
  * SENSIM_ENOMEM. On failure *out is zeroed. */
 sensim_status sensim__png_decode(FILE *fp, const char *name, sensim__png *out);
+
+/* Decode a JPEG (core/jpeg_decode.c) the same way: 1 (grey) or 3 (RGB)
+ * channels of code values / 255. SENSIM_EPARSE with libjpeg's message for
+ * anything it cannot decode. */
+sensim_status sensim__jpeg_decode(FILE *fp, const char *name, sensim__png *out);
 
 #endif

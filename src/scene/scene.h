@@ -93,8 +93,8 @@ void sensim__texture_sample(const sensim_texture *t, float u, float v, float rgb
  * RGBA) in [0, 1], copied; srgb: RGB is sRGB-encoded. */
 sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t height, const float *texels, int nch,
                                    int srgb, sensim_texture **out);
-/* A texture from PNG bytes read from fp (scene/texture_image.c), sRGB-encoded
- * as image files are; `name` names it in errors. */
+/* A texture from PNG or JPEG bytes read from fp (scene/texture_image.c),
+ * sRGB-encoded as image files are; `name` names it in errors. */
 sensim_status sensim__texture_from_png(sensim_world *w, FILE *fp, const char *name, sensim_texture **out);
 void sensim__texture_free(sensim_texture *t);
 /* Free the textures made after the world held n (a failed import's). */

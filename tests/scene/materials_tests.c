@@ -5,8 +5,10 @@
  * material indices. Expected values are worked out here by hand or from
  * IEC 61966-2-1, independently of src/scene. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jpeglib.h>
 #include "scene/scene.h"
 #include "support/testutil.h"
 
@@ -77,6 +79,67 @@ static void test_texture_png_keeps_alpha(void **state) {
   assert_near(c[3], 128 / 255.0, 1e-6);
   assert_near(c[1], srgb_decode(128 / 255.0), 1e-6);
   assert_near(d[1], 128 / 255.0, 1e-6);
+  sensim_world_destroy(w);
+}
+
+/* An 8 x 8 JPEG of one colour at quality 100 (libjpeg), into `path`. */
+static void write_jpeg(const char *path, const uint8_t rgb[3]) {
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  struct jpeg_compress_struct c;
+  struct jpeg_error_mgr e;
+  c.err = jpeg_std_error(&e);
+  jpeg_create_compress(&c);
+  jpeg_stdio_dest(&c, f);
+  c.image_width = c.image_height = 8;
+  c.input_components = 3;
+  c.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, 100, TRUE);
+  jpeg_start_compress(&c, TRUE);
+  uint8_t row[24];
+  for (int i = 0; i < 24; i++) row[i] = rgb[i % 3];
+  while (c.next_scanline < 8) {
+    JSAMPROW r = row;
+    jpeg_write_scanlines(&c, &r, 1);
+  }
+  jpeg_finish_compress(&c);
+  jpeg_destroy_compress(&c);
+  fclose(f);
+}
+
+static void test_texture_from_jpeg_and_broken_images(void **state) {
+  (void)state;
+  SENSIM_OK_OR_FAIL(sensim_mkdirs(TMP));
+  const uint8_t rgb[3] = {200, 100, 50};
+  write_jpeg(TMP "/flat.jpg", rgb);
+  sensim_world *w = test_world(0, 1);
+  FILE *f = fopen(TMP "/flat.jpg", "rb");
+  sensim_texture *t = NULL;
+  SENSIM_OK_OR_FAIL(sensim__texture_from_png(w, f, "flat.jpg", &t));
+  fclose(f);
+  assert_true(t->srgb && !t->has_alpha);
+  float d[4];
+  sensim__texture_sample4(t, 0.3f, 0.6f, SENSIM__TEX_DATA, d);
+  /* Quality 100 on a flat block: the codes back within rounding of the
+   * colour conversion (+-2). */
+  for (int c = 0; c < 3; c++) assert_near(d[c], rgb[c] / 255.0, 2.5 / 255.0);
+  /* Cut short, or neither PNG nor JPEG: EPARSE naming the image, nothing made. */
+  const size_t before = w->ntextures;
+  FILE *cut = fopen(TMP "/flat.jpg", "rb");
+  unsigned char buf[64];
+  const size_t n = fread(buf, 1, sizeof buf, cut);
+  fclose(cut);
+  FILE *m = fmemopen(buf, n, "rb");
+  assert_int_equal(sensim__texture_from_png(w, m, "cut.jpg", &t), SENSIM_EPARSE);
+  fclose(m);
+  assert_non_null(strstr(sensim_last_error(), "cut.jpg"));
+  char junk[] = "GIF89a not an image sensim reads";
+  m = fmemopen(junk, sizeof junk, "rb");
+  assert_int_equal(sensim__texture_from_png(w, m, "junk.gif", &t), SENSIM_EPARSE);
+  fclose(m);
+  assert_non_null(strstr(sensim_last_error(), "junk.gif"));
+  assert_int_equal(w->ntextures, before);
   sensim_world_destroy(w);
 }
 
@@ -231,6 +294,7 @@ int sensim_test_materials(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_texture_decodes_srgb_for_colour_and_keeps_values_for_data),
       cmocka_unit_test(test_texture_png_keeps_alpha),
+      cmocka_unit_test(test_texture_from_jpeg_and_broken_images),
       cmocka_unit_test(test_tangents_match_hand_worked_triangles),
       cmocka_unit_test(test_mesh_generates_tangents_for_normal_maps),
       cmocka_unit_test(test_mesh_refuses_bad_normals_tangents_and_materials),
