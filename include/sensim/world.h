@@ -280,14 +280,14 @@ SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const sensim_me
  * for OBJ, PLY and STL the file's first material's diffuse colour; for
  * glTF its metallic-roughness materials in full (docs/rendering.md,
  * "Materials from glTF"): factors, base-colour (with alpha),
- * metallic-roughness, normal and emissive textures (PNG images, embedded
- * or beside the file, made in the world), alphaMode and cutoff,
+ * metallic-roughness, normal and emissive textures (PNG or JPEG images,
+ * embedded or beside the file, made in the world), alphaMode and cutoff,
  * KHR_materials_transmission and _ior; each primitive's material on its
  * triangles (sensim_mesh_desc.materials), and the vertex normals and
  * tangents (generated where a primitive has none). The file's structure
  * is checked before and after Assimp reads it, so no file, however
  * broken, crashes the host: SENSIM_EPARSE naming the file and the fault
- * for a malformed file (a glTF's image missing or not a PNG, a material
+ * for a malformed file (a glTF's image missing or unreadable, a material
  * value out of range) or another extension, SENSIM_ENOTFOUND for a
  * missing file, SENSIM_EIO for one that is not a regular file; the world
  * is unchanged on failure (no mesh, no texture). */

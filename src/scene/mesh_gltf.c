@@ -1,7 +1,7 @@
 /* scene/mesh_gltf.c: glTF 2.0 metallic-roughness materials as Assimp 5.2
  * reads them, mapped onto sensim_material (world.h), with their textures
- * made in the world: embedded (data URIs, buffer views: Assimp's "*N"
- * textures) or external files beside the glTF file.
+ * made in the world (PNG or JPEG): embedded (data URIs, buffer views:
+ * Assimp's "*N" textures) or external files beside the glTF file.
  *
  * glTF 2.0 sec. 3.9 and 5.19 give each field; Assimp's glTF2 importer keeps
  * them under these keys: baseColorFactor AI_MATKEY_BASE_COLOR (RGBA),
