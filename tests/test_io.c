@@ -19,5 +19,7 @@ int main(void) {
   failed += sensim_test_doc_examples();
   failed += sensim_test_record_files();
   failed += sensim_test_record();
+  failed += sensim_test_disk_full();
+  failed += sensim_test_record_ros();
   return failed ? 1 : 0;
 }

@@ -6,6 +6,10 @@
  * beamforming radar observes every angle over the same CPI, and the
  * range-Doppler processing reports the scene as it was over that interval.
  * Each ray is followed through up to `max_bounces` specular reflections.
+ * Single bounces do not depend on the rays: every lit facet of every body
+ * in the field of view gives its physical-optics echo (docs/radar.md).
+ * The antenna's gain falls off across the field as sinc^2 patterns of
+ * the 3 dB beam widths, out and back.
  *
  * Echo. Received power follows the radar equation
  *   P_r = P_t G^2 lambda^2 sigma / ((4 pi)^3 R^4 L)
@@ -75,6 +79,9 @@ typedef struct sensim_radar_params {
   double sigma_azimuth;      /* noise on reported azimuth, rad, >= 0 [0.1 deg] */
   double sigma_elevation;    /* noise on reported elevation, rad, >= 0 [0.5 deg] */
   double sigma_velocity;     /* noise on reported radial velocity, m/s, >= 0 [0.03] */
+  double beam_width_az;      /* antenna's one-way 3 dB beam width in azimuth, rad, [0, 2 pi];
+                                0: uniform gain [hfov] */
+  double beam_width_el;      /* the same in elevation, rad, [0, 2 pi]; 0: uniform [vfov] */
 } sensim_radar_params;
 
 /* Defaults: a 77 GHz long-range radar (the "ARS408-21-far" preset's

@@ -103,6 +103,12 @@ SENSIM_API sensim_status sensim_scenario_run(sensim_scenario *scn, const char *o
                                   void (*progress)(double t, double duration, void *user),
                                   void *user, sensim_run_summary *summary);
 
+/* Name of the empty file a run puts in every sensor folder it writes into
+ * under out_dir: it marks the folder as a run's output, which `sensim run
+ * --force` may replace; a folder without it is the user's and is never
+ * removed. */
+#define SENSIM_RUN_FOLDER_MARK ".sensim-output"
+
 /* What a run writes besides its sensors' frames (sensim_scenario_run_ex). */
 typedef struct sensim_scenario_run_options {
   const char *out_dir;  /* folder of the sensors' folders (created if missing);
@@ -124,8 +130,9 @@ SENSIM_API void sensim_scenario_run_options_init(sensim_scenario_run_options *o)
  * true pose at each delivered frame's capture time in the TUM format
  * (sensim_tum_append; a '#' comment line first), and each camera's folder
  * camera_info.yaml (sensim_write_camera_info_yaml), written at its first
- * frame for the images its chain delivers (a "downsample" filter scales
- * the intrinsics); none for the FOV lens, which ROS cannot describe. Sensors whose "output" is "none" have no
+ * frame for the images its chain delivers (a "downsample" filter's
+ * blocks, sensim_frame.binning, scale the intrinsics); none for the FOV
+ * lens, which ROS cannot describe. Sensors whose "output" is "none" have no
  * folder and get neither.
  *
  * With o->mcap, the run records every sensor to that file as ROS 2

@@ -33,7 +33,7 @@ typedef struct sensim_sensor_params {
                          NULL: the world */
   sensim_pose mount;  /* sensor frame in the body frame; |position| within
                          SENSIM_COORD_MAX (world.h) */
-  double rate;        /* captures per second, Hz, in (0, 1e6] */
+  double rate;        /* captures per second, Hz, in [1/SENSIM_TIME_MAX, 1e6] */
   double phase;       /* s, time of capture 0, in [0, SENSIM_TIME_MAX] */
   double lag;         /* s, delivery delay after capture, >= 0, with phase + lag
                          <= SENSIM_TIME_MAX and lag * rate <= SENSIM_SENSOR_MAX_WAITING */

@@ -207,13 +207,17 @@ typedef struct sensim_material {
   int thin_walled;     /* nonzero: a thin shell (window pane, soap film): light
                           passes without bending */
   sensim_alpha_mode alpha_mode; /* how alpha is used (glTF alphaMode) */
+  float specular;      /* strength of the dielectric part's specular layer, [0, 1]:
+                          scales its reflectance at normal incidence
+                          ((ior - 1) / (ior + 1))^2 (KHR_materials_specular's
+                          specularFactor); 0: a pure Lambertian surface */
 } sensim_material;
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
  * texture; radar: specular 0.1 (a dielectric of relative permittivity
  * about 3.5 at normal incidence), diffuse 0.05; no emission, ior 1.5, no
  * transmission, not thin-walled, normal_scale 1, alpha 1, opaque, cutoff
- * 0.5 (glTF 2.0's defaults). */
+ * 0.5, specular 1 (glTF 2.0's defaults). */
 SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the
@@ -233,6 +237,12 @@ SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t wid
  * given. sensim_texture_load_png (io.h) makes one from a PNG (srgb = 1). */
 SENSIM_API sensim_status sensim_texture_create_rgba(sensim_world *world, uint32_t width, uint32_t height,
                                                     const float *rgba, int srgb, sensim_texture **out);
+
+/* The same for high-dynamic-range data (radiance, an environment map):
+ * each value finite and >= 0, no upper bound. sensim_texture_load_hdr
+ * (io.h) reads one from a Radiance .hdr file. */
+SENSIM_API sensim_status sensim_texture_create_hdr(sensim_world *world, uint32_t width, uint32_t height,
+                                                   const float *rgb, sensim_texture **out);
 
 /* A triangle mesh given as arrays, which sensim_mesh_create copies. */
 typedef struct sensim_mesh_desc {
@@ -320,7 +330,12 @@ SENSIM_API size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
 typedef enum sensim_light_kind {
   SENSIM_LIGHT_POINT,       /* irradiance = intensity / d^2 */
   SENSIM_LIGHT_DIRECTIONAL, /* irradiance = intensity (sun-like) */
-  SENSIM_LIGHT_SPOT         /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_SPOT,        /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_RECT,        /* a Lambertian emitting rectangle: centre `position`, full
+                               edges edge_u, edge_v, emitting towards edge_u x edge_v;
+                               radiance = intensity x color */
+  SENSIM_LIGHT_DISC         /* a Lambertian emitting disc: centre `position`, `radius`,
+                               emitting towards `direction`; radiance = intensity x color */
 } sensim_light_kind;
 
 typedef struct sensim_light {
@@ -334,9 +349,19 @@ typedef struct sensim_light {
   float spot_outer;      /* spot: half-angle beyond which it is dark, rad (>= inner);
                             smoothstep fall-off in between */
   int cast_shadows;      /* nonzero: occlusion is traced (hard shadows) */
+  /* Area and soft shadows (the path integrator, docs/rendering.md; the direct
+   * integrator lights from the centre: a rect or disc as a point of
+   * intensity radiance x area x cos, the others as if these were 0). */
+  sensim_vec3 edge_u, edge_v; /* rect: full edge vectors, m, not parallel */
+  float radius;          /* disc: radius, m, > 0; point and spot: the radius of a
+                            uniformly bright sphere of the same intensity, m, >= 0
+                            (0: a point, hard shadows) */
+  float angular_diameter; /* directional: apparent diameter of the source disc, rad,
+                            [0, 0.5] (the sun: 0.0093 = 0.53 deg); 0: a delta */
 } sensim_light;
 
-/* A white directional light pointing straight down, intensity 1, shadows on. */
+/* A white directional light pointing straight down, intensity 1, shadows on,
+ * no extent (radius 0, angular diameter 0, zero edges). */
 SENSIM_API void sensim_light_init(sensim_light *l);
 
 /* Add a light (copied) to the world. */

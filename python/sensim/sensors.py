@@ -46,12 +46,13 @@ KEYS = {
         ("exposure_time", "s, per-row exposure (motion blur) [0]"),
         ("line_time", "s between row starts (rolling shutter); 0: global [0]"),
         ("depth_along_ray", "bool: depth along the ray instead of the optical axis [False]"),
-        ("max_bounces", "mirror reflections per ray, 0..8 [1]"),
+        ("max_bounces", "direct: mirror reflections per ray, 0..8; path: scattering events, 0..64 [1]"),
         ("fog_visibility", "m, meteorological visibility (Koschmieder); 0: none [0]"),
         ("f_number", "thin-lens depth of field, N; 0: none [0]"),
         ("aperture", "m, aperture diameter instead of f_number; 0: none [0]"),
         ("focus_distance", "m, distance of the plane in focus (with f_number or aperture)"),
         ("pixel_pitch", "m, sensor pixel size, with f_number [3.45e-6]"),
+        ("integrator", "'direct' or 'path' (path tracing, docs/rendering.md) ['direct']"),
     ),
     "lidar": (
         ("preset", "'VLP-16', 'HDL-32E', 'HDL-64E', 'OS1-64', 'OS1-128': datasheet tables"),
@@ -143,6 +144,8 @@ KEYS = {
         ("sigma_azimuth_deg", "deg, noise on azimuth [0.1]"),
         ("sigma_elevation_deg", "deg, noise on elevation [1]"),
         ("sigma_velocity", "m/s, noise on radial velocity [0.0278]"),
+        ("beam_width_az_deg", "deg, one-way 3 dB azimuth beam width, 0 uniform [hfov_deg]"),
+        ("beam_width_el_deg", "deg, one-way 3 dB elevation beam width, 0 uniform [vfov_deg]"),
     ),
 }
 

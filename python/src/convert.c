@@ -246,8 +246,9 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
                  "reflectance, radar_specular, radar_diffuse, texture), got %.80s", Py_TYPE(o)->tp_name);
     return -1;
   }
-  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
-                                     "radar_diffuse", "texture",   NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic",     "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   "emission",     "ior",         "transmission",
+                                     "thin_walled",   "specular",  NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(o, &pos, &key, &val)) {
@@ -261,16 +262,26 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
     if (!known) {
       char hint[96];
       sensim_error_set(SENSIM_EINVAL, "material: unknown key '%s'%s (base_color, roughness, "
-                       "metallic, reflectance, radar_specular, radar_diffuse, texture)", k, sp_hint(hint, sizeof hint, k, keys));
+                       "metallic, reflectance, radar_specular, radar_diffuse, texture, emission, ior, transmission, "
+                       "thin_walled, specular)", k, sp_hint(hint, sizeof hint, k, keys));
       return sp_raise_int(SENSIM_EINVAL);
     }
   }
   PyObject *v;
   if ((v = PyDict_GetItemString(o, "base_color")) && sp_floats_from(v, m.base_color, 3, "material.base_color") < 0)
     return -1;
-  const char *scalars[] = {"roughness", "metallic", "reflectance", "radar_specular", "radar_diffuse"};
-  float *dst[] = {&m.roughness, &m.metallic, &m.reflectance, &m.radar_specular, &m.radar_diffuse};
-  for (int i = 0; i < 5; i++) {
+  if ((v = PyDict_GetItemString(o, "emission")) && sp_floats_from(v, m.emission, 3, "material.emission") < 0)
+    return -1;
+  if ((v = PyDict_GetItemString(o, "thin_walled"))) {
+    const int t = PyObject_IsTrue(v);
+    if (t < 0) return -1;
+    m.thin_walled = t;
+  }
+  const char *scalars[] = {"roughness",     "metallic", "reflectance",  "radar_specular",
+                           "radar_diffuse", "ior",      "transmission", "specular"};
+  float *dst[] = {&m.roughness,     &m.metallic, &m.reflectance,  &m.radar_specular,
+                  &m.radar_diffuse, &m.ior,      &m.transmission, &m.specular};
+  for (int i = 0; i < 8; i++) {
     if (!(v = PyDict_GetItemString(o, scalars[i]))) continue;
     double d = PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return -1;

@@ -100,15 +100,19 @@ static int weather_from(PyObject *map, sensim_weather *wx) {
   return 0;
 }
 
+static int environment_set(sensim_world *w, PyObject *env);
+
 static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", "weather", NULL};
+  static char *kwlist[] = {"seed",    "threads", "origin",      "gravity", "background",
+                           "ambient", "weather", "environment", NULL};
   sensim_world_params p;
   sensim_world_params_init(&p);
   uint64_t seed = p.seed;
   int threads = p.threads;
   PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None, *weather = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&iOOOOO:World", kwlist, sp_seed_converter, &seed, &threads, &origin,
-                                   &grav, &bg, &ambient, &weather))
+  PyObject *env = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&iOOOOOO:World", kwlist, sp_seed_converter, &seed, &threads, &origin,
+                                   &grav, &bg, &ambient, &weather, &env))
     return -1;
   if (weather_from(weather, &p.weather) < 0) return -1;
   /* gravity: m/s^2, or "normal" / None for the WGS84 normal gravity at the
@@ -152,6 +156,10 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
   st = sensim_world_create(&p, &w);
   Py_END_ALLOW_THREADS
   if (st) return sp_raise_int(st);
+  if (environment_set(w, env) < 0) {
+    sensim_world_destroy(w);
+    return -1;
+  }
   self->world = w;
   return 0;
 }
@@ -285,6 +293,28 @@ static PyObject *world_set_weather(sp_world *self, PyObject *args, PyObject *kw)
   if (weather_from(kw ? kw : Py_None, &wx) < 0) return NULL;
   sensim_status st = sensim_world_set_weather(self->world, &wx);
   if (st) return sp_raise(st);
+  Py_RETURN_NONE;
+}
+
+/* environment: a dict (or JSON text) as the scenario's world.environment,
+ * or None for none. */
+static int environment_set(sensim_world *w, PyObject *env) {
+  if (env == Py_None) {
+    sensim_environment e;
+    sensim_environment_init(&e);
+    sensim_status st = sensim_world_set_environment(w, &e);
+    return st ? sp_raise_int(st) : 0;
+  }
+  PyObject *holder = NULL;
+  const char *json = NULL;
+  if (sp_json_dumps(env, &holder, &json) < 0) return -1;
+  sensim_status st = sensim_world_set_environment_json(w, json, "environment");
+  Py_XDECREF(holder);
+  return st ? sp_raise_int(st) : 0;
+}
+
+static PyObject *world_set_environment(sp_world *self, PyObject *env) {
+  if (sp_world_check(self) < 0 || environment_set(self->world, env) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -529,28 +559,35 @@ static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
 /* ---- lights and bodies ------------------------------------------------------------ */
 
 static PyObject *world_light(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"kind", "position", "direction", "color", "intensity", "spot_inner",
-                           "spot_outer", "cast_shadows", NULL};
-  static const char *const kinds[] = {"point", "directional", "spot", NULL};
+  static char *kwlist[] = {"kind",   "position", "direction", "color",  "intensity",
+                           "spot_inner", "spot_outer", "cast_shadows", "edge_u", "edge_v",
+                           "radius", "angular_diameter_deg", NULL};
+  static const char *const kinds[] = {"point", "directional", "spot", "rect", "disc", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = "directional";
-  PyObject *po = Py_None, *dO = Py_None, *co = Py_None;
-  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer;
+  PyObject *po = Py_None, *dO = Py_None, *co = Py_None, *eu = Py_None, *ev = Py_None;
+  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer, radius = 0.0f, adiam = 0.0f;
   int shadows = l.cast_shadows;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffp:light", kwlist, &kind, &po, &dO, &co,
-                                   &intensity, &inner, &outer, &shadows))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffpOOff:light", kwlist, &kind, &po, &dO, &co, &intensity,
+                                   &inner, &outer, &shadows, &eu, &ev, &radius, &adiam))
     return NULL;
   if (sp_world_check(self) < 0) return NULL;
   int k = name_index("light kind", kind, kinds);
   double p[3] = {l.position.x, l.position.y, l.position.z};
   double d[3] = {l.direction.x, l.direction.y, l.direction.z};
+  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0};
   if (k < 0 || sp_doubles_from(po, p, 3, "position") < 0 || sp_doubles_from(dO, d, 3, "direction") < 0 ||
-      sp_floats_from(co, l.color, 3, "color") < 0)
+      sp_floats_from(co, l.color, 3, "color") < 0 || sp_doubles_from(eu, u, 3, "edge_u") < 0 ||
+      sp_doubles_from(ev, v, 3, "edge_v") < 0)
     return NULL;
   l.kind = (sensim_light_kind)k;
   l.position = (sensim_vec3){p[0], p[1], p[2]};
   l.direction = (sensim_vec3){d[0], d[1], d[2]};
+  l.edge_u = (sensim_vec3){u[0], u[1], u[2]};
+  l.edge_v = (sensim_vec3){v[0], v[1], v[2]};
+  l.radius = radius;
+  l.angular_diameter = (float)(adiam * M_PI / 180.0);
   l.intensity = intensity;
   l.spot_inner = inner;
   l.spot_outer = outer;
@@ -604,6 +641,10 @@ static PyMethodDef world_methods[] = {
      "built-in filters re-created; the next episode's frames equal the first one's."},
     {"sensor", (PyCFunction)world_sensor, METH_O, "sensor($self, name, /)\n--\n\n"
      "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"set_environment", (PyCFunction)world_set_environment, METH_O, "set_environment($self, env, /)\n--\n\n"
+     "set_environment(env): the light from the sky for the path integrator (docs/rendering.md): a dict "
+     "{'type': 'uniform', 'radiance': [r, g, b]} (W/(sr m^2)), {'type': 'sky', 'sun_elevation_deg': e, "
+     "'sun_azimuth_deg': a, 'turbidity': t, 'sun': True}, or None for none (the background)."},
     {"set_weather", (PyCFunction)(void (*)(void))world_set_weather, METH_VARARGS | METH_KEYWORDS,
      "set_weather($self, /, *, fog_visibility=0.0, rain_rate=0.0, snow_rate=0.0)\n--\n\n"
      "set_weather(fog_visibility=0 m, rain_rate=0 mm/h, snow_rate=0 mm/h of water): the weather of "
@@ -627,9 +668,10 @@ static PyMethodDef world_methods[] = {
      "load_texture($self, path, /)\n--\n\n"
      "load_texture(path) -> Texture from an sRGB PNG."},
     {"light", (PyCFunction)(void (*)(void))world_light, METH_VARARGS | METH_KEYWORDS,
-     "light($self, kind='directional', position=None, direction=None, color=None, intensity=1.0, spot_inner=0.0, spot_outer=0.0, cast_shadows=True)\n--\n\n"
-     "light(kind='directional'|'point'|'spot', position=(x, y, z) m, direction=, color=(r, g, b), "
-     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True)."},
+     "light($self, kind='directional', position=None, direction=None, color=None, intensity=1.0, spot_inner=0.0, spot_outer=0.0, cast_shadows=True, edge_u=None, edge_v=None, radius=0.0, angular_diameter_deg=0.0)\n--\n\n"
+     "light(kind='directional'|'point'|'spot'|'rect'|'disc', position=(x, y, z) m, direction=, color=(r, g, b), "
+     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True, edge_u=, edge_v= (rect, m), radius= m "
+     "(disc; point/spot soft), angular_diameter_deg= (directional); docs/rendering.md)."},
     {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
      "body($self, mesh=None, pose=None, class_id=0, instance_id=0, static=False)\n--\n\n"
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
@@ -653,11 +695,12 @@ PyTypeObject sp_WorldType = {
     .tp_basicsize = sizeof(sp_world),
     .tp_dealloc = (destructor)world_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "World(seed=1, threads=2, origin=None, gravity='normal', background=None, ambient=None, weather=None)\n--\n\n"
+    .tp_doc = "World(seed=1, threads=2, origin=None, gravity='normal', background=None, ambient=None, weather=None, environment=None)\n--\n\n"
               "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
               "(WGS84 normal gravity at the origin) or m/s^2, "
               "background=(r, g, b), ambient=0.1, weather={'fog_visibility': m, 'rain_rate': mm/h, "
-              "'snow_rate': mm/h}): a simulated world; it owns every mesh, body and "
+              "'snow_rate': mm/h}, environment=None (set_environment)): a simulated world; it owns "
+              "every mesh, body and "
               "sensor made in it. Same seed, same frames.",
     .tp_traverse = (traverseproc)world_traverse,
     .tp_clear = (inquiry)world_clear,

@@ -38,7 +38,8 @@ static const char run_help[] =
     "  --out DIR      output folder (created if missing); one that is not empty\n"
     "                 is refused, so two runs' frames never mix\n"
     "  --force        run into a non-empty DIR: the folders of the scenario's\n"
-    "                 sensors in it are removed first, other files kept\n"
+    "                 sensors in it are removed first, other files kept; only\n"
+    "                 folders a run made, and regular files, are ever removed\n"
     "  --threads N    worker threads, 0..1024 (0: run jobs on the calling thread;\n"
     "                 default: the file's); output is identical for every N\n"
     MCAP_HELP
@@ -201,6 +202,21 @@ int sensim__cli_check_mcap(const char *cmd, const char *mcap, int force) {
   if (!mcap || stat(mcap, &sb) != 0) return 0;
   if (S_ISDIR(sb.st_mode)) {
     fprintf(stderr, "sensim %s: --mcap '%s' is a folder; name the recording's file\n", cmd, mcap);
+    return 1;
+  }
+  /* A recording is written beside its name and renamed over it, which
+   * would put a regular file where a device, FIFO or socket was (with
+   * --mcap /dev/full, the device's node). */
+  if (!S_ISREG(sb.st_mode)) {
+    fprintf(stderr,
+            "sensim %s: --mcap '%s' is %s, not a regular file: a recording replaces only a regular file, "
+            "with or without --force\n",
+            cmd, mcap,
+            S_ISCHR(sb.st_mode)    ? "a character device"
+            : S_ISBLK(sb.st_mode)  ? "a block device"
+            : S_ISFIFO(sb.st_mode) ? "a FIFO"
+            : S_ISSOCK(sb.st_mode) ? "a socket"
+                                   : "something else");
     return 1;
   }
   if (!force) {

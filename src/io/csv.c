@@ -66,8 +66,10 @@ sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame) {
     return sensim__fail(SENSIM_EINVAL, "CSV '%s': %s frame with %zu elements%s", csv->file.path,
                         d->name, frame->count, frame->data ? "" : " and no data");
   d->csv_rows(csv->file.fp, frame);
-  if (ferror(csv->file.fp))
-    return sensim__fail(SENSIM_EIO, "CSV '%s': write failed", csv->file.path);
+  if (ferror(csv->file.fp)) { /* the stream kept the failed write's errno (ENOSPC on a full disk) */
+    int e = sensim__afile_errno(&csv->file);
+    return sensim__fail(SENSIM_EIO, "CSV '%s': write failed: %s", csv->file.path, e ? strerror(e) : "write error");
+  }
   return SENSIM_OK;
 }
 

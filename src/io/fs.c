@@ -58,6 +58,20 @@ int sensim__afile_errno(const sensim__afile *af) { return af && af->sink ? af->s
 sensim_status sensim__afile_open(const char *path, sensim__afile *af) {
   memset(af, 0, sizeof *af);
   if (!path || !*path) return sensim__fail(SENSIM_EINVAL, "empty output path");
+  /* The file is renamed over path when committed: where a device, FIFO,
+   * socket or folder stands, that would replace the node (a recording to
+   * /dev/full left a regular file in its place), so only a regular file,
+   * or nothing, may stand there (a link is followed to see which). */
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+    return sensim__fail(SENSIM_EINVAL, "output '%s' is %s, not a regular file: sensim writes or replaces only regular files",
+                        path,
+                        S_ISDIR(sb.st_mode)    ? "a folder"
+                        : S_ISCHR(sb.st_mode)  ? "a character device"
+                        : S_ISBLK(sb.st_mode)  ? "a block device"
+                        : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                        : S_ISSOCK(sb.st_mode) ? "a socket"
+                                               : "something else");
   size_t n = strlen(path) + 64;
   char *tmp = malloc(n);
   char *final = sensim__strdup(path);

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include "sensim/io.h"
 #include "sensim/scenario.h"
+#include "sensim/environment.h"
 #include "sensim/camera.h"
 #include "sensim/lidar.h"
 #include "sensim/sensor.h"
@@ -244,6 +245,11 @@ sensim_status sensim__scenario_check_output(sensim_scenario *scn, const char *pa
 /* ---- sensor kinds' keys (io/scenario_kinds.c) ---- */
 
 /* "name.key: must be <what> (got v)" as SENSIM_EINVAL. */
+/* "environment" (world.environment): parsed into *env, keys named by path;
+ * a map's file (relative to base_dir, NULL: the working directory) is
+ * loaded into world (io/scenario_environment.c). */
+sensim_status sensim__scenario_environment(const cJSON *obj, const char *path, sensim_world *world,
+                                           const char *base_dir, sensim_environment *env);
 sensim_status sensim__scenario_fail_range(const char *path, const char *key, const char *what, double v);
 
 /* Storage for the lidar tables a scenario gives (the params point into it). */

@@ -2,7 +2,9 @@
  * every delivered frame with each sensor's poses (TUM) and a camera's
  * calibration (ROS camera_info YAML) beside them, and recording the run
  * as ROS 2 messages when asked (record.h). */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,13 +68,25 @@ static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
 static sensim_status write_camera_info(const sensim_sensor *s, run_out *o, const sensim_frame *f) {
   sensim_camera_params cp, scaled;
   sensim_status st = sensim_camera_params_get(s, &cp);
-  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, &scaled);
+  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, f->binning, &scaled);
   if (st != SENSIM_OK) return st;
   char *file = join(o->dir, "camera_info.yaml", NULL);
   if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
   st = sensim_write_camera_info_yaml(file, sensim_sensor_name(s), &scaled);
   free(file);
   o->camera_info = 0;
+  return st;
+}
+
+/* The run's mark in a sensor folder (SENSIM_RUN_FOLDER_MARK). */
+static sensim_status mark_folder(const char *dir) {
+  char *file = join(dir, SENSIM_RUN_FOLDER_MARK, NULL);
+  if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  FILE *fp = fopen(file, "ab");
+  int ok = fp != NULL, e = errno;
+  if (fp && fclose(fp) != 0) ok = 0, e = errno;
+  sensim_status st = ok ? SENSIM_OK : sensim__fail(SENSIM_EIO, "cannot create '%s': %s", file, strerror(e));
+  free(file);
   return st;
 }
 
@@ -84,6 +98,7 @@ static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run
     outs[i].dir = join(out_dir, name, NULL);
     if (!outs[i].dir) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
     sensim_status st = sensim_mkdirs(outs[i].dir);
+    if (st == SENSIM_OK) st = mark_folder(outs[i].dir);
     if (st != SENSIM_OK) return st;
     /* A run that crashed or was killed mid-write left temporary files
      * here; this run rewrites the folder, so they go now. */
@@ -204,7 +219,10 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_recorder 
         char line[SENSIM__TUM_LINE_MAX];
         int n = sensim__tum_line(line, sizeof line, f);
         if (n < 0 || fwrite(line, 1, (size_t)n, outs[i].poses.fp) != (size_t)n)
-          st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt", outs[i].dir);
+          st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt: %s", outs[i].dir,
+                            n < 0                                 ? "pose does not fit a line"
+                            : sensim__afile_errno(&outs[i].poses) ? strerror(sensim__afile_errno(&outs[i].poses))
+                                                                  : "write error");
       }
       if (st == SENSIM_OK) st = record_frame(rec, ss, &outs[i], f);
       if (st != SENSIM_OK) {

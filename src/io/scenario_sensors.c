@@ -48,6 +48,9 @@ static sensim_status parse_schedule(sensim_scenario *scn, const cJSON *obj, cons
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "window", 0, &sp->window);
   if (st != SENSIM_OK) return st;
   if (!(sp->rate > 0)) return sensim__scenario_fail_range(path, "rate", "> 0 Hz", sp->rate);
+  if (!(1.0 / sp->rate <= SENSIM_TIME_MAX)) /* a denormal rate's period is inf */
+    return sensim__scenario_fail_range(path, "rate", ">= 1/SENSIM_TIME_MAX Hz (a period within the time limit)",
+                                       sp->rate);
   if (!(sp->phase >= 0)) return sensim__scenario_fail_range(path, "phase", ">= 0 s", sp->phase);
   if (!(sp->lag >= 0)) return sensim__scenario_fail_range(path, "lag", ">= 0 s", sp->lag);
   if (body) {

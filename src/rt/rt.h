@@ -1,7 +1,10 @@
 /* rt/rt.h: the ray-tracing kernel over Embree 3. One device per world, one
- * BLAS (Embree scene) per mesh, and per capture an immutable view: a
- * top-level scene with one instance per body carrying its motion over the
- * capture window as quaternion-decomposed time steps. Not installed. */
+ * BLAS (Embree scene) per mesh, and per capture an immutable view: two
+ * top-level scenes, one of the static bodies' instances (built once) and
+ * one of the other bodies' instances carrying their motion over the
+ * capture window as time steps (matrices for a body that only translates,
+ * quaternion decompositions for one that turns), traced one after the
+ * other. Not installed. */
 #ifndef SENSIM_RT_RT_H
 #define SENSIM_RT_RT_H
 

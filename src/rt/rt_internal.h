@@ -57,7 +57,7 @@ typedef struct sensim_rt {
    * instance list is equal (a static scene, or one where nothing moved),
    * which skips rebuilding the instance BVH. */
   pthread_mutex_t lock;
-  sensim_rt_scene *cached;
+  sensim_rt_scene *cached[2]; /* per part: SENSIM_RT_MOVING, SENSIM_RT_STATIC */
   unsigned long builds;       /* top-level scenes built, for tests */
   /* Blocks of finished captures kept for the next ones (at most
    * SENSIM_RT_SPARES of each): in a world whose instances do not change, a
@@ -80,10 +80,21 @@ struct sensim_rt_binding {
   size_t cap_blas, cap_held;
 };
 
+/* A view's two parts. Static bodies (sensim_body_params.is_static) never
+ * move, so their instances form a scene of their own, built once and
+ * reused by every capture until the set of static bodies changes; bodies
+ * that may move form the other, rebuilt when one of them moved. A ray is
+ * traced through the static part and then the moving part, whose closer
+ * hits replace the first (Embree keeps a ray's hit when it finds none
+ * nearer than tfar). So a capture's rebuild costs what the moving bodies
+ * cost, and the static world's BVH carries no motion blur. */
+enum { SENSIM_RT_MOVING = 0, SENSIM_RT_STATIC = 1 };
+
 struct sensim_rt_view {
-  sensim_rt_scene *sh;          /* referenced */
-  sensim_rt *rt;                /* whose lock guards sh->refs */
-  RTCScene scene;               /* sh->scene */
+  sensim_rt_scene *part[2];     /* referenced; NULL for a part without instances */
+  sensim_rt *rt;                /* whose lock guards the parts' refs */
+  RTCScene scenes[2];           /* part[i]->scene in tracing order (static first), NULL-padded */
+  int nscenes;
   double t0, t1;                /* window mapped to ray time [0, 1] */
   const sensim_snapshot *snap;  /* borrowed: the capture owns it */
 };
@@ -99,6 +110,11 @@ void sensim__rt_spares_free(sensim_rt *rt);
 /* Motion steps of snapshot body b over [t0, t1] (rt/view.c): 1 for a body
  * that cannot move, else the fewest that meet the tolerances above. */
 int sensim__rt_step_count(const sensim_body_snap *b, double t0, double t1);
+
+/* The part of v holding snapshot body `body`'s instance. */
+static inline const sensim_rt_scene *sensim__rt_part_of(const sensim_rt_view *v, unsigned body) {
+  return v->snap->bodies[body].is_static ? v->part[SENSIM_RT_STATIC] : v->part[SENSIM_RT_MOVING];
+}
 
 /* Drop the world's cached top-level scene (rt/view.c); world teardown. */
 void sensim__rt_cache_release(sensim_rt *rt);

@@ -49,7 +49,7 @@ static sensim_quat body_rot(const sensim_rt_scene *sh, int body, float s) {
  * unit length, as the float hit data it is computed from does. */
 static void finish_hit(const sensim_rt_view *v, int body, unsigned prim, float time, float ngx, float ngy,
                        float ngz, sensim_rt_hit *h) {
-  const sensim_rt_scene *sh = v->sh;
+  const sensim_rt_scene *sh = sensim__rt_part_of(v, (unsigned)body);
   if (sh->fixed[body].one_step) {
     const float *m = sh->fixed[body].m;
     float x = m[0] * ngx + m[1] * ngy + m[2] * ngz, y = m[3] * ngx + m[4] * ngy + m[5] * ngz,
@@ -98,7 +98,7 @@ static void intersect1(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
   rh.ray.mask = 0xFFFFFFFFu; /* Debian's Embree is built with ray masks on */
   rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
   rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
-  rtcIntersect1(v->scene, ctx, &rh);
+  for (int k = 0; k < v->nscenes; k++) rtcIntersect1(v->scenes[k], ctx, &rh);
   if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID) {
     miss(h);
     return;
@@ -133,7 +133,7 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
     rh.hit.geomID[i] = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0][i] = RTC_INVALID_GEOMETRY_ID;
   }
-  rtcIntersect8(valid, v->scene, ctx, &rh);
+  for (int k = 0; k < v->nscenes; k++) rtcIntersect8(valid, v->scenes[k], ctx, &rh);
   for (int i = 0; i < n; i++) {
     if (rh.hit.geomID[i] == RTC_INVALID_GEOMETRY_ID) {
       miss(&h[i]);
@@ -150,7 +150,7 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
 float sensim__rt_ray_time(const sensim_rt_view *v, double t) { return ray_time(v, t); }
 
 void sensim__rt_body_matrix(const sensim_rt_view *v, int body, float time, float m[9]) {
-  const sensim_rt_scene *sh = v->sh;
+  const sensim_rt_scene *sh = sensim__rt_part_of(v, (unsigned)body);
   if (sh->fixed[body].one_step) {
     memcpy(m, sh->fixed[body].m, 9 * sizeof *m);
     return;
@@ -170,7 +170,7 @@ void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n
     pk->geom[i] = RTC_INVALID_GEOMETRY_ID;
     pk->body[i] = RTC_INVALID_GEOMETRY_ID;
   }
-  rtcIntersect8(valid, v->scene, &ctx, (struct RTCRayHit8 *)pk);
+  for (int k = 0; k < v->nscenes; k++) rtcIntersect8(valid, v->scenes[k], &ctx, (struct RTCRayHit8 *)pk);
 }
 
 #if defined(SENSIM_HAVE_AVX2_PATHS)
@@ -178,7 +178,7 @@ void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n
  * broadcast, so a coherent packet (a few bodies among eight lanes: the
  * street, a wall, a car) costs a few vector passes, not eight matrix loads
  * and products. Returns the lanes on moving bodies. */
-__attribute__((target("avx2"))) static int body_normals8(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n,
+__attribute__((target("avx2"))) static int body_normals8(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n,
                                                          float nx[8], float ny[8], float nz[8]) {
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), none = _mm256_set1_epi32(-1);
   const __m256i geom = _mm256_load_si256((const __m256i *)pk->geom), body = _mm256_load_si256((const __m256i *)pk->body);
@@ -192,7 +192,7 @@ __attribute__((target("avx2"))) static int body_normals8(const sensim_rt_scene *
                                       _mm256_castsi256_ps(hit));
     const int bits = _mm256_movemask_ps(mine);
     left &= ~bits;
-    const sensim_rt_body_rot *br = &sh->fixed[b];
+    const sensim_rt_body_rot *br = &sensim__rt_part_of(v, b)->fixed[b];
     if (!br->one_step) {
       moving |= bits;
       continue;
@@ -220,17 +220,17 @@ __attribute__((target("avx2"))) static int body_normals8(const sensim_rt_scene *
  * bits on every path. Lanes without a static hit get (1, 0, 0). Returns the
  * lanes (bit i) whose hit is on a moving body: finish_hit's interpolated
  * path takes those. */
-static int static_normals(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk, int n, float nx[8], float ny[8],
+static int static_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8], float ny[8],
                           float nz[8]) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
-  if (sensim__cpu_has_avx2()) return body_normals8(sh, pk, n, nx, ny, nz);
+  if (sensim__cpu_has_avx2()) return body_normals8(v, pk, n, nx, ny, nz);
 #endif
   _Alignas(16) float x[8], y[8], z[8];
   int moving = 0;
   for (int i = 0; i < 8; i++) {
     x[i] = 1.0f, y[i] = z[i] = 0.0f; /* lanes without a static hit: a harmless unit vector */
     if (i >= n || pk->geom[i] == RTC_INVALID_GEOMETRY_ID) continue;
-    const sensim_rt_body_rot *br = &sh->fixed[pk->body[i]];
+    const sensim_rt_body_rot *br = &sensim__rt_part_of(v, pk->body[i])->fixed[pk->body[i]];
     if (!br->one_step) {
       moving |= 1 << i;
       continue;
@@ -261,7 +261,7 @@ static int static_normals(const sensim_rt_scene *sh, const sensim_rt_packet8 *pk
 
 void sensim__rt_packet_normals(const sensim_rt_view *v, const sensim_rt_packet8 *pk, int n, float nx[8],
                                float ny[8], float nz[8]) {
-  int moving = static_normals(v->sh, pk, n, nx, ny, nz);
+  int moving = static_normals(v, pk, n, nx, ny, nz);
   for (int i = 0; moving; i++, moving >>= 1) {
     if (!(moving & 1)) continue;
     sensim_rt_hit h;
@@ -304,7 +304,7 @@ void sensim__rt_occluded(const sensim_rt_view *v, const sensim_rt_ray *rays, uns
     r.tfar = rays[i].tfar;
     r.time = ray_time(v, rays[i].time);
     r.mask = 0xFFFFFFFFu;
-    rtcOccluded1(v->scene, &ctx, &r);
+    for (int k = 0; k < v->nscenes && !(r.tfar < 0.0f); k++) rtcOccluded1(v->scenes[k], &ctx, &r);
     occ[i] = r.tfar < 0.0f; /* Embree sets tfar = -inf on an occlusion */
   }
 }
@@ -333,7 +333,7 @@ void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, uns
     pk->geom[i] = RTC_INVALID_GEOMETRY_ID;
     pk->body[i] = RTC_INVALID_GEOMETRY_ID;
   }
-  rtcIntersect16(valid, v->scene, &ctx, (struct RTCRayHit16 *)pk);
+  for (int k = 0; k < v->nscenes; k++) rtcIntersect16(valid, v->scenes[k], &ctx, (struct RTCRayHit16 *)pk);
 }
 
 /* Body by body: the lanes that hit one static body take its matrix in one
@@ -341,7 +341,6 @@ void sensim__rt_intersect16(const sensim_rt_view *v, sensim_rt_packet16 *pk, uns
  * finish_hit's interpolated path. Either way the bits of finish_hit. */
 void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet16 *pk, unsigned lanes,
                                  float nx[16], float ny[16], float nz[16]) {
-  const sensim_rt_scene *sh = v->sh;
   unsigned left = 0;
   for (int i = 0; i < 16; i++)
     if (((lanes >> i) & 1) && pk->geom[i] != RTC_INVALID_GEOMETRY_ID) left |= 1u << i;
@@ -351,7 +350,7 @@ void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet
     for (int i = 0; i < 16; i++)
       if (((left >> i) & 1) && pk->body[i] == b) mine |= 1u << i;
     left &= ~mine;
-    const sensim_rt_body_rot *br = &sh->fixed[b];
+    const sensim_rt_body_rot *br = &sensim__rt_part_of(v, b)->fixed[b];
     if (br->one_step) {
       sensim__rt_body_normals16(br->m, pk->ng_x, pk->ng_y, pk->ng_z, mine, nx, ny, nz);
       continue;
@@ -386,7 +385,12 @@ unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, 
     pk->id[i] = 0;
     pk->flags[i] = 0;
   }
-  rtcOccluded16(valid, v->scene, &ctx, (struct RTCRay16 *)pk);
+  for (int k = 0; k < v->nscenes; k++) {
+    if (k > 0) /* lanes the static part occluded are done */
+      for (int i = 0; i < 16; i++)
+        if (pk->tfar[i] < 0.0f) valid[i] = 0;
+    rtcOccluded16(valid, v->scenes[k], &ctx, (struct RTCRay16 *)pk);
+  }
   unsigned occ = 0;
   for (int i = 0; i < 16; i++)
     if (((lanes >> i) & 1) && pk->tfar[i] < 0.0f) occ |= 1u << i; /* Embree sets tfar = -inf on an occlusion */

@@ -63,8 +63,14 @@ void sensim_sensor_params_init(sensim_sensor_params *p) {
 }
 
 static sensim_status check_params(const sensim_world *w, const sensim_sensor_params *p) {
-  if (!(p->rate > 0.0 && p->rate <= 1e6))
-    return sensim__fail(SENSIM_EINVAL, "sensor rate %g Hz must be in (0, 1e6]", p->rate);
+  /* A period 1/rate beyond the time limit is never reached, and a
+   * denormal rate's period overflows to inf (windows and keyframe trims
+   * derived from it become inf and NaN): refused rather than broken. */
+  if (!(p->rate > 0.0 && p->rate <= 1e6 && 1.0 / p->rate <= SENSIM_TIME_MAX))
+    return sensim__fail(SENSIM_EINVAL,
+                        "sensor rate %g Hz must be in [1/SENSIM_TIME_MAX = %.3g, 1e6] Hz (its period 1/rate within "
+                        "the simulation time limit)",
+                        p->rate, 1.0 / SENSIM_TIME_MAX);
   if (!(p->phase >= 0.0 && isfinite(p->phase)))
     return sensim__fail(SENSIM_EINVAL, "sensor phase %g s must be finite and >= 0", p->phase);
   if (!(p->lag >= 0.0 && isfinite(p->lag)))

@@ -8,6 +8,8 @@
 #include "scene/scene.h"
 
 void sensim_material_init(sensim_material *m) {
+  /* Padding bytes too: a default material compares equal byte for byte. */
+  memset(m, 0, sizeof *m);
   m->base_color[0] = m->base_color[1] = m->base_color[2] = 0.5f;
   m->roughness = 0.5f;
   m->metallic = 0.0f;
@@ -29,6 +31,7 @@ void sensim_material_init(sensim_material *m) {
   m->alpha = 1.0f;
   m->alpha_mode = SENSIM_ALPHA_OPAQUE;
   m->alpha_cutoff = 0.5f;
+  m->specular = 1.0f;
 }
 
 static sensim_status check_unit(float v, const char *what) {
@@ -60,7 +63,7 @@ sensim_status sensim__material_check(const sensim_world *w, const sensim_materia
       m->alpha_mode != SENSIM_ALPHA_BLEND)
     return sensim__fail(SENSIM_EINVAL, "material alpha_mode = %d is not one of opaque (0), mask (1), blend (2)",
                         (int)m->alpha_mode);
-  if (check_unit(m->transmission, "transmission") || check_unit(m->alpha, "alpha") ||
+  if (check_unit(m->transmission, "transmission") || check_unit(m->specular, "specular") || check_unit(m->alpha, "alpha") ||
       check_unit(m->alpha_cutoff, "alpha_cutoff"))
     return SENSIM_EINVAL;
   static const char *names[3] = {"base_color[0]", "base_color[1]", "base_color[2]"};
@@ -216,6 +219,8 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
   float *tan = dup_array(d->tangents, 4 * nvert * sizeof *tan, &fail);
   sensim_material *mats = dup_array(d->nmaterials ? d->materials : NULL, d->nmaterials * sizeof *mats, &fail);
   uint32_t *tm = dup_array(d->tri_material, ntri * sizeof *tm, &fail);
+  float *cb = malloc(((ntri + SENSIM__MESH_CHUNK - 1) / SENSIM__MESH_CHUNK + 1) * 4 * sizeof *cb);
+  fail |= !cb;
   /* Normal maps need a tangent frame; where the caller gave none it is
    * generated from the uvs (a normal map without uvs cannot be read). */
   if (!fail && !tan && uv && wants_tangents(&mat, mats, d->nmaterials)) {
@@ -223,7 +228,7 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
     fail |= !tan;
   }
   if (fail) {
-    free(m), free(v), free(ix), free(uv), free(tr), free(nrm), free(tan), free(mats), free(tm);
+    free(m), free(v), free(ix), free(uv), free(tr), free(nrm), free(tan), free(mats), free(tm), free(cb);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a mesh of %zu triangles", ntri);
   }
   if (nrm) normalise3(nrm, nvert);
@@ -252,6 +257,29 @@ sensim_status sensim_mesh_create(sensim_world *w, const sensim_mesh_desc *d, sen
     if (dd > r2) r2 = dd;
   }
   m->radius = sqrt(r2);
+  /* A sphere per chunk: the centre of the chunk's box, the farthest
+   * vertex from it. */
+  const size_t nch = (ntri + SENSIM__MESH_CHUNK - 1) / SENSIM__MESH_CHUNK;
+  for (size_t c = 0; c < nch; c++) {
+    const size_t t0 = c * SENSIM__MESH_CHUNK, t1 = t0 + SENSIM__MESH_CHUNK < ntri ? t0 + SENSIM__MESH_CHUNK : ntri;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 3 * t0; k < 3 * t1; k++)
+      for (int a = 0; a < 3; a++) {
+        const float x = v[3 * (size_t)ix[k] + (size_t)a];
+        lo[a] = x < lo[a] ? x : lo[a];
+        hi[a] = x > hi[a] ? x : hi[a];
+      }
+    double ctr[3], rr = 0.0;
+    for (int a = 0; a < 3; a++) ctr[a] = 0.5 * ((double)lo[a] + hi[a]);
+    for (size_t k = 3 * t0; k < 3 * t1; k++) {
+      const float *p = &v[3 * (size_t)ix[k]];
+      const double dx = p[0] - ctr[0], dy = p[1] - ctr[1], dz = p[2] - ctr[2], d = dx * dx + dy * dy + dz * dz;
+      if (d > rr) rr = d;
+    }
+    for (int a = 0; a < 3; a++) cb[4 * c + (size_t)a] = (float)ctr[a];
+    cb[4 * c + 3] = (float)(sqrt(rr) * (1.0 + 1e-6) + 1e-6); /* covers the float rounding */
+  }
+  m->chunk_bounds = cb;
   m->material = mat;
   w->meshes[w->nmeshes++] = m;
   *out = m;

@@ -85,7 +85,7 @@ static sensim_status embedded(sensim_world *w, const struct aiTexture *at, const
     rgba[4 * i] = p->r / 255.0f, rgba[4 * i + 1] = p->g / 255.0f, rgba[4 * i + 2] = p->b / 255.0f;
     rgba[4 * i + 3] = p->a / 255.0f;
   }
-  sensim_status rc = sensim__texture_make(w, at->mWidth, at->mHeight, rgba, 4, 1, out);
+  sensim_status rc = sensim__texture_make(w, at->mWidth, at->mHeight, rgba, 4, 1, 1.0f, out);
   free(rgba);
   return rc;
 }

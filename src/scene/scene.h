@@ -18,6 +18,9 @@ typedef struct sensim_track {
   size_t n, cap;
 } sensim_track;
 
+/* Triangles per culling sphere of a mesh (sensim_mesh.chunk_bounds). */
+#define SENSIM__MESH_CHUNK 32
+
 struct sensim_mesh {
   sensim_world *world;
   int index;              /* position in world->meshes */
@@ -27,6 +30,10 @@ struct sensim_mesh {
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   double radius;          /* largest distance of a vertex from the mesh origin, m */
+  float *chunk_bounds;    /* per run of SENSIM__MESH_CHUNK consecutive triangles, a sphere
+                             holding them: centre x, y, z and radius (mesh frame, m);
+                             ceil(ntri / SENSIM__MESH_CHUNK) x 4. For culling (the radar's
+                             facets): index order is usually spatially coherent. */
   sensim_material material; /* the mesh's own; materials[0] when there are several */
   float *normals;         /* 3 * nvert unit vertex normals, mesh frame, or NULL */
   float *tangents;        /* 4 * nvert unit tangents and handedness (+-1), or NULL */
@@ -90,9 +97,10 @@ void sensim__texture_sample4(const sensim_texture *t, float u, float v, int use,
 /* Colour use, RGB only. */
 void sensim__texture_sample(const sensim_texture *t, float u, float v, float rgb[3]);
 /* A texture from texels of nch channels (1 grey, 2 grey + alpha, 3 RGB, 4
- * RGBA) in [0, 1], copied; srgb: RGB is sRGB-encoded. */
+ * RGBA) in [0, max] (1, or FLT_MAX for high-dynamic-range radiance),
+ * copied; srgb: RGB is sRGB-encoded. */
 sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t height, const float *texels, int nch,
-                                   int srgb, sensim_texture **out);
+                                   int srgb, float max, sensim_texture **out);
 /* A texture from PNG or JPEG bytes read from fp (scene/texture_image.c),
  * sRGB-encoded as image files are; `name` names it in errors. */
 sensim_status sensim__texture_from_png(sensim_world *w, FILE *fp, const char *name, sensim_texture **out);
@@ -127,6 +135,12 @@ struct sensim_world {
   size_t nlights, cap_lights;
   sensim_texture **textures;
   size_t ntextures, cap_textures;
+  /* The environment (scene/environment.c): the one in use (NULL: none),
+   * and every one built so far, kept until the world goes because
+   * snapshots of captures in flight point to them. */
+  const struct sensim_env *env;
+  struct sensim_env **envs;
+  size_t nenvs, cap_envs;
   uint32_t next_instance_id;
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
@@ -190,6 +204,7 @@ typedef struct sensim_snapshot {
   sensim_body_snap *bodies;  /* indexed like world->bodies */
   size_t nlights;
   sensim_light *lights;
+  const struct sensim_env *env; /* the world's environment (NULL: none); lives as long as the world */
 } sensim_snapshot;
 
 /* b's entry in world->snap_base: its fields, and a static body's

@@ -16,7 +16,7 @@ float sensim__srgb_decode(float c) {
 }
 
 sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t height, const float *texels, int nch,
-                                   int srgb, sensim_texture **out) {
+                                   int srgb, float max, sensim_texture **out) {
   if (width < 1 || height < 1 || width > 65536 || height > 65536)
     return sensim__fail(SENSIM_EINVAL, "texture size %ux%u must be within 1..65536", width, height);
   size_t n = (size_t)width * height;
@@ -24,8 +24,10 @@ sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t hei
   snprintf(what, sizeof what, "a %ux%u texture", width, height);
   if (sensim__check_bytes((double)n * 4 * sizeof(float) * (srgb ? 2 : 1), what)) return SENSIM_EINVAL;
   for (size_t i = 0; i < n * (size_t)nch; i++)
-    if (!(texels[i] >= 0.0f && texels[i] <= 1.0f))
-      return sensim__fail(SENSIM_EINVAL, "texture value %zu = %g is not in [0, 1]", i, texels[i]);
+    if (!(texels[i] >= 0.0f && texels[i] <= max))
+      return max == 1.0f ? sensim__fail(SENSIM_EINVAL, "texture value %zu = %g is not in [0, 1]", i, texels[i])
+                         : sensim__fail(SENSIM_EINVAL, "HDR texture value %zu = %g must be finite and >= 0", i,
+                                        texels[i]);
   sensim_status rc = sensim__grow((void **)&w->textures, &w->cap_textures, w->ntextures + 1, sizeof *w->textures);
   if (rc) return rc;
   sensim_texture *t = calloc(1, sizeof *t);
@@ -65,13 +67,19 @@ sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t hei
 sensim_status sensim_texture_create(sensim_world *w, uint32_t width, uint32_t height, const float *rgb,
                                     sensim_texture **out) {
   if (!w || !rgb || !out) return sensim__fail(SENSIM_EINVAL, "sensim_texture_create: NULL argument");
-  return sensim__texture_make(w, width, height, rgb, 3, 0, out);
+  return sensim__texture_make(w, width, height, rgb, 3, 0, 1.0f, out);
+}
+
+sensim_status sensim_texture_create_hdr(sensim_world *w, uint32_t width, uint32_t height, const float *rgb,
+                                        sensim_texture **out) {
+  if (!w || !rgb || !out) return sensim__fail(SENSIM_EINVAL, "sensim_texture_create_hdr: NULL argument");
+  return sensim__texture_make(w, width, height, rgb, 3, 0, 3.4028235e38f, out);
 }
 
 sensim_status sensim_texture_create_rgba(sensim_world *w, uint32_t width, uint32_t height, const float *rgba,
                                          int srgb, sensim_texture **out) {
   if (!w || !rgba || !out) return sensim__fail(SENSIM_EINVAL, "sensim_texture_create_rgba: NULL argument");
-  return sensim__texture_make(w, width, height, rgba, 4, srgb != 0, out);
+  return sensim__texture_make(w, width, height, rgba, 4, srgb != 0, 1.0f, out);
 }
 
 void sensim__texture_free(sensim_texture *t) {

@@ -17,7 +17,7 @@ sensim_status sensim__texture_from_png(sensim_world *w, FILE *fp, const char *na
   const int jpeg = got == 3 && sig[0] == 0xFF && sig[1] == 0xD8 && sig[2] == 0xFF;
   sensim_status rc = jpeg ? sensim__jpeg_decode(fp, name, &png) : sensim__png_decode(fp, name, &png);
   if (rc) return rc;
-  rc = sensim__texture_make(w, png.width, png.height, png.data, png.channels, 1, out);
+  rc = sensim__texture_make(w, png.width, png.height, png.data, png.channels, 1, 1.0f, out);
   free(png.data);
   if (rc) sensim__error_context("texture '%s'", name);
   return rc;

@@ -131,11 +131,11 @@ static sensim_status build_radial(sensim_optics *o, double t_end, size_t nr, dou
   const lens *L = &o->L;
   double *rad = malloc(2 * nr * sizeof *rad);
   if (!rad) return sensim__fail(SENSIM_ENOMEM, "out of memory for a %zu-entry lens table", nr);
-  double dt = t_end / (double)(nr - 1);
+  double dt = t_end / (double)(nr - 1), r = 0;
   for (size_t i = 0; i < nr; i++) {
     /* The last node may sit on the fisheye's field edge, where the inverse ends. */
     double t = i + 1 < nr ? (double)i * dt : t_end * (1 - 1e-13);
-    if (!sensim__radial_eval(L, t, &rad[2 * i], &rad[2 * i + 1])) {
+    if (!sensim__radial_eval_from(L, t, &r, &rad[2 * i], &rad[2 * i + 1])) {
       free(rad);
       return sensim__fail(SENSIM_EINVAL, "lens inverse undefined at normalised radius %g", sqrt(t));
     }
@@ -236,8 +236,19 @@ sensim_status sensim__optics_create(const sensim_camera_params *p, sensim_optics
     /* A little beyond the farthest corner, so rounding never leaves the table. */
     t_end = fmin(t_end * (1 + 1e-9), o->t_field);
     double err = INFINITY, wu = 0, wv = 0;
-    for (size_t nr = 4097; !rc && err > RADIAL_TOL_PX && nr <= ((size_t)1 << 20) + 1; nr = 2 * nr - 1)
+    /* Linear interpolation errs as the node spacing squared: after a
+     * table misses the tolerance, the next size is the first doubling
+     * predicted to meet it (at most the largest), not every doubling in
+     * turn, so a lens whose inverse cannot be tabulated is refused after
+     * about 2^20 node solves rather than twice that. */
+    const size_t nr_max = ((size_t)1 << 20) + 1;
+    for (size_t nr = 4097; !rc && err > RADIAL_TOL_PX && nr <= nr_max;) {
       rc = build_radial(o, t_end, nr, &err);
+      if (rc || nr == nr_max) break;
+      double shrink = 0.25;
+      do nr = 2 * nr - 1, shrink *= 0.25;
+      while (nr < nr_max && err * shrink > RADIAL_TOL_PX);
+    }
     if (!rc && err > MAX_ERR_PX)
       rc = sensim__fail(SENSIM_EINVAL,
                         "distortion is too close to folding over inside the image for its inverse to be "

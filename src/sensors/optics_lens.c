@@ -76,13 +76,18 @@ static double root_bound(const double *a, int n) {
 }
 
 /* r in [0, sqrt(t_lim)) with g(r) = y, for 0 <= y < rho_lim: Newton kept
- * inside a shrinking bracket (g increases there, g(0) = 0). */
-static double rad_solve(const lens *L, double y) {
-  double lo = 0, hi;
+ * inside a shrinking bracket (g increases there, g(0) = 0). r0 is a radius
+ * with g(r0) <= y (0 if none is known): the bracket starts there and, if
+ * r0 > 0, so does Newton. Started from y, Newton creeps towards a root
+ * far out on a steep polynomial by a factor (degree - 1) / degree per
+ * step (a hundred steps at normalised radii of 1e3); started from the
+ * previous node of a table it takes a few. */
+static double rad_solve(const lens *L, double y, double r0) {
+  double lo = r0 > 0 ? r0 : 0, hi;
   if (isfinite(L->t_lim)) hi = sqrt(L->t_lim);
   else
     for (hi = fmax(1.0, 2 * y); sensim__rad_g(L, hi, NULL) < y && hi < 1e150;) hi *= 2;
-  double r = fmin(y, 0.5 * (lo + hi));
+  double r = lo > 0 && lo < hi ? lo : fmin(y, 0.5 * (lo + hi));
   for (int it = 0; it < 200; it++) {
     double dg, f = sensim__rad_g(L, r, &dg) - y;
     if (f == 0) break;
@@ -103,6 +108,11 @@ static double rad_solve(const lens *L, double y) {
  * (A xn, A yn, C) in the optical frame (Brown-Conrady: its radial part, C = 1).
  * 0 where no ray exists. */
 int sensim__radial_eval(const lens *L, double t, double *A, double *C) {
+  double r = 0;
+  return sensim__radial_eval_from(L, t, &r, A, C);
+}
+
+int sensim__radial_eval_from(const lens *L, double t, double *r_io, double *A, double *C) {
   double rho = sqrt(t);
   if (L->model == SENSIM_LENS_FOV) {
     double a = rho * L->tanw;
@@ -120,7 +130,8 @@ int sensim__radial_eval(const lens *L, double t, double *A, double *C) {
     return 1;
   }
   if (!(rho < L->rho_lim)) return 0;
-  double r = rad_solve(L, rho);
+  double r = rad_solve(L, rho, *r_io);
+  *r_io = r;
   if (sensim__lens_is_bc(L)) {
     *A = rho > 0 ? r / rho : 1.0;
     *C = 1.0;
@@ -357,6 +368,16 @@ sensim_status sensim__lens_init(const sensim_camera_params *p, lens *L) {
     if (!(p->fy > 0 && isfinite(p->fy))) return sensim__fail(SENSIM_EINVAL, "fy %g must be finite and > 0", p->fy);
     if (!isfinite(p->cx) || !isfinite(p->cy))
       return sensim__fail(SENSIM_EINVAL, "principal point (%g, %g) must be finite", p->cx, p->cy);
+    /* Real principal points sit near the image centre; shift lenses and
+     * cropped regions of interest move them by a fraction of the image.
+     * Farther out, the distortion tables span radii the image never
+     * uses and take seconds to build (a fuzzed cy = 1.2e64 took 10 s to
+     * be refused), so the point must lie within one image size of it. */
+    if (!(p->cx >= -(double)L->W && p->cx <= 2.0 * L->W && p->cy >= -(double)L->H && p->cy <= 2.0 * L->H))
+      return sensim__fail(SENSIM_EINVAL,
+                          "principal point (cx %g, cy %g) must lie within one image size of the %gx%g image "
+                          "(cx in [-%g, %g], cy in [-%g, %g])",
+                          p->cx, p->cy, L->W, L->H, L->W, 2.0 * L->W, L->H, 2.0 * L->H);
     L->sx = p->fx, L->sy = p->fy, L->cx = p->cx, L->cy = p->cy;
   }
   for (int i = 0; i < 8; i++)

@@ -35,6 +35,12 @@ double sensim__rad_g(const lens *L, double r, double *dg);
 /* The radial part of the inverse at t = xn^2 + yn^2: the ray is
  * (A xn, A yn, C) in the optical frame; 0 outside the lens's field. */
 int sensim__radial_eval(const lens *L, double t, double *A, double *C);
+/* The same, for the Brown-Conrady, rational and Kannala-Brandt models
+ * given *r_io, an undistorted radius (theta for Kannala-Brandt) whose
+ * distorted radius is at most sqrt(t) (0 if none is known), which it
+ * replaces with the one of sqrt(t): a table built in increasing t
+ * solves each node from the last. The other models ignore *r_io. */
+int sensim__radial_eval_from(const lens *L, double t, double *r_io, double *A, double *C);
 /* Nonzero for the models with OpenCV's polynomial 2-D map: Brown-Conrady
  * and rational (whose radial factor is a ratio of polynomials). */
 int sensim__lens_is_bc(const lens *L);

@@ -152,6 +152,22 @@ int sensim__light_at(const sensim_light *l, const float p[3], float to[3], float
   *dist = (float)d;
   double irr = l->intensity / d2; /* inverse-square law */
   if (l->kind == SENSIM_LIGHT_SPOT) irr *= spot_factor(l, v3_scale(dl, -1.0 / d));
+  if (l->kind == SENSIM_LIGHT_RECT || l->kind == SENSIM_LIGHT_DISC) {
+    /* Seen from afar, a Lambertian emitter of radiance L and area A is a
+     * point of intensity L A cos(theta) (Lambert's cosine law), theta from
+     * its normal; it sends nothing behind it. */
+    sensim_vec3 nrm;
+    double area;
+    if (l->kind == SENSIM_LIGHT_RECT) {
+      nrm = v3_cross(l->edge_u, l->edge_v);
+      area = v3_norm(nrm);
+    } else {
+      nrm = l->direction;
+      area = M_PI * (double)l->radius * l->radius;
+    }
+    const double c = -v3_dot(v3_normalize(nrm), dl) / d;
+    irr = c > 0 ? irr * area * c : 0.0;
+  }
   *irradiance = (float)irr;
   return irr > 0;
 }

@@ -227,6 +227,8 @@ const robust_case robust_param_cases[] = {
     SENSOR(rate, NAN, "rate"),
     SENSOR(rate, INFINITY, "rate"),
     SENSOR(rate, 2e6, "rate"),
+    SENSOR(rate, 5e-324, "rate"), /* denormal: its period overflows to inf */
+    SENSOR(rate, 1e-10, "rate"),   /* a period beyond SENSIM_TIME_MAX */
     SENSOR(phase, -1, "phase"),
     SENSOR(phase, NAN, "phase"),
     SENSOR(phase, INFINITY, "phase"),
@@ -286,6 +288,8 @@ const robust_case robust_param_cases[] = {
     CAM(line_time, F_D, 1, "line_time"),
     CAM(max_bounces, F_I, -1, "max_bounces"),
     CAM(max_bounces, F_I, 9, "max_bounces"),
+    CAM(integrator, F_I, 2, "integrator"),
+    CAM(integrator, F_I, -1, "integrator"),
     CAM(fog_visibility, F_D, -1, "fog_visibility"),
     CAM(fog_visibility, F_D, NAN, "fog_visibility"),
     CAM(fog_visibility, F_D, INFINITY, "fog_visibility"),
@@ -406,6 +410,8 @@ const robust_case robust_param_cases[] = {
     RADAR(max_bounces, F_I, 1000000, "max_bounces"),
     RADAR(sigma_range, F_D, NAN, "sigma_range"),
     RADAR(sigma_velocity, F_D, INFINITY, "sigma_velocity"),
+    RADAR(beam_width_az, F_D, -0.1, "beam_width_az"),
+    RADAR(beam_width_el, F_D, NAN, "beam_width_el"),
 
     LIGHT(kind, F_I, 9, "light kind"),
     LIGHT(position.x, F_D, NAN, "finite"),
@@ -418,6 +424,12 @@ const robust_case robust_param_cases[] = {
     LIGHT(color[0], F_F, 2, "color[0]"),
     LIGHT(color[1], F_F, -0.1, "color[1]"),
     LIGHT(color[2], F_F, NAN, "color[2]"),
+    LIGHT(radius, F_F, -1, "radius"),
+    LIGHT(radius, F_F, NAN, "radius"),
+    LIGHT(angular_diameter, F_F, 0.6, "angular_diameter"),
+    LIGHT(angular_diameter, F_F, NAN, "angular_diameter"),
+    LIGHT(kind, F_I, SENSIM_LIGHT_RECT, "edge_u x edge_v"),
+    LIGHT(kind, F_I, SENSIM_LIGHT_DISC, "disc light radius"),
 
     SHAPE(kind, F_I, 9, "shape kind"),
     SHAPE(size.x, F_D, 0, "box size"),
@@ -451,6 +463,8 @@ const robust_case robust_param_cases[] = {
     MAT(normal_scale, NAN, "normal_scale"),
     MAT(alpha, -0.1, "alpha"),
     MAT(alpha_cutoff, 2, "alpha_cutoff"),
+    MAT(specular, 1.5, "specular"),
+    MAT(specular, NAN, "specular"),
 
     BODY(pose.pos.x, NAN, "body pose"),
     BODY(pose.pos.y, INFINITY, "body pose"),

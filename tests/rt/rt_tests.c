@@ -129,11 +129,106 @@ static void test_rt_occlusion_and_rotated_normals(void **state) {
   sensim_world_destroy(w);
 }
 
+/* Static bodies and moving ones live in two parts of a view, traced one
+ * after the other: a ray gets the nearer of the two hits, from single
+ * rays, packets of 8 and of 16 alike, and occlusion sees both parts. The
+ * static part is built once: a later view whose moving body moved
+ * rebuilds the moving part alone. A static wall stands at x = 6 (front
+ * face 5.9); the fixture's moving wall's front face runs from 4.9 at
+ * t = 0 to 6.9 at t = 1, so it is nearer before t = 0.5 only. */
+static void test_rt_static_and_moving_parts_give_the_nearer_hit(void **state) {
+  (void)state;
+  fixture fx;
+  fx.w = test_world(0, 1);
+  sensim_mesh *m = NULL;
+  sensim_shape sh = {SENSIM_SHAPE_BOX, {0.2, 4, 4}, 0};
+  SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(fx.w, &sh, NULL, &m));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = m;
+  bp.is_static = 1;
+  bp.pose.pos = (sensim_vec3){6.0, 0, 0};
+  sensim_body *fixed = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(fx.w, &bp, &fixed));
+  bp.is_static = 0;
+  bp.pose.pos = (sensim_vec3){0, 0, 0};
+  SENSIM_OK_OR_FAIL(sensim_body_create(fx.w, &bp, &fx.wall));
+  for (int i = 0; i <= 100; i++) {
+    sensim_body_state s = test_state_xyzyaw(5.0 + 2.0 * i * 0.01, 0, 0, 0);
+    s.flags = 0;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(fx.wall, i * 0.01, &s));
+  }
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(fx.w, 0.0, 1.0, 1, -1, &fx.snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(fx.w, fx.snap, &fx.bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(fx.bind, fx.snap, &fx.view));
+  assert_int_equal(sensim__rt_scene_builds(fx.w), 2); /* one per part */
+  assert_false(sensim__rt_view_is_static(fx.view));
+  sensim_rt_ray rays[16];
+  sensim_rt_hit hits[16];
+  sensim_rt_packet16 pk;
+  for (int i = 0; i < 16; i++) {
+    double t = (i + 0.5) / 16.0;
+    rays[i] = ray_x(0.1 * (i % 4), t);
+    pk.org_x[i] = 0, pk.org_y[i] = rays[i].org[1], pk.org_z[i] = 0, pk.tnear[i] = 0;
+    pk.dir_x[i] = 1, pk.dir_y[i] = 0, pk.dir_z[i] = 0;
+    pk.time[i] = sensim__rt_ray_time(fx.view, t), pk.tfar[i] = INFINITY;
+  }
+  sensim__rt_intersect16(fx.view, &pk, 0xFFFFu, 1);
+  for (int coherent = 0; coherent < 2; coherent++) {
+    sensim__rt_intersect(fx.view, rays, hits, 16, coherent);
+    for (int i = 0; i < 16; i++) {
+      double t = (i + 0.5) / 16.0, moving = 4.9 + 2.0 * t;
+      int near_moving = moving < 5.9;
+      assert_near(hits[i].t, near_moving ? moving : 5.9, 1e-4);
+      assert_int_equal(hits[i].body, near_moving ? 1 : 0);
+      assert_near(hits[i].n[0], -1.0, 1e-5);
+      assert_near(pk.tfar[i], hits[i].t, 1e-5);
+      assert_int_equal(pk.body[i], (unsigned)hits[i].body);
+    }
+  }
+  /* Occlusion up to 5.5 m: only the moving wall, before t = 0.3, blocks. */
+  unsigned char occ[16];
+  sensim_rt_shadow16 sp;
+  for (int i = 0; i < 16; i++) {
+    rays[i].tfar = 5.5f;
+    sp.org_x[i] = 0, sp.org_y[i] = rays[i].org[1], sp.org_z[i] = 0, sp.tnear[i] = 0;
+    sp.dir_x[i] = 1, sp.dir_y[i] = 0, sp.dir_z[i] = 0, sp.time[i] = pk.time[i], sp.tfar[i] = 5.5f;
+  }
+  sensim__rt_occluded(fx.view, rays, occ, 16, 0);
+  unsigned occ16 = sensim__rt_occluded16(fx.view, &sp, 0xFFFFu);
+  for (int i = 0; i < 16; i++) {
+    int blocked = 4.9 + 2.0 * (i + 0.5) / 16.0 < 5.5;
+    assert_int_equal(occ[i], blocked);
+    assert_int_equal((occ16 >> i) & 1u, (unsigned)blocked);
+  }
+  /* Past the rays' reach the static wall blocks every lane. */
+  for (int i = 0; i < 16; i++) rays[i].tfar = 10.0f;
+  sensim__rt_occluded(fx.view, rays, occ, 16, 0);
+  for (int i = 0; i < 16; i++) assert_int_equal(occ[i], 1);
+  /* A window where the moving wall stands elsewhere: its part alone is rebuilt. */
+  sensim_snapshot *snap2 = NULL;
+  sensim_rt_binding *bind2 = NULL;
+  sensim_rt_view *view2 = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(fx.w, 0.2, 0.3, 1, -1, &snap2));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(fx.w, snap2, &bind2));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(bind2, snap2, &view2));
+  assert_int_equal(sensim__rt_scene_builds(fx.w), 3);
+  sensim_rt_ray r = ray_x(0, 0.25);
+  sensim_rt_hit h;
+  sensim__rt_intersect(view2, &r, &h, 1, 0);
+  assert_near(h.t, 4.9 + 0.5, 1e-4);
+  sensim__rt_view_destroy(view2);
+  sensim__rt_binding_free(bind2);
+  sensim__snapshot_free(snap2);
+  teardown_fixture(&fx);
+}
+
 int sensim_test_rt(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rt_ray_time_sees_body_where_keyframes_put_it),
       cmocka_unit_test(test_rt_packets_agree_with_single_rays),
       cmocka_unit_test(test_rt_occlusion_and_rotated_normals),
+      cmocka_unit_test(test_rt_static_and_moving_parts_give_the_nearer_hit),
   };
   return cmocka_run_group_tests_name("rt", tests, NULL, NULL);
 }

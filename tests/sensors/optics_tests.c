@@ -4,6 +4,7 @@
  * horizontal field, vignetting and lateral chromatic aberration against
  * closed forms, and bad input. */
 #include <math.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "support/testutil.h"
@@ -463,6 +464,42 @@ static void test_optics_bad_parameters_are_rejected(void **state) {
   assert_int_equal(sensim_camera_project(&p, from_optical(0.83, 0, 1), &u, &v), SENSIM_EINVAL);
 }
 
+/* A principal point far outside the image is refused before any table is
+ * built (a fuzzed camera with cy = 1.2e64 and k1 = -5 took 10 s to be
+ * refused), one image size out is accepted, and a lens steep enough that
+ * no table of 2^20 nodes can invert it, over every radius of an image
+ * whose principal point lies one image height below it, is refused in
+ * well under a second of CPU time. */
+static void test_optics_far_principal_point_and_steep_lens_are_refused_quickly(void **state) {
+  (void)state;
+  sensim_camera_params p = base(64, 48);
+  p.lens = SENSIM_LENS_BROWN_CONRADY;
+  p.fx = p.fy = 50, p.cx = 32, p.cy = 1.2e64;
+  p.dist[0] = -5, p.dist[1] = 20;
+  expect_einval(&p, "cy 1.2e64");
+  assert_non_null(strstr(sensim_last_error(), "principal point"));
+  p.cy = -49;
+  expect_einval(&p, "cy one image height and a pixel above");
+  assert_non_null(strstr(sensim_last_error(), "principal point"));
+  p.dist[0] = p.dist[1] = 0;
+  sensim_optics *o = NULL;
+  for (int i = 0; i < 4; i++) {
+    p.cx = i & 1 ? -64.0 : 128.0, p.cy = i & 2 ? -48.0 : 96.0;
+    SENSIM_OK_OR_FAIL(sensim__optics_create(&p, &o));
+    sensim__optics_destroy(o);
+  }
+  p.dist[0] = -5, p.dist[1] = 20, p.fx = p.fy = 0.3, p.cx = 32, p.cy = 96;
+  clock_t c0 = clock();
+  expect_einval(&p, "steep lens");
+  double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+#if defined(__SANITIZE_ADDRESS__)
+  const double limit = 3.0; /* ASan slows the solves about threefold */
+#else
+  const double limit = 1.0;
+#endif
+  if (!(cpu < limit)) fail_msg("refusing the steep lens took %.2f s of CPU time (limit %.1f s)", cpu, limit);
+}
+
 int sensim_test_optics(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_optics_pinhole_projection_matches_closed_form),
@@ -476,6 +513,7 @@ int sensim_test_optics(void) {
       cmocka_unit_test(test_optics_vignetting_is_cos4_times_polynomial),
       cmocka_unit_test(test_optics_chromatic_aberration_scales_channel_images),
       cmocka_unit_test(test_optics_bad_parameters_are_rejected),
+      cmocka_unit_test(test_optics_far_principal_point_and_steep_lens_are_refused_quickly),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,8 @@ int sensim_test_texture_png(void);
 int sensim_test_doc_examples(void);
 int sensim_test_record_files(void);
 int sensim_test_record(void);
+int sensim_test_disk_full(void);
+int sensim_test_record_ros(void);
 int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_plot(void);

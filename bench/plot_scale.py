@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""Log-log plot of bench_scale's moving-bodies table (docs/performance.md,
+"Scale"): capture time of the OS1-128 and the host loop's push + advance
+per step against the number of moving bodies.
+
+    build/bench/bench_scale --blocks 24 --moving 0,10,100,1000,10000 > scale.txt
+    python3 bench/plot_scale.py scale.txt docs/img/bench_scale.svg
+"""
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def moving_rows(path):
+    """(bodies, capture ms, host ms/step) of the moving-cars table."""
+    rows, inside = [], False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("| moving bodies"):
+                inside = True
+                continue
+            if inside and line.startswith("|--"):
+                continue
+            if inside and line.startswith("|"):
+                c = [x.strip() for x in line.strip().strip("|").split("|")]
+                rows.append((int(c[0]), float(c[1]), float(c[3])))
+            elif inside:
+                break
+    return rows
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: plot_scale.py BENCH_OUTPUT.txt OUT.svg")
+    rows = [r for r in moving_rows(sys.argv[1]) if r[0] > 0]
+    if not rows:
+        sys.exit("no moving-bodies table with nonzero counts in " + sys.argv[1])
+    n = [r[0] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.loglog(n, [r[1] for r in rows], "o-", label="OS1-128 capture, ms")
+    ax.loglog(n, [r[2] for r in rows], "s-", label="host push_state (all) + advance, ms/step")
+    ax.loglog(n, [rows[0][2] * x / n[0] for x in n], ":", color="grey", label="linear in the bodies")
+    ax.set_xlabel("moving bodies")
+    ax.set_ylabel("CPU time, ms")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()
