@@ -7,6 +7,7 @@ int sensim_test_render_input(void);
 int sensim_test_render_lights(void);
 int sensim_test_render_sky(void);
 int sensim_test_render_materials(void);
+int sensim_test_render_gltf(void);
 int sensim_test_render_hdr(void);
 
 int main(void) {
@@ -16,6 +17,7 @@ int main(void) {
   failed += sensim_test_render_lights();
   failed += sensim_test_render_sky();
   failed += sensim_test_render_materials();
+  failed += sensim_test_render_gltf();
   failed += sensim_test_render_hdr();
   return failed ? 1 : 0;
 }

@@ -57,8 +57,11 @@ typedef struct sensim_image {
 SENSIM_API sensim_status sensim_read_png(const char *path, sensim_image *out);
 SENSIM_API void sensim_image_free(sensim_image *img);
 
-/* Load a texture from a PNG: 8-bit sRGB values are linearised (IEC
- * 61966-2-1), 16-bit and grey files likewise; alpha is dropped. */
+/* Load a texture from a PNG (8 or 16 bits, grey or colour, with or without
+ * alpha): its values are taken as sRGB-encoded and decoded to linear light
+ * (IEC 61966-2-1) where a material uses it as colour, read as they are
+ * where it uses it as data (sensim_texture_create_rgba, world.h); alpha is
+ * kept (1 where the file has none). */
 SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sensim_texture **out);
 
 /* Radiance RGBE (.hdr) images, linear RGB floats (io/hdr.c): read

@@ -227,6 +227,17 @@ SENSIM_API void sensim_material_init(sensim_material *m);
 SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
                                     const float *rgb, sensim_texture **out);
 
+/* Create a texture from RGBA floats (width x height x 4, row 0 at the top,
+ * copied, each in [0, 1]); alpha is linear coverage. `srgb` nonzero: RGB is
+ * sRGB-encoded, as image files hold it. A texture is decoded per use, as
+ * glTF 2.0 says (sec. 3.9): where a material uses it as colour (`texture`,
+ * `emissive_texture`) sRGB values are decoded to linear light (IEC
+ * 61966-2-1) before filtering; where it uses it as data
+ * (`metallic_roughness_texture`, `normal_texture`) the values are read as
+ * given. sensim_texture_load_png (io.h) makes one from a PNG (srgb = 1). */
+SENSIM_API sensim_status sensim_texture_create_rgba(sensim_world *world, uint32_t width, uint32_t height,
+                                                    const float *rgba, int srgb, sensim_texture **out);
+
 /* The same for high-dynamic-range data (radiance, an environment map):
  * each value finite and >= 0, no upper bound. sensim_texture_load_hdr
  * (io.h) reads one from a Radiance .hdr file. */
@@ -243,6 +254,20 @@ typedef struct sensim_mesh_desc {
   const float *tri_reflectance; /* ntri lidar reflectances in [0, 1] overriding the
                                    material's per triangle (road markings), or NULL */
   const sensim_material *material; /* NULL: sensim_material_init's */
+  const float *normals;         /* 3 * nvert vertex normals (shading), mesh frame, each
+                                   finite and nonzero (normalised when copied), or NULL:
+                                   surfaces shade with their flat triangle normals */
+  const float *tangents;        /* 4 * nvert tangents (glTF TANGENT): xyz along +u,
+                                   finite and nonzero; w = +1 or -1, the bitangent
+                                   w (n x t) pointing to decreasing v (up the image, a
+                                   normal map's +Y); or NULL: generated where a
+                                   material has a normal map (MikkTSpace-compatible) */
+  const sensim_material *materials; /* nmaterials materials, copied: several per mesh
+                                   (a glTF mesh's primitives); `material` must then be
+                                   NULL. materials[0] is the mesh's own (radar, lidar) */
+  size_t nmaterials;            /* 0: `material` for every triangle */
+  const uint32_t *tri_material; /* ntri indices into materials, or NULL: all use
+                                   materials[0] */
 } sensim_mesh_desc;
 
 /* Empty arrays and the default material: set vertices, nvert, indices and
@@ -251,20 +276,31 @@ SENSIM_API void sensim_mesh_desc_init(sensim_mesh_desc *desc);
 
 /* Create a mesh from `desc`, whose arrays and material are copied; the mesh
  * belongs to the world. SENSIM_EINVAL for NULL pointers, fewer than 3
- * vertices or 1 triangle, non-finite vertices or uvs, an index out of
- * range, a reflectance outside [0, 1] or a material out of range. */
+ * vertices or 1 triangle, non-finite vertices, uvs, normals or tangents, a
+ * zero normal or tangent, a tangent w other than +-1, an index or material
+ * index out of range, a reflectance outside [0, 1] or a material out of
+ * range. */
 SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const sensim_mesh_desc *desc,
                                             sensim_mesh **out);
 
 /* Load a mesh file through Assimp: OBJ, PLY, STL or glTF 2.0 (.gltf/.glb),
  * chosen by the extension (any case). All meshes of the file are merged
  * with their node transforms applied, with their first UV channel when
- * they have one. `material` may be NULL: the file's first material's
- * diffuse colour is used then. The file's structure is checked before and
- * after Assimp reads it, so no file, however broken, crashes the host:
- * SENSIM_EPARSE naming the file and the fault for a malformed file or
- * another extension, SENSIM_ENOTFOUND for a missing one, SENSIM_EIO for
- * one that is not a regular file; the world is unchanged on failure. */
+ * they have one. `material` non-NULL is every triangle's material. NULL:
+ * for OBJ, PLY and STL the file's first material's diffuse colour; for
+ * glTF its metallic-roughness materials in full (docs/rendering.md,
+ * "Materials from glTF"): factors, base-colour (with alpha),
+ * metallic-roughness, normal and emissive textures (PNG or JPEG images,
+ * embedded or beside the file, made in the world), alphaMode and cutoff,
+ * KHR_materials_transmission and _ior; each primitive's material on its
+ * triangles (sensim_mesh_desc.materials), and the vertex normals and
+ * tangents (generated where a primitive has none). The file's structure
+ * is checked before and after Assimp reads it, so no file, however
+ * broken, crashes the host: SENSIM_EPARSE naming the file and the fault
+ * for a malformed file (a glTF's image missing or unreadable, a material
+ * value out of range) or another extension, SENSIM_ENOTFOUND for a
+ * missing file, SENSIM_EIO for one that is not a regular file; the world
+ * is unchanged on failure (no mesh, no texture). */
 SENSIM_API sensim_status sensim_mesh_load(sensim_world *world, const char *path,
                                const sensim_material *material, sensim_mesh **out);
 

@@ -115,7 +115,7 @@ static const float *map_texel(const sensim_texture *t, const float d[3]) {
   uint32_t y = (uint32_t)(acosf(z) * (float)(1.0 / M_PI) * (float)t->height);
   if (x >= t->width) x = t->width - 1;
   if (y >= t->height) y = t->height - 1;
-  return t->rgb + 3 * ((size_t)y * t->width + x);
+  return t->linear + 4 * ((size_t)y * t->width + x);
 }
 
 void sensim__env_radiance(const sensim_env *e, const float d[3], float L[3]) {
@@ -145,7 +145,7 @@ sensim_status sensim__env_tabulate(sensim_env *e) {
     for (size_t u = 0; u < nu; u++) {
       float L[3];
       if (t) {
-        memcpy(L, t->rgb + 3 * (v * nu + u), sizeof L);
+        memcpy(L, t->linear + 4 * (v * nu + u), sizeof L);
       } else {
         const double ph = (u + 0.5) * 2.0 * M_PI / (double)nu;
         const float d[3] = {(float)(st * cos(ph)), (float)(st * sin(ph)), (float)cos(th)};

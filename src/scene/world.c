@@ -66,14 +66,15 @@ void sensim_world_destroy(sensim_world *w) {
     sensim__vtrack_free(&w->bodies[i]->deform);
     free(w->bodies[i]);
   }
-  for (size_t i = 0; i < w->ntextures; i++) {
-    free(w->textures[i]->rgb);
-    free(w->textures[i]);
-  }
+  for (size_t i = 0; i < w->ntextures; i++) sensim__texture_free(w->textures[i]);
   free(w->textures);
   for (size_t i = 0; i < w->nmeshes; i++) {
     free(w->meshes[i]->uvs);
     free(w->meshes[i]->tri_reflectance);
+    free(w->meshes[i]->normals);
+    free(w->meshes[i]->tangents);
+    free(w->meshes[i]->materials);
+    free(w->meshes[i]->tri_material);
     free(w->meshes[i]->chunk_bounds);
     free(w->meshes[i]->vertices);
     free(w->meshes[i]->indices);

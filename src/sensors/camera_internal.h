@@ -32,7 +32,8 @@ typedef struct sensim_camera_body {
   float rough, metal;   /* roughness, metallic */
   uint16_t class_id;
   uint32_t instance_id;
-  int textured;         /* the material has a texture (shading.c samples it) */
+  int textured;         /* the material varies over the surface: shading.c evaluates it per hit
+                           (sensim__surface_varies) */
   /* What the path integrator needs besides (sensors/render/path.c). */
   float emission[3];    /* emitted radiance, W/(sr m^2) */
   float specular, ior, transmission;

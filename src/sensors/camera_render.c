@@ -217,6 +217,8 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
   memset(sh.metal, 0, sizeof sh.metal);
   memset(sh.T, 0, sizeof sh.T);
   for (int l = 0; l < LANES; l++) sh.rough[l] = 1.0f;
+  unsigned varied = 0;   /* lanes on a surface of varying material */
+  float emit[3][LANES];  /* their emitted radiance */
   for (unsigned lv = L->valid; lv; lv &= lv - 1) {
     const int l = __builtin_ctz(lv);
     const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
@@ -237,30 +239,49 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     }
     const sensim_camera_body *cb = &r->bodies[body];
     if (cb->textured) {
+      /* Material varying over the surface (shading.h): textures, and
+       * emission, from either face as the path integrator has it. */
       sensim_surface sf;
       sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
       for (int c = 0; c < 3; c++) sh.base[c][l] = sf.base[c];
+      sh.rough[l] = sf.roughness, sh.metal[l] = sf.metallic;
+      for (int c = 0; c < 3; c++) emit[c][l] = sf.emission[c];
+      varied |= 1u << l;
     } else {
       for (int c = 0; c < 3; c++) sh.base[c][l] = cb->base[c];
+      sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
     }
-    sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
   }
   unsigned shaded = 0; /* hits that light reaches through the fog */
   for (int l = 0; l < LANES; l++)
     if (((hit >> l) & 1) && sh.T[l] > 0) shaded |= 1u << l;
   if (!shaded) return SENSIM_OK;
   sensim__camera_surfaces16(pk, &sh, r->ambient);
+  /* Shading normals (vertex normals, normal maps) where the material has
+   * them, now that the geometric normal faces the viewer; secondary rays
+   * keep their offset along the geometric one. */
+  for (unsigned lv = varied & shaded; lv; lv &= lv - 1) {
+    const int l = __builtin_ctz(lv);
+    const int body = (int)pk->body[l];
+    float rot[9], n[3];
+    const float ng[3] = {sh.nx[l], sh.ny[l], sh.nz[l]}, view[3] = {sh.vx[l], sh.vy[l], sh.vz[l]};
+    sensim__rt_body_matrix(r->view, body, pk->time[l], rot);
+    sensim__surface_normal(snap, body, pk->prim[l], pk->u[l], pk->v[l], rot, ng, view, n);
+    sh.nx[l] = n[0], sh.ny[l] = n[1], sh.nz[l] = n[2];
+  }
   const int mirrors = bounce < r->cam->p.max_bounces;
   for (unsigned ls = shaded; ls; ls &= ls - 1) {
     const int l = __builtin_ctz(ls);
     float *col = s->col[L->sample[l]];
     for (int c = 0; c < 3; c++) col[c] += sh.amb[c][l];
+    if ((varied >> l) & 1)
+      for (int c = 0; c < 3; c++) col[c] += sh.wt[c][l] * emit[c][l];
     if (mirrors && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
-      sensim_surface sf = {{sh.nx[l], sh.ny[l], sh.nz[l]},
-                           {sh.vx[l], sh.vy[l], sh.vz[l]},
-                           {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
-                           sh.rough[l],
-                           sh.metal[l]};
+      sensim_surface sf = {.n = {sh.nx[l], sh.ny[l], sh.nz[l]},
+                           .v = {sh.vx[l], sh.vy[l], sh.vz[l]},
+                           .base = {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
+                           .roughness = sh.rough[l],
+                           .metallic = sh.metal[l]};
       float F[3];
       sensim__fresnel_view(&sf, F);
       const float wr[3] = {sh.wt[0][l] * F[0], sh.wt[1][l] * F[1], sh.wt[2][l] * F[2]};
@@ -425,7 +446,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   sensim_pose_table poses = {0, 0, 0, NULL};
   band bands[SENSIM_CAMERA_MAX_BANDS];
   sensim_camera_scratch *table = NULL; /* holds the frame's body table */
-  sensim_emitters emitters = {0, NULL, NULL, NULL, 0.0};
+  sensim_emitters emitters = {0, NULL, NULL, NULL, 0.0, NULL, NULL, NULL};
   sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed

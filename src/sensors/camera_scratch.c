@@ -8,6 +8,7 @@
 #include "core/internal.h"
 #include "scene/scene.h"
 #include "sensors/camera_internal.h"
+#include "sensors/shading.h"
 
 static void scratch_free(sensim_camera_scratch *s) {
   free(s->col);
@@ -114,7 +115,7 @@ sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sens
     const sensim_material *m = &bs->mesh->material;
     for (int c = 0; c < 3; c++) cb->base[c] = m->base_color[c];
     cb->rough = m->roughness, cb->metal = m->metallic;
-    cb->textured = m->texture && bs->mesh->uvs;
+    cb->textured = sensim__surface_varies(bs->mesh);
     for (int c = 0; c < 3; c++) cb->emission[c] = m->emission[c];
     cb->specular = m->specular, cb->ior = m->ior, cb->transmission = m->transmission;
     cb->thin_walled = m->thin_walled;

@@ -11,32 +11,46 @@
 
 static int black3(const float c[3]) { return !(c[0] > 0.0f) && !(c[1] > 0.0f) && !(c[2] > 0.0f); }
 
+/* Triangles of m whose material emits. */
+static size_t emissive_triangles(const sensim_mesh *m) {
+  if (!m->materials) return black3(m->material.emission) ? 0 : m->ntri;
+  size_t n = 0;
+  for (size_t t = 0; t < m->ntri; t++) n += !black3(sensim__mesh_tri_material(m, (unsigned)t)->emission);
+  return n;
+}
+
 sensim_status sensim__emitters_build(const sensim_snapshot *snap, sensim_emitters *e) {
   memset(e, 0, sizeof *e);
   size_t n = 0;
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (m && !black3(m->material.emission)) n += m->ntri;
+    if (m) n += emissive_triangles(m);
   }
   if (!n) return SENSIM_OK;
+  e->snap = snap;
   e->v = malloc(n * sizeof *e->v);
   e->le = malloc(n * sizeof *e->le);
   e->cdf = malloc(n * sizeof *e->cdf);
-  if (!e->v || !e->le || !e->cdf) {
+  e->body = malloc(n * sizeof *e->body);
+  e->prim = malloc(n * sizeof *e->prim);
+  if (!e->v || !e->le || !e->cdf || !e->body || !e->prim) {
     sensim__emitters_free(e);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for %zu emissive triangles", n);
   }
   double acc = 0.0;
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (!m || black3(m->material.emission)) continue;
+    if (!m || !emissive_triangles(m)) continue;
     sensim_body_state st;
     if (snap->bodies[i].is_static)
       st.pose = snap->bodies[i].pose;
     else
       sensim__snap_state_at(snap, i, snap->t1, &st);
-    const float lum = sensim__luminance(m->material.emission);
     for (size_t t = 0; t < m->ntri; t++) {
+      /* Each triangle's own material (a mesh may hold several). */
+      const sensim_material *tm = sensim__mesh_tri_material(m, (unsigned)t);
+      if (black3(tm->emission)) continue;
+      const float lum = sensim__luminance(tm->emission);
       float *v = e->v[e->n];
       for (int k = 0; k < 3; k++) {
         const float *mv = m->vertices + 3 * (size_t)m->indices[3 * t + k];
@@ -45,7 +59,9 @@ sensim_status sensim__emitters_build(const sensim_snapshot *snap, sensim_emitter
       }
       const sensim_vec3 a = v3(v[3] - v[0], v[4] - v[1], v[5] - v[2]), b = v3(v[6] - v[0], v[7] - v[1], v[8] - v[2]);
       acc += 0.5 * v3_norm(v3_cross(a, b)) * lum;
-      memcpy(e->le[e->n], m->material.emission, sizeof e->le[e->n]);
+      memcpy(e->le[e->n], tm->emission, sizeof e->le[e->n]);
+      e->body[e->n] = tm->emissive_texture && m->uvs ? (int)i : -1;
+      e->prim[e->n] = (unsigned)t;
       e->cdf[e->n++] = acc;
     }
   }
@@ -58,6 +74,8 @@ void sensim__emitters_free(sensim_emitters *e) {
   free(e->v);
   free(e->le);
   free(e->cdf);
+  free(e->body);
+  free(e->prim);
   memset(e, 0, sizeof *e);
 }
 
@@ -225,6 +243,14 @@ static int emitter(const sensim_emitters *e, const float p[3], float u0, float u
   /* Area density lum / total, the same for every emitter point. */
   *pdf_area = (float)(sensim__luminance(e->le[lo]) / e->total);
   for (int c = 0; c < 3; c++) out->L[c] = e->le[lo][c];
+  if (e->body[lo] >= 0) {
+    /* The emissive texture at the point: q's weights of vertices 1 and 2
+     * are Embree's (u, v). The density above stays the factor's, an
+     * importance choice that the estimate L / pdf keeps unbiased. */
+    sensim_surface sf;
+    sensim__surface_material(e->snap, e->body[lo], e->prim[lo], 1.0f - b1 - b2, b1, &sf);
+    memcpy(out->L, sf.emission, sizeof out->L);
+  }
   /* g = A cos / d^2 for this triangle; the solid-angle density is
    * pdf_area d^2 / cos = pdf_area A / g. */
   out->pdf = *pdf_area * 0.5f * A2 / g;

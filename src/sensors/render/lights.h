@@ -30,9 +30,12 @@
 typedef struct sensim_emitters {
   size_t n;
   float (*v)[9];    /* per triangle: its three vertices, world */
-  float (*le)[3];   /* emitted radiance */
+  float (*le)[3];   /* emitted radiance: its material's factor (the sampling density's) */
   double *cdf;      /* cumulative area x luminance, cdf[n - 1] = total */
   double total;     /* sum of area x luminance of emission */
+  int *body;        /* per triangle: snapshot body, and */
+  unsigned *prim;   /* triangle in its mesh, where an emissive texture varies le over it; body -1 elsewhere */
+  const sensim_snapshot *snap; /* what body indexes */
 } sensim_emitters;
 
 /* Collect the emissive triangles of snap (none: n = 0, nothing

@@ -119,33 +119,46 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
       s->hit_body[si] = body;
     }
     const sensim_camera_body *cb = &r->bodies[body];
-    /* Emission, from either face. */
-    if ((cb->emission[0] > 0.0f || cb->emission[1] > 0.0f || cb->emission[2] > 0.0f)) {
+    /* The material where it varies over the surface (textures, vertex
+     * normals and normal maps, several materials: shading.h), else the
+     * body's. ns is the shading normal that frames the BSDF; n, the
+     * geometric one, keeps deciding sides and offsetting new rays. */
+    const float v[3] = {-d[0], -d[1], -d[2]};
+    float ns[3] = {n[0], n[1], n[2]};
+    const sensim_material *tm = NULL;
+    sensim_surface sf;
+    if (cb->textured) {
+      float rot[9];
+      sensim__rt_body_matrix(r->view, body, pk->time[l], rot);
+      sensim__surface_at(snap, body, pk->prim[l], pk->u[l], pk->v[l], rot, n, v, &sf);
+      memcpy(ns, sf.n, sizeof ns);
+      tm = sensim__mesh_tri_material(snap->bodies[body].mesh, pk->prim[l]);
+    }
+    /* Emission, from either face: the texture's where there is one; the
+     * light-sampling density goes by the factor (lights.c). */
+    const float *le = tm ? tm->emission : cb->emission;
+    if ((le[0] > 0.0f || le[1] > 0.0f || le[2] > 0.0f)) {
       /* Weighed against the light sample that could have found it. */
       float mis = 1.0f;
       if (L->pdf[l] > 0.0f) {
         const float cos_l = -(n[0] * d[0] + n[1] * d[1] + n[2] * d[2]);
-        mis = sensim__power_heuristic(
-            L->pdf[l], sensim__light_set_emitter_pdf(&pc->lights, cb->emission, pk->tfar[l] / id, cos_l));
+        mis = sensim__power_heuristic(L->pdf[l],
+                                      sensim__light_set_emitter_pdf(&pc->lights, le, pk->tfar[l] / id, cos_l));
       }
-      for (int c = 0; c < 3; c++) col[c] += w[c] * cb->emission[c] * mis;
+      const float *lt = tm ? sf.emission : le;
+      for (int c = 0; c < 3; c++) col[c] += w[c] * lt[c] * mis;
     }
     if (bounce >= max_b) continue;
-    float base[3];
-    if (cb->textured) {
-      sensim_surface sf;
-      sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
-      memcpy(base, sf.base, sizeof base);
-    } else {
-      memcpy(base, cb->base, sizeof base);
-    }
     sensim_bsdf bsdf;
-    sensim__bsdf_init(&bsdf, base, cb->rough, cb->metal, cb->specular, cb->ior, cb->transmission, cb->thin_walled,
-                      entering);
+    if (tm)
+      sensim__bsdf_init(&bsdf, sf.base, sf.roughness, sf.metallic, tm->specular, tm->ior, tm->transmission,
+                        tm->thin_walled, entering);
+    else
+      sensim__bsdf_init(&bsdf, cb->base, cb->rough, cb->metal, cb->specular, cb->ior, cb->transmission,
+                        cb->thin_walled, entering);
     float t[3], b[3], o[3];
-    sensim__onb(n, t, b);
-    const float v[3] = {-d[0], -d[1], -d[2]};
-    to_local(t, b, n, v, o);
+    sensim__onb(ns, t, b);
+    to_local(t, b, ns, v, o);
     if (o[2] < 1e-6f) o[2] = 1e-6f;
     sensim__bsdf_prepare(&bsdf, o);
     uint32_t wd[8];
@@ -160,7 +173,7 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
     sensim_light_sample ls;
     if (sensim__light_set_sample(&pc->lights, p, ul, &ls)) {
       float il[3], fc[3], pdf_b;
-      to_local(t, b, n, ls.wi, il);
+      to_local(t, b, ns, ls.wi, il);
       sensim__bsdf_eval(&bsdf, o, il, fc, &pdf_b);
       if (fc[0] > 0.0f || fc[1] > 0.0f || fc[2] > 0.0f) {
         const float mis = ls.pdf > 0.0f ? sensim__power_heuristic(ls.pdf, pdf_b) : 1.0f;
@@ -194,8 +207,9 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
     }
     if (!(nw[0] > 0.0f || nw[1] > 0.0f || nw[2] > 0.0f)) continue;
     float wi[3];
-    to_world(t, b, n, il, wi);
-    const float side = il[2] < 0.0f ? -off : off;
+    to_world(t, b, ns, il, wi);
+    /* The side of the geometric surface the new ray leaves from. */
+    const float side = wi[0] * n[0] + wi[1] * n[1] + wi[2] * n[2] < 0.0f ? -off : off;
     const float po[3] = {p[0] + n[0] * side, p[1] + n[1] * side, p[2] + n[2] * side};
     sensim_status rc = sensim__camera_wave_push(&s->next, po, wi, pk->time[l], nw, si);
     if (rc) return rc;
