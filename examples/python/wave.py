@@ -7,6 +7,7 @@ to the sheet's tessellation error (the wave is sampled at 0.25 m).
     PYTHONPATH=build/python python3 examples/python/wave.py
 """
 import math
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,7 @@ SIDE, CELLS = 20.0, 80   # sheet side (m) and cells along each side
 MAST = 2.0               # lidar height above the still surface, m
 
 
-def sheet():
+def sheet() -> tuple[Any, Any]:
     """Vertices (n, 3) of the flat sheet and its triangles (m, 3)."""
     s = np.linspace(-SIDE / 2, SIDE / 2, CELLS + 1, dtype=np.float32)
     x, y = np.meshgrid(s, s, indexing="ij")
@@ -31,12 +32,12 @@ def sheet():
     return v, tri
 
 
-def height(x, t):
+def height(x: Any, t: Any) -> Any:
     k, w = 2 * math.pi / WAVELENGTH, 2 * math.pi / PERIOD
     return AMPLITUDE * np.sin(k * x - w * t)
 
 
-def run(duration=1.0, step=0.01):
+def run(duration: float = 1.0, step: float = 0.01) -> tuple[float, int]:
     """Drive the wave for `duration` s; returns the largest difference (m)
     between a lidar point's height and the wave's at that point and time,
     and the number of points checked."""
