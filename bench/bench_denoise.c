@@ -10,7 +10,8 @@
  * Speed rows: the chain image_sensor (fixed exposure) -> adc -> tone srgb ->
  * quantize, without and with "denoise" first. frames/s = 1 / the median
  * wall time of --frames frames after a warm-up frame (BVH build, energy
- * tables). The denoiser's own share is timed inside the world's chain by
+ * tables); the process CPU time per frame over the same frames says what
+ * the work costs when other programs share the cores. The denoiser's own share is timed inside the world's chain by
  * two user filters that read the clock around it (so with the bands it
  * runs on the world's workers), and once more alone on one thread through
  * a standalone chain.
@@ -22,7 +23,7 @@
  * clipped to [0, 1], IEC 61966-2-1 sRGB curve). The reference's own noise
  * adds about 4/256 of the raw MSE to every row.
  *
- *   bench_denoise [--quick] [--frames N] [--ref-spp N]
+ *   bench_denoise [--quick] [--frames N] [--ref-spp N (0: speed rows only)]
  *
  * --quick: the small town at 160 x 90, 2 frames, a 32-spp reference (the
  * smoke test). Nothing about speed is asserted. */
@@ -71,6 +72,12 @@ static sensim_status stamp_end(void *user, sensim_frame *f, sensim_filter_ctx *c
   return SENSIM_OK;
 }
 
+static double cpu_thread_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 static double cpu_process_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -112,7 +119,7 @@ static sensim_sensor_params sensor_params(const char *name) {
 }
 
 typedef struct speed {
-  double ms, cpu_per_wall, denoise_ms;
+  double ms, cpu_per_wall, cpu_ms, denoise_ms; /* cpu_ms: process CPU per frame */
 } speed;
 
 /* Median wall time per frame of the chain, with or without denoise. */
@@ -151,6 +158,7 @@ static int time_chain(const cfg *c, int denoise, speed *out) {
     if (k > 0) ms[k - 1] = 1e3 * (bench_wall_s() - t0);
   }
   out->cpu_per_wall = (cpu_process_s() - cpu0) / (bench_wall_s() - wall0);
+  out->cpu_ms = 1e3 * (cpu_process_s() - cpu0) / c->frames;
   out->ms = bench_median(ms, c->frames);
   out->denoise_ms = st.frames ? 1e3 * st.total / st.frames : 0.0;
   sensim_world_destroy(world);
@@ -176,7 +184,7 @@ static void mse(const float *a, const float *r, size_t n, double k, double *lin,
 }
 
 typedef struct quality {
-  double mse_raw, mse_den, disp_raw, disp_den, ref_mean, alone_ms, ref_s;
+  double mse_raw, mse_den, disp_raw, disp_den, ref_mean, alone_ms, alone_cpu_ms, ref_s;
 } quality;
 
 static int measure_quality(const cfg *c, quality *q) {
@@ -206,9 +214,9 @@ static int measure_quality(const cfg *c, quality *q) {
   sensim_filter_chain *chain = NULL;
   CHECK(sensim_filter_chain_create(SENSIM_PAYLOAD_RGB_F32, &chain));
   CHECK(sensim_filter_chain_add(chain, "denoise", NULL));
-  const double t1 = bench_wall_s();
+  const double t1 = bench_wall_s(), c1 = cpu_thread_s();
   CHECK(sensim_filter_chain_run(chain, &den, 26, 0));
-  q->alone_ms = 1e3 * (bench_wall_s() - t1);
+  q->alone_ms = 1e3 * (bench_wall_s() - t1), q->alone_cpu_ms = 1e3 * (cpu_thread_s() - c1);
   sensim_filter_chain_destroy(chain);
   const size_t n = fr->count;
   double sum = 0;
@@ -234,14 +242,14 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[i], "--ref-spp") == 0 && i + 1 < argc) {
       c.ref_spp = atoi(argv[++i]), ref_set = 1;
     } else {
-      fprintf(stderr, "usage: " PROG " [--quick] [--frames N (1..%d)] [--ref-spp N (>= 4)]\n", MAX_FRAMES);
+      fprintf(stderr, "usage: " PROG " [--quick] [--frames N (1..%d)] [--ref-spp N (>= 4; 0: speed only)]\n", MAX_FRAMES);
       return 2;
     }
   }
   if (c.quick && !frames_set) c.frames = 2;
   if (c.quick && !ref_set) c.ref_spp = 32;
-  if (c.frames < 1 || c.frames > MAX_FRAMES || c.ref_spp < 4) {
-    fprintf(stderr, PROG ": --frames must be in 1..%d and --ref-spp >= 4\n", MAX_FRAMES);
+  if (c.frames < 1 || c.frames > MAX_FRAMES || (c.ref_spp < 4 && c.ref_spp != 0)) {
+    fprintf(stderr, PROG ": --frames must be in 1..%d and --ref-spp >= 4 (0: no quality rows)\n", MAX_FRAMES);
     return 2;
   }
   c.w = c.quick ? 160 : 640, c.h = c.quick ? 90 : 360;
@@ -259,7 +267,8 @@ int main(int argc, char **argv) {
   quality q;
   int rc = time_chain(&c, 0, &plain);
   if (!rc) rc = time_chain(&c, 1, &den);
-  if (!rc) rc = measure_quality(&c, &q);
+  memset(&q, 0, sizeof q);
+  if (!rc && c.ref_spp) rc = measure_quality(&c, &q);
   bench_town_free(&c.town);
   if (rc) return rc;
 
@@ -268,13 +277,17 @@ int main(int argc, char **argv) {
   printf(PROG ": town under the sky (sun 40 deg), %ux%u, path integrator 4 spp, max_bounces 3, world threads 2,"
          " median of %d frames; %s\n\n",
          c.w, c.h, c.frames, cpu);
-  printf("| chain after the render | wall ms per frame | frames/s | CPU / wall | denoise ms (share) |\n");
-  printf("|---|---|---|---|---|\n");
-  printf("| image_sensor, adc, tone, quantize | %.1f | %.2f | %.2f | - |\n", plain.ms, 1e3 / plain.ms,
-         plain.cpu_per_wall);
-  printf("| denoise, image_sensor, adc, tone, quantize | %.1f | %.2f | %.2f | %.1f (%.0f %%) |\n", den.ms, 1e3 / den.ms,
-         den.cpu_per_wall, den.denoise_ms, 100.0 * den.denoise_ms / den.ms);
-  printf("| denoise alone, standalone chain, 1 thread | %.1f | | | |\n\n", q.alone_ms);
+  printf("| chain after the render | wall ms per frame | frames/s | CPU ms per frame | CPU / wall |"
+         " denoise wall ms (share) |\n");
+  printf("|---|---|---|---|---|---|\n");
+  printf("| image_sensor, adc, tone, quantize | %.1f | %.2f | %.1f | %.2f | - |\n", plain.ms, 1e3 / plain.ms,
+         plain.cpu_ms, plain.cpu_per_wall);
+  printf("| denoise, image_sensor, adc, tone, quantize | %.1f | %.2f | %.1f | %.2f | %.1f (%.0f %%) |\n", den.ms,
+         1e3 / den.ms, den.cpu_ms, den.cpu_per_wall, den.denoise_ms, 100.0 * den.denoise_ms / den.ms);
+  if (c.ref_spp)
+    printf("| denoise alone, standalone chain, 1 thread | %.1f | | %.1f | | |\n", q.alone_ms, q.alone_cpu_ms);
+  printf("\n");
+  if (!c.ref_spp) return 0;
   printf("Quality against %d spp (reference mean luminance %.3g W/(sr m^2); its frame took %.1f s with the 4-spp"
          " one):\n\n",
          c.ref_spp, q.ref_mean, q.ref_s);
