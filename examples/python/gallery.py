@@ -16,18 +16,19 @@ that both halves get the same curve.
 import argparse
 import math
 import os
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 import sensim
 
 
-def srgb(x):
+def srgb(x: Any) -> Any:
     x = np.clip(x, 0.0, 1.0)
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
 
 
-def aim(eye, target):
+def aim(eye: Sequence[float], target: Sequence[float]) -> Any:
     """Pose of a camera at eye looking at target (camera X forward, Z up)."""
     d = np.subtract(target, eye, dtype=float)
     d /= np.linalg.norm(d)
@@ -36,17 +37,20 @@ def aim(eye, target):
     return (tuple(eye), (cy * cp, -sy * sp, cy * sp, sy * cp))
 
 
-def render(build, integrator, cam, spp, bounces):
+def render(build: Callable[[sensim.World, str], None], integrator: str, cam: dict[str, Any], spp: int,
+           bounces: int) -> Any:
     with sensim.World(seed=7, threads=2, background=(0.0, 0.0, 0.0), ambient=0.0) as w:
         build(w, integrator)
         c = w.camera(integrator=integrator, samples=spp if integrator == "path" else 4,
                      max_bounces=bounces if integrator == "path" else 1, **cam)
         w.advance(0.0)
-        return np.array(c.poll().data, dtype=np.float32)
+        f = c.poll()
+        assert f is not None, "the camera delivers at t = 0"
+        return np.array(f.data, dtype=np.float32)
 
 
-def town(sun_el, sun_az):
-    def build(w, integrator):
+def town(sun_el: float, sun_az: float) -> Callable[[sensim.World, str], None]:
+    def build(w: sensim.World, integrator: str) -> None:
         el, az = math.radians(sun_el), math.radians(sun_az)
         to_sun = (math.cos(el) * math.sin(az), math.cos(el) * math.cos(az), math.sin(el))
         if integrator == "path":
@@ -73,7 +77,7 @@ def town(sun_el, sun_az):
     return build
 
 
-def balls(w, integrator):
+def balls(w: sensim.World, integrator: str) -> None:
     if integrator == "path":
         w.set_environment({"type": "sky", "sun_elevation_deg": 35, "sun_azimuth_deg": 200, "turbidity": 2.5})
     else:
@@ -90,7 +94,7 @@ def balls(w, integrator):
     w.body(metal, static=True, pose=((0, 1.3, 1), (1, 0, 0, 0)))
 
 
-def room(w, integrator):
+def room(w: sensim.World, integrator: str) -> None:
     white = {"base_color": [0.73, 0.73, 0.73], "roughness": 1.0, "specular": 0.0}
     red = {"base_color": [0.63, 0.06, 0.05], "roughness": 1.0, "specular": 0.0}
     green = {"base_color": [0.12, 0.45, 0.15], "roughness": 1.0, "specular": 0.0}
@@ -117,7 +121,7 @@ def room(w, integrator):
     w.body(short, static=True, pose=((-0.3, 0.4, 0.3), (math.cos(-0.15), 0, 0, math.sin(-0.15))))
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="docs/gallery")
     ap.add_argument("--width", type=int, default=320)

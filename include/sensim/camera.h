@@ -8,7 +8,9 @@
  * skews. Shading: Lambert diffuse plus Cook-Torrance GGX specular from
  * point, spot and directional lights with hard shadows, an ambient sky
  * term, mirror reflections, textures and fog (docs/models.md). Rays that hit
- * nothing see the world's background. The raw frame is linear radiance
+ * nothing see the world's background. With integrator = PATH the camera
+ * path-traces instead: area, emissive and sky light, glass, soft shadows,
+ * physically based radiance (docs/rendering.md). The raw frame is linear radiance
  * (rgb_f32) with depth, label and normal planes; filters turn it into what
  * a real camera delivers (image sensor, noise, colour filter array, ISP).
  *

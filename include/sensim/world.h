@@ -413,6 +413,24 @@ typedef struct sensim_body_state {
  * spaced keyframes, first-order at the ends of the track. */
 SENSIM_API sensim_status sensim_body_push_state(sensim_body *body, double t, const sensim_body_state *s);
 
+/* Deform the body: its mesh's vertices (3 * nvert floats, mesh frame, m,
+ * copied) at time t, s. Captures see the vertices interpolated linearly in
+ * time per ray between the pushed keyframes (clamped before the first and
+ * after the last), with the body's rigid pose applied on top; the
+ * triangles stay the mesh's. Other bodies sharing the mesh keep its own
+ * vertices. Times must increase strictly from push to push and may not
+ * lie before the world's time. SENSIM_EINVAL, with the body unchanged,
+ * for a vertex count other than the mesh's or a vertex that is not finite
+ * or beyond SENSIM_COORD_MAX / 2; SENSIM_ESTATE for a static body, one
+ * without a mesh or a time out of order. sensim_world_reset returns the
+ * body to its mesh's vertices. Shading that reads per-vertex data (uv)
+ * uses the mesh's; normals are the deformed triangles'. */
+SENSIM_API sensim_status sensim_body_push_vertices(sensim_body *body, double t, const float *vertices,
+                                                   size_t nvert);
+
+/* Number of vertex keyframes the body holds now (0: rigid). */
+SENSIM_API size_t sensim_body_vertex_keyframe_count(const sensim_body *body);
+
 /* Interpolated state of the body at time t: position linear, rotation slerp,
  * derivatives as given or estimated. t is clamped to the keyframes held. */
 SENSIM_API sensim_status sensim_body_state_at(const sensim_body *body, double t, sensim_body_state *out);

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL sensim_ARRAY_API
+#include <numpy/arrayobject.h>
 
 PyObject *sp_handle_new(PyTypeObject *type, sp_world *w, void *ptr) {
   sp_handle *h = PyObject_GC_New(sp_handle, type);
@@ -135,6 +138,28 @@ static PyObject *body_push_state(sp_handle *self, PyObject *args, PyObject *kw) 
   Py_RETURN_NONE;
 }
 
+static PyObject *body_push_vertices(sp_handle *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"t", "vertices", NULL};
+  double t;
+  PyObject *vo;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "dO:push_vertices", kwlist, &t, &vo)) return NULL;
+  sensim_body *b = sp_handle_ptr((PyObject *)self, &sp_BodyType, NULL, 0, "push_vertices");
+  if (!b) return NULL;
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(
+      vo, NPY_FLOAT32, 2, 2, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_FORCECAST);
+  if (!a) return NULL;
+  if (PyArray_DIM(a, 1) != 3) {
+    PyErr_Format(PyExc_ValueError, "push_vertices: vertices must have shape (n, 3), got (%zd, %zd)",
+                 (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)PyArray_DIM(a, 1));
+    Py_DECREF(a);
+    return NULL;
+  }
+  sensim_status st = sensim_body_push_vertices(b, t, PyArray_DATA(a), (size_t)PyArray_DIM(a, 0));
+  Py_DECREF(a);
+  if (st) return sp_raise(st);
+  Py_RETURN_NONE;
+}
+
 static PyObject *body_state_at(sp_handle *self, PyObject *arg) {
   double t = PyFloat_AsDouble(arg);
   if (t == -1.0 && PyErr_Occurred()) return NULL;
@@ -182,6 +207,10 @@ static PyMethodDef body_methods[] = {
      "t (s): pose in the world; velocity m/s and angular velocity rad/s (world frame, given "
      "together); acceleration m/s^2 and angular acceleration rad/s^2 (together). Missing "
      "derivatives are estimated from the keyframes. Times increase strictly."},
+    {"push_vertices", (PyCFunction)(void (*)(void))body_push_vertices, METH_VARARGS | METH_KEYWORDS,
+     "push_vertices(t, vertices): deform the body: its mesh's vertices, an (n, 3) array (float32, m, "
+     "mesh frame; n the mesh's vertex count) at t (s). Captures interpolate them linearly in time per "
+     "ray. Times increase strictly; a NaN or another count raises ValueError."},
     {"state_at", (PyCFunction)body_state_at, METH_O,
      "state_at($self, t, /)\n--\n\n"
      "state_at(t) -> dict(pose, vel, ang_vel, acc, ang_acc), interpolated at t (s)."},

@@ -307,3 +307,29 @@ def test_experiments_write_reports_resume_and_take_a_real_reference(tmp_path):
     report = (tmp_path / "study_real" / "report_train.md").read_text()
     assert "reference: the real set" in report and "own-val mAP" in report
     assert (tmp_path / "study_real" / "perf" / "shifted_s0__on__real.csv").exists()
+
+
+def test_a_killed_job_resumes_to_the_weights_of_an_uninterrupted_one(tmp_path):
+    import subprocess
+    import sys
+    import time
+    data = tmp_path / "data"
+    _scene_images(data / "baseline", 40, 0, 2)
+    (data / "classes.txt").write_text("yellow\nblue\n")
+    args = [sys.executable, "-m", "sensim.judge", "job", str(data), "--variant", "baseline", "--seed", "0",
+            "--epochs", "10", "--size", "32", "--content-batch", "4", "--seeds", "2"]
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    model_dir = tmp_path / "a" / "models" / "baseline_s0"
+    p = subprocess.Popen(args + ["--out", str(tmp_path / "a")], **quiet)
+    t0 = time.monotonic()
+    while not (model_dir / "checkpoint.pt").exists() and p.poll() is None and time.monotonic() - t0 < 120:
+        time.sleep(0.01)
+    p.kill()  # SIGKILL: no chance to clean up
+    p.wait()
+    assert not (model_dir / "model.pt").exists(), "the job finished before it could be killed"
+    subprocess.run(args + ["--out", str(tmp_path / "a")], check=True, **quiet)
+    subprocess.run(args + ["--out", str(tmp_path / "b")], check=True, **quiet)
+    a = torch.load(model_dir / "model.pt")["model"]
+    b = torch.load(tmp_path / "b" / "models" / "baseline_s0" / "model.pt")["model"]
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert (model_dir / "history.csv").read_text() == (tmp_path / "b" / "models" / "baseline_s0" / "history.csv").read_text()

@@ -160,3 +160,9 @@ def test_version_is_the_cmake_projects():
     import re
     cmake = (pathlib.Path(__file__).resolve().parents[2] / "CMakeLists.txt").read_text()
     assert sensim.__version__ == re.search(r"project\(sensim VERSION ([0-9.]+)", cmake).group(1)
+
+
+def test_pose_constructor_matches_its_stub():
+    node = {i.name: i for i in DEFS["Pose"].body if isinstance(i, ast.FunctionDef)}["__new__"]
+    want = [(p.name, p.kind, p.default) for p in inspect.signature(_sensim.Pose).parameters.values()]
+    assert stub_params(node, "init") == want

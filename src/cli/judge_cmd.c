@@ -49,10 +49,12 @@ static const char usage_text[] =
     "  sensim judge train out/cones --out out/judge --epochs 15\n"
     "exit status: 0 success, 1 failure, 2 bad usage\n";
 
+#if defined(SENSIM_JUDGE_BUILD_PATH) || defined(SENSIM_JUDGE_INSTALL_PATH)
 static int is_dir(const char *p) {
   struct stat sb;
   return p && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
+#endif
 
 /* PYTHONPATH with sensim's package folder first: the build tree's when
  * this program runs from it, else the installed one. */

@@ -47,6 +47,9 @@ typedef struct sensim_rt_scene {
   float (*mat)[9];            /* per step: row-major rotation of step[i].rot, for float normals */
   sensim_rt_body_rot *fixed;  /* per body: its rotation if it has one step (one load per hit) */
   int is_static;              /* every body with a mesh has one step */
+  RTCScene *owned;            /* BLAS built for this scene's deforming bodies (released with it) */
+  size_t nowned;
+  int deforming;              /* some body of the list deforms: never equal to another list */
 } sensim_rt_scene;
 
 typedef struct sensim_rt {

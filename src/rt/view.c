@@ -78,6 +78,8 @@ int sensim__rt_step_count(const sensim_body_snap *b, double t0, double t1) {
 static void scene_free(sensim_rt_scene *s) {
   if (!s) return;
   if (s->scene) rtcReleaseScene(s->scene);
+  for (size_t i = 0; i < s->nowned; i++) rtcReleaseScene(s->owned[i]);
+  free(s->owned);
   free(s->blas);
   free(s->nsteps);
   free(s->first);
@@ -89,7 +91,7 @@ static void scene_free(sensim_rt_scene *s) {
 
 /* Keep instance list s (no Embree scene yet) for the next view, or free it. */
 static void list_spare(sensim_rt *rt, sensim_rt_scene *s) {
-  if (s->scene || s->mat || s->fixed || !sensim__stash_give(&rt->spare_lists, s)) scene_free(s);
+  if (s->scene || s->mat || s->fixed || s->owned || !sensim__stash_give(&rt->spare_lists, s)) scene_free(s);
 }
 
 static void scene_free_any(void *s) { scene_free(s); }
@@ -189,8 +191,10 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
   if (made || s->cap_nb != cap_nb || s->cap_total != cap_total) spares_fit(b->rt, nb, total);
   size_t at = 0;
   s->is_static = 1;
+  s->deforming = 0;
   for (size_t i = 0; i < nb; i++) {
     if (!in_part(b, snap, i, part)) continue;
+    if (snap->bodies[i].nvk) s->deforming = 1, s->is_static = 0; /* ray times select its vertices */
     int ns = s->nsteps[i];
     s->is_static &= ns == 1;
     s->blas[i] = b->blas[i];
@@ -216,14 +220,64 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
 /* Equal instance lists: same bodies, BLAS, step counts and bit-identical
  * poses (memcmp: a pose that changed by one ulp is a different scene). */
 static int same_instances(const sensim_rt_scene *a, const sensim_rt_scene *b) {
-  return a->nbodies == b->nbodies && a->total == b->total &&
+  return !a->deforming && !b->deforming && a->nbodies == b->nbodies && a->total == b->total &&
          !memcmp(a->blas, b->blas, a->nbodies * sizeof *a->blas) &&
          !memcmp(a->nsteps, b->nsteps, a->nbodies * sizeof *a->nsteps) &&
          !memcmp(a->step, b->step, a->total * sizeof *a->step);
 }
 
+/* The geometry of deforming snapshot body bs over [t0, t1]: its vertices
+ * at evenly spaced time steps (one more than its vertex keyframes inside
+ * the window, at least 2, at most SENSIM_RT_MAX_STEPS), which Embree
+ * interpolates linearly per ray as it does instance motion; built anew per
+ * capture with the fast builder, since views are shared by concurrent
+ * captures and a refit in place would change a scene others trace. */
+static RTCScene deformed_blas(RTCDevice dev, const sensim_body_snap *bs, double t0, double t1) {
+  int inside = 0;
+  for (size_t k = 0; k < bs->nvk; k++) inside += bs->vk_t[k] > t0 && bs->vk_t[k] < t1;
+  int ns = t1 > t0 ? inside + 2 : 1;
+  if (ns > SENSIM_RT_MAX_STEPS) ns = SENSIM_RT_MAX_STEPS;
+  const sensim_mesh *m = bs->mesh;
+  RTCScene sc = rtcNewScene(dev);
+  RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_TRIANGLE);
+  int ok = sc && g;
+  if (ok) rtcSetGeometryTimeStepCount(g, (unsigned)ns);
+  for (int k = 0; ok && k < ns; k++) {
+    float *v = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, (unsigned)k, RTC_FORMAT_FLOAT3, 3 * sizeof(float),
+                                       m->nvert);
+    if (!(ok = v != NULL)) break;
+    sensim__snap_vertices_at(bs, ns == 1 ? t1 : t0 + (t1 - t0) * k / (ns - 1), v);
+  }
+  unsigned *ix = ok ? rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), m->ntri)
+                    : NULL;
+  if (ix) {
+    memcpy(ix, m->indices, 3 * m->ntri * sizeof(unsigned));
+    rtcCommitGeometry(g);
+    rtcAttachGeometryByID(sc, g, 0);
+    rtcSetSceneBuildQuality(sc, RTC_BUILD_QUALITY_LOW);
+    rtcCommitScene(sc);
+  }
+  if (g) rtcReleaseGeometry(g);
+  if (!ix || rtcGetDeviceError(dev) != RTC_ERROR_NONE) {
+    if (sc) rtcReleaseScene(sc);
+    return NULL;
+  }
+  return sc;
+}
+
 /* Build s's Embree scene. */
-static sensim_status build(RTCDevice dev, sensim_rt_scene *s) {
+static sensim_status build(RTCDevice dev, sensim_rt_scene *s, const sensim_snapshot *snap) {
+  if (s->deforming) {
+    s->owned = calloc(s->nbodies ? s->nbodies : 1, sizeof *s->owned);
+    if (!s->owned) return sensim__fail(SENSIM_ENOMEM, "out of memory for a view of %zu bodies", s->nbodies);
+    for (size_t i = 0; i < s->nbodies; i++) {
+      if (!s->blas[i] || !snap->bodies[i].nvk) continue;
+      RTCScene d = deformed_blas(dev, &snap->bodies[i], snap->t0, snap->t1);
+      if (!d) return sensim__fail(SENSIM_EBACKEND, "Embree: building deforming body %zu's geometry failed", i);
+      s->owned[s->nowned++] = d;
+      s->blas[i] = d;
+    }
+  }
   s->mat = malloc((s->total ? s->total : 1) * sizeof *s->mat);
   s->fixed = calloc(s->nbodies ? s->nbodies : 1, sizeof *s->fixed);
   s->scene = rtcNewScene(dev);
@@ -299,7 +353,7 @@ static sensim_status acquire_part(const sensim_rt_binding *b, const sensim_snaps
     *out = c;
     return SENSIM_OK;
   }
-  sensim_status rc = build(b->device, s);
+  sensim_status rc = build(b->device, s, snap);
   if (rc) {
     scene_free(s);
     return rc;

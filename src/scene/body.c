@@ -121,6 +121,7 @@ void sensim__body_retire(sensim_body *b) {
    * in place (scene/snapshot.c). */
   b->mesh = NULL;
   b->destroyed = 1;
+  sensim__vtrack_free(&b->deform);
   if (b->is_static) {
     sensim__body_snap_base(b, &w->snap_base[b->index]);
     return;
@@ -152,5 +153,6 @@ void sensim__world_rewind_bodies(sensim_world *w) {
   for (size_t d = 0; d < w->ndynamic; d++) {
     sensim_body *b = w->bodies[w->dynamic[d]];
     if (b->track.n) (void)sensim__track_start(&b->track, b->pose0);
+    b->deform.n = 0; /* back to its mesh's own vertices */
   }
 }

@@ -42,6 +42,14 @@ struct sensim_mesh {
   size_t nmaterials;
 };
 
+/* A deforming body's vertex keyframes (scene/deform.c): n arrays of nvert
+ * vertices (3 floats each, mesh frame) at strictly increasing times. */
+typedef struct sensim_vtrack {
+  double *t;              /* n times, s */
+  float *v;               /* n x 3 x nvert */
+  size_t n, cap, nvert;
+} sensim_vtrack;
+
 /* The material of triangle `prim` of m. */
 static inline const sensim_material *sensim__mesh_tri_material(const sensim_mesh *m, unsigned prim) {
   if (!m->materials) return &m->material;
@@ -74,6 +82,7 @@ struct sensim_body {
                              elsewhere fail cleanly instead of reading freed memory */
   sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
   sensim_pose pose0;      /* creation pose, where sensim_world_reset puts it back */
+  sensim_vtrack deform;   /* pushed vertices; n = 0: the mesh's own (rigid) */
 };
 
 struct sensim_texture {
@@ -195,6 +204,10 @@ typedef struct sensim_body_snap {
   sensim_pose pose;          /* a static body's pose (it never changes), read with the body's other fields */
   size_t nk;
   const sensim_keyframe *k;  /* covering [t0, t1]: first <= t0, last >= t1 when held */
+  size_t nvk, nvert;         /* a deforming body's vertex keyframes covering [t0, t1]
+                                (0: rigid) and its vertex count */
+  const double *vk_t;        /* nvk times */
+  const float *vk_v;         /* nvk x 3 x nvert vertices, mesh frame */
 } sensim_body_snap;
 
 typedef struct sensim_snapshot {
@@ -223,6 +236,15 @@ void sensim__snapshot_free(sensim_snapshot *snap);
  * kept as it was. */
 sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
                                          void **block, size_t *cap, sensim_snapshot **out);
+/* ---- deforming bodies (scene/deform.c) ---- */
+void sensim__vtrack_trim(sensim_vtrack *vt, double t_keep);
+void sensim__vtrack_free(sensim_vtrack *vt);
+/* The keyframes covering [t0, t1], as window_of for poses. */
+void sensim__vtrack_window(const sensim_vtrack *vt, double t0, double t1, size_t *first, size_t *n);
+/* A deforming snapshot body's vertices at t (3 x nvert floats), linear
+ * between its keyframes, clamped to the first and last. */
+void sensim__snap_vertices_at(const sensim_body_snap *b, double t, float *out);
+
 /* State of snapshot body i at time t. */
 void sensim__snap_state_at(const sensim_snapshot *snap, size_t i, double t,
                            sensim_body_state *out);

@@ -37,6 +37,9 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
   /* A static track is one keyframe, whatever the window. */
   out->k = b->is_static ? b->track.k : NULL;
   out->nk = b->is_static ? b->track.n : 0;
+  out->nvk = out->nvert = 0; /* a deforming body's vertices are copied per snapshot */
+  out->vk_t = NULL;
+  out->vk_v = NULL;
 }
 
 /* One allocation holds the snapshot, its body table, its lights and every
@@ -55,20 +58,28 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
  * their table entries here per capture. */
 sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
                                          void **reuse, size_t *reuse_cap, sensim_snapshot **out) {
-  size_t nb = w->nbodies, nl = w->nlights, nk = 0;
+  size_t nb = w->nbodies, nl = w->nlights, nk = 0, nvk = 0, nvf = 0;
   for (size_t d = 0; d < w->ndynamic; d++) {
     const size_t i = w->dynamic[d];
     if (!all && (int)i != only) continue;
     size_t first, n;
     window_of(&w->bodies[i]->track, t0, t1, &first, &n);
     nk += n;
+    const sensim_vtrack *vt = &w->bodies[i]->deform;
+    if (all && vt->n) { /* a deforming body's vertices: only geometry needs them */
+      sensim__vtrack_window(vt, t0, t1, &first, &n);
+      nvk += n;
+      nvf += n * 3 * vt->nvert;
+    }
   }
   size_t off_bodies = aligned(sizeof(sensim_snapshot));
   size_t off_lights = off_bodies + aligned(nb * sizeof(sensim_body_snap));
   size_t off_keys = off_lights + aligned(nl * sizeof(sensim_light));
-  size_t bytes = off_keys + nk * sizeof(sensim_keyframe);
-  if (nk > (SIZE_MAX - off_keys) / sizeof(sensim_keyframe))
+  if (nk > (SIZE_MAX - off_keys) / sizeof(sensim_keyframe) / 2)
     return sensim__fail(SENSIM_ENOMEM, "snapshot of %zu keyframes is too large", nk);
+  size_t off_vt = off_keys + aligned(nk * sizeof(sensim_keyframe));
+  size_t off_vv = off_vt + aligned(nvk * sizeof(double));
+  size_t bytes = off_vv + nvf * sizeof(float);
   unsigned char *block = *reuse;
   if (!block || *reuse_cap < bytes) {
     /* Room for some growth (bodies added, more keyframes in a window), so
@@ -104,6 +115,23 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
     s->bodies[i].nk = n;
     memcpy(keys, b->track.k + first, n * sizeof *keys);
     keys += n;
+  }
+  double *vts = (double *)(block + off_vt);
+  float *vvs = (float *)(block + off_vv);
+  for (size_t d = 0; all && nvk && d < w->ndynamic; d++) {
+    const size_t i = w->dynamic[d];
+    const sensim_vtrack *vt = &w->bodies[i]->deform;
+    if (!vt->n) continue;
+    size_t first, n;
+    sensim__vtrack_window(vt, t0, t1, &first, &n);
+    s->bodies[i].nvk = n;
+    s->bodies[i].nvert = vt->nvert;
+    s->bodies[i].vk_t = vts;
+    s->bodies[i].vk_v = vvs;
+    memcpy(vts, vt->t + first, n * sizeof *vts);
+    memcpy(vvs, vt->v + first * 3 * vt->nvert, n * 3 * vt->nvert * sizeof *vvs);
+    vts += n;
+    vvs += n * 3 * vt->nvert;
   }
   *out = s;
   return SENSIM_OK;

@@ -63,6 +63,7 @@ void sensim_world_destroy(sensim_world *w) {
   if (w->rt_release) w->rt_release(w->rt);
   for (size_t i = 0; i < w->nbodies; i++) {
     sensim__track_free(&w->bodies[i]->track);
+    sensim__vtrack_free(&w->bodies[i]->deform);
     free(w->bodies[i]);
   }
   for (size_t i = 0; i < w->ntextures; i++) sensim__texture_free(w->textures[i]);
@@ -164,5 +165,6 @@ void sensim__world_trim_tracks(sensim_world *w) {
     if (b->track.n == 0) continue;
     double now = isfinite(w->t) ? w->t : b->track.k[b->track.n - 1].t - 1.0;
     sensim__track_trim(&b->track, now - w->max_window);
+    if (b->deform.n) sensim__vtrack_trim(&b->deform, now - w->max_window);
   }
 }

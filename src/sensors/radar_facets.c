@@ -248,9 +248,10 @@ static sensim_status flush(facet_run *fr) {
  * spread of depths a surface seen through those rays can have (10 cm
  * plus 1 %)? A facet seen only through a gap narrower than the ray
  * spacing is lost this way; any other gets its own visibility ray.
- * Spheres covering more than 36 cells are not tested (the loop would cost
- * more than it saves). */
-static int behind_depth(const facet_run *fr, sensim_vec3 ls, double rs) {
+ * Spheres covering more than max_cells cells are not tested (the loop
+ * would cost more than it saves: 36 for a triangle, 4096 for a chunk of
+ * them, which is tested far less often and hides more). */
+static int behind_depth(const facet_run *fr, sensim_vec3 ls, double rs, double max_cells) {
   const sensim__radar *R = fr->R;
   const sensim_radar_params *p = &R->p;
   const double d = v3_norm(ls);
@@ -261,7 +262,7 @@ static int behind_depth(const facet_run *fr, sensim_vec3 ls, double rs) {
   const double angaz = rs > 0 ? (rho > rs ? asin(fmin(1.0, rs / rho)) : M_PI) : 0.0;
   const int i0 = (int)floor((az - angaz + 0.5 * p->hfov) / daz) - 1, i1 = (int)floor((az + angaz + 0.5 * p->hfov) / daz) + 1;
   const int j0 = (int)floor((el - ang + 0.5 * p->vfov) / del) - 1, j1 = (int)floor((el + ang + 0.5 * p->vfov) / del) + 1;
-  if ((double)(i1 - i0 + 1) * (j1 - j0 + 1) > 36.0) return 0;
+  if ((double)(i1 - i0 + 1) * (j1 - j0 + 1) > max_cells) return 0;
   const double near = d - rs, lim = near - (0.1 + 0.01 * near);
   for (int jj = j0 < 0 ? 0 : j0; jj <= j1 && jj < R->nel; jj++)
     for (int ii = i0 < 0 ? 0 : i0; ii <= i1 && ii < R->naz; ii++)
@@ -302,7 +303,8 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     double rt = 0.0;
     for (int k = 0; k < 3; k++) rt = fmax(rt, v3_norm(v3_sub(v[k], ctr)));
     const sensim_vec3 ls = q_rotate_inv(fr->pose.rot, v3_sub(ctr, fr->pose.pos));
-    if (!sphere_in_view(&fr->f, ls, rt) || (depth == 0 && behind_depth(fr, ls, rt))) continue;
+    /* the caller has tested the whole triangle's sphere */
+    if (depth > 0 && !sphere_in_view(&fr->f, ls, rt)) continue;
     const double rc = v3_norm(ls), rmin = fmax(rc - rt, fmax(p->min_range, 0.05));
     /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
     const double rho_fresnel = sqrt(R->lambda * rmin / 64.0);
@@ -310,6 +312,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     const int near_specular = v3_norm(v3_sub(foot, ctr)) < rt + 2.0 * sqrt(R->lambda * rc);
     const int split = depth < FACET_MAX_DEPTH && (rt > rho_bin || (near_specular && rt > rho_fresnel));
     if (split) {
+      if (depth == 0 && behind_depth(fr, ls, rt, 36.0)) continue; /* spare the split of a hidden triangle */
       const sensim_vec3 m01 = v3_scale(v3_add(v[0], v[1]), 0.5), m12 = v3_scale(v3_add(v[1], v[2]), 0.5),
                         m20 = v3_scale(v3_add(v[2], v[0]), 0.5);
       const sensim_vec3 kids[4][3] = {{v[0], m01, m20}, {m01, v[1], m12}, {m20, m12, v[2]}, {m12, m20, m01}};
@@ -328,7 +331,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     q.R = rc;
     if (!(q.R >= p->min_range && q.R <= p->max_range)) continue;
     if (fov_excess(&fr->f, ls) > 0) continue;
-    if (behind_depth(fr, ls, 0.0)) continue;
+    if (behind_depth(fr, ls, 0.0, 9.0)) continue;
     q.body = bi;
     fr->subs[fr->nsub++] = q;
     if (fr->nsub == FACET_CHUNK) {
@@ -410,7 +413,7 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
     for (size_t t0 = 0; t0 < mesh->ntri && rc == SENSIM_OK; t0 += SENSIM__MESH_CHUNK) {
       const float *cb = &mesh->chunk_bounds[4 * (t0 / SENSIM__MESH_CHUNK)];
       const sensim_vec3 cs = to_sensor(M, t_sb, cb[0], cb[1], cb[2]);
-      if (!sphere_in_view(&fr.f, cs, cb[3]) || behind_depth(&fr, cs, cb[3])) continue;
+      if (!sphere_in_view(&fr.f, cs, cb[3]) || behind_depth(&fr, cs, cb[3], 4096.0)) continue;
       const size_t t1 = t0 + SENSIM__MESH_CHUNK < mesh->ntri ? t0 + SENSIM__MESH_CHUNK : mesh->ntri;
       for (size_t tri = t0; tri < t1 && rc == SENSIM_OK; tri++) {
         sensim_vec3 m[3];

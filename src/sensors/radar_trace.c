@@ -11,15 +11,14 @@
  * radar's mirror image, so at path length L its cross-section is
  * A = L^2 dOmega (geometrical optics).
  *
- * Diffuse echo (first hit only, incoherent). The tube lights A / cos(theta)
- * of the surface; Lambert's law for a surface of albedo rho_d gives the
- * backscatter coefficient sigma0 = 4 rho_d cos^2(theta) (the monostatic
- * case of the Lambertian bistatic coefficient; Ulaby, Long, "Microwave
- * Radar and Radiometric Remote Sensing", 2014, sec. 10-5), so the tube's
- * cross-section is sigma = 4 rho_d cos(theta) A and its power
- * K sigma / R^4.
+ * First hits. Since issue 30 the single bounce (diffuse and specular) is
+ * radar_facets.c's, by physical optics over every lit facet; the first
+ * hits here only give it a depth map and start the paths. (The diffuse
+ * echo was 4 rho_d cos(theta) L^2 dOmega per ray: Lambert's law,
+ * sigma0 = 4 rho_d cos^2(theta), Ulaby, Long, "Microwave Radar and
+ * Radiometric Remote Sensing", 2014, sec. 10-5, now per facet area.)
  *
- * Specular echo (every bounce, coherent). After each bounce the tube's
+ * Specular echo (after the second and every later bounce, coherent). After each bounce the tube's
  * exit aperture, of area A, radiates back to the radar as a uniformly lit
  * aperture of the same area, a disc of radius a = sqrt(A / pi), whose
  * amplitude pattern at angle psi off its exit direction is

@@ -131,6 +131,20 @@ static sensim_status read_record(const char *path, cJSON *results) {
   return st;
 }
 
+/* The last non-empty line of a text file (the job's error message), or "". */
+static void last_line(const char *path, char *out, size_t size) {
+  out[0] = '\0';
+  FILE *fp = fopen(path, "r");
+  if (!fp) return;
+  char line[512];
+  while (fgets(line, sizeof line, fp)) {
+    size_t n = strcspn(line, "\r\n");
+    line[n] = '\0';
+    if (n) snprintf(out, size, "%s", line);
+  }
+  fclose(fp);
+}
+
 sensim_status sensim_tools__sweep_judge_run(const sensim_sweep *s, const cJSON *doc, const char *dir,
                                            cJSON *results) {
   char *record = join(dir, "result.json"), *log = join(dir, "log.txt");
@@ -150,10 +164,13 @@ sensim_status sensim_tools__sweep_judge_run(const sensim_sweep *s, const cJSON *
     int status = 0;
     if (waitpid(pid, &status, 0) < 0)
       st = sensim_error_set(SENSIM_EBACKEND, "judge: waiting for %s: %s", argv[0], strerror(errno));
-    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      st = sensim_error_set(SENSIM_EBACKEND, "judge job failed (%s %d); see %s",
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      char last[512];
+      last_line(log, last, sizeof last);
+      st = sensim_error_set(SENSIM_EBACKEND, "judge job failed (%s %d): %s (%s)",
                             WIFEXITED(status) ? "exit status" : "signal",
-                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), log);
+                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), last, log);
+    }
   }
   if (!st) st = read_record(record, results);
   if (have_fa) posix_spawn_file_actions_destroy(&fa);

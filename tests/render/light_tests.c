@@ -112,12 +112,49 @@ static void test_sphere_light_lights_like_its_point(void **state) {
   }
 }
 
+/* The direct integrator sees a rect or disc light as a point at its centre
+ * of intensity L A cos(theta_e) (Lambert's cosine law): under a disc of
+ * radius R facing down at height h, the floor gets L pi R^2 / h^2. */
+static void test_direct_integrator_lights_by_area_light_centre(void **state) {
+  (void)state;
+  sensim_world *w = floor_world();
+  sensim_light l;
+  sensim_light_init(&l);
+  l.kind = SENSIM_LIGHT_DISC;
+  l.position = (sensim_vec3){0, 0, 4};
+  l.direction = (sensim_vec3){0, 0, -1};
+  l.radius = 0.5f;
+  l.intensity = 10.0f;
+  SENSIM_OK_OR_FAIL(sensim_light_add(w, &l));
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.mount.pos = (sensim_vec3){0, 0, 1};
+  sp.mount.rot = sensim_quat_from_axis_angle((sensim_vec3){0, 1, 0}, M_PI / 2); /* looking down */
+  sensim_camera_params cp;
+  sensim_camera_params_init(&cp);
+  cp.width = cp.height = 1;
+  cp.hfov = 1e-4;
+  cp.samples = 1;
+  sensim_sensor *cam = NULL;
+  SENSIM_OK_OR_FAIL(sensim_camera_create(w, &sp, &cp, &cam));
+  const float *px = rf_render(w, cam)->data;
+  /* E = L pi R^2 / h^2 times the direct integrator's BRDF at normal
+   * incidence (its layer ignores `specular`): (1 - F0) rho / pi + F0 D / 4,
+   * F0 = 0.04, D = 1 / (pi alpha^2), alpha = 0.5^2 (G = 1 there). */
+  const double E = 10.0 * M_PI * 0.25 / 16.0, a = 0.25;
+  const double want = E * (0.96 * RHO / M_PI + 0.04 / (M_PI * a * a) / 4);
+  print_message("direct, disc light: %.6f (want %.6f)\n", px[1], want);
+  assert_true(fabs(px[1] - want) < 1e-4 * want);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_render_lights(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_emissive_quad_lights_floor_by_form_factor),
       cmocka_unit_test(test_rect_light_lights_floor_by_form_factor),
       cmocka_unit_test(test_disc_light_lights_floor_by_form_factor),
       cmocka_unit_test(test_sphere_light_lights_like_its_point),
+      cmocka_unit_test(test_direct_integrator_lights_by_area_light_centre),
   };
   return cmocka_run_group_tests_name("render_lights", tests, NULL, NULL);
 }

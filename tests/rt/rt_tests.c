@@ -2,6 +2,7 @@
  * each ray's time, packets agree with single rays, normals are in the world. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rt/rt.h"
 #include "runtime/runtime_internal.h"
 #include "support/testutil.h"
@@ -223,12 +224,88 @@ static void test_rt_static_and_moving_parts_give_the_nearer_hit(void **state) {
   teardown_fixture(&fx);
 }
 
+/* A deforming wall: a 4 x 4 m quad whose vertices the host pushes at
+ * x = 5 at t = 0 and x = 7 at t = 1 (the body itself stays at the
+ * origin): a ray at time t meets it at 5 + 2 t, linear in time per ray as
+ * a rigid body's motion is, through single rays and packets alike; a body
+ * sharing the mesh keeps the mesh's own vertices. Bad pushes (a vertex
+ * count other than the mesh's, a NaN, a static body, a time out of order)
+ * are refused with the body unchanged. */
+static void test_rt_deforming_body_is_seen_interpolated_per_ray(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 1);
+  float quad[12] = {5, -2, -2, 5, 2, -2, 5, 2, 2, 5, -2, 2};
+  const uint32_t ix[6] = {0, 2, 1, 0, 3, 2};
+  sensim_mesh_desc d;
+  sensim_mesh_desc_init(&d);
+  d.vertices = quad, d.nvert = 4, d.indices = ix, d.ntri = 2;
+  sensim_mesh *m = NULL;
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = m;
+  sensim_body *sheet = NULL, *rigid = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &sheet));
+  bp.is_static = 1;
+  bp.pose.pos = (sensim_vec3){0, 10, 0}; /* the same mesh, rigid, 10 m to the left */
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &rigid));
+  float far[12];
+  for (int i = 0; i < 12; i++) far[i] = i % 3 == 0 ? 7.0f : quad[i];
+  for (int i = 0; i <= 100; i++) {
+    sensim_body_state st = test_state_xyzyaw(0, 0, 0, 0);
+    st.flags = 0;
+    SENSIM_OK_OR_FAIL(sensim_body_push_state(sheet, 0.01 * i, &st));
+  }
+  SENSIM_OK_OR_FAIL(sensim_body_push_vertices(sheet, 0.0, quad, 4));
+  SENSIM_OK_OR_FAIL(sensim_body_push_vertices(sheet, 1.0, far, 4));
+  /* Bad pushes: refused, nothing kept. */
+  assert_int_equal(sensim_body_push_vertices(sheet, 2.0, quad, 3), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "3 vertices pushed, but its mesh has 4"));
+  float bad[12];
+  memcpy(bad, quad, sizeof bad);
+  bad[4] = NAN;
+  assert_int_equal(sensim_body_push_vertices(sheet, 2.0, bad, 4), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "vertex 1"));
+  assert_int_equal(sensim_body_push_vertices(sheet, 0.5, quad, 4), SENSIM_ESTATE);
+  assert_int_equal(sensim_body_push_vertices(rigid, 2.0, quad, 4), SENSIM_ESTATE);
+  assert_int_equal(sensim_body_push_vertices(NULL, 2.0, quad, 4), SENSIM_EINVAL);
+  assert_int_equal(sensim_body_vertex_keyframe_count(sheet), 2);
+  sensim_snapshot *snap = NULL;
+  sensim_rt_binding *bind = NULL;
+  sensim_rt_view *view = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0.0, 1.0, 1, -1, &snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(w, snap, &bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(bind, snap, &view));
+  assert_false(sensim__rt_view_is_static(view));
+  sensim_rt_ray rays[16];
+  sensim_rt_hit hits[16];
+  for (int i = 0; i < 16; i++) rays[i] = ray_x(0.2 * (i % 5) - 0.4, i / 15.0);
+  for (int coherent = 0; coherent < 2; coherent++) {
+    sensim__rt_intersect(view, rays, hits, 16, coherent);
+    for (int i = 0; i < 16; i++) {
+      assert_int_equal(hits[i].body, 0);
+      assert_near(hits[i].t, 5.0 + 2.0 * i / 15.0, 1e-4);
+      assert_near(hits[i].n[0], -1.0, 1e-5);
+    }
+  }
+  /* The rigid body sharing the mesh stands at the mesh's x = 5. */
+  sensim_rt_ray r = {{0, 10, 0}, {1, 0, 0}, 0.0f, INFINITY, 1.0};
+  sensim__rt_intersect(view, &r, hits, 1, 0);
+  assert_int_equal(hits[0].body, 1);
+  assert_near(hits[0].t, 5.0, 1e-5);
+  sensim__rt_view_destroy(view);
+  sensim__rt_binding_free(bind);
+  sensim__snapshot_free(snap);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_rt(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rt_ray_time_sees_body_where_keyframes_put_it),
       cmocka_unit_test(test_rt_packets_agree_with_single_rays),
       cmocka_unit_test(test_rt_occlusion_and_rotated_normals),
       cmocka_unit_test(test_rt_static_and_moving_parts_give_the_nearer_hit),
+      cmocka_unit_test(test_rt_deforming_body_is_seen_interpolated_per_ray),
   };
   return cmocka_run_group_tests_name("rt", tests, NULL, NULL);
 }

@@ -44,13 +44,16 @@ DEFAULTS = {"epochs": 15, "batch": 16, "lr": 2e-3, "content_batch": 10, "seeds":
 
 
 def dataset_variants(dataset_dir):
-    """The variant folders of a sensim dataset (those with an images/ folder), baseline first."""
+    """The variant folders of a sensim dataset (those with an images/ folder), in the ablation table's order."""
     if not os.path.isdir(dataset_dir):
         raise JudgeDataError(f"{dataset_dir}: no such dataset folder")
     names = sorted(d for d in os.listdir(dataset_dir) if os.path.isdir(os.path.join(dataset_dir, d, "images")))
     if "baseline" not in names:
         raise JudgeDataError(f"{dataset_dir}: no baseline/ variant (make it with sensim dataset)")
-    return ["baseline"] + [n for n in names if n != "baseline"]
+    # The ablation table's order (baseline first), then any other folder by name.
+    from .. import _sensim
+    table = list(_sensim.ablation_names())
+    return sorted(names, key=lambda n: (table.index(n), "") if n in table else (len(table), n))
 
 
 class Study:
