@@ -178,10 +178,54 @@ static void test_alpha_blend_passes_one_minus_alpha_deterministically(void **sta
   free(b);
 }
 
+/* A deforming body's per-capture geometry carries the same filters: the
+ * masked quad pushed from x = 5 to x = 6 keeps its hole. */
+static void test_alpha_mask_holes_on_a_deforming_body(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 7);
+  const float px[8] = {1, 1, 1, 0.2f, 1, 1, 1, 1.0f};
+  sensim_texture *t = NULL;
+  SENSIM_OK_OR_FAIL(sensim_texture_create_rgba(w, 2, 1, px, 0, &t));
+  sensim_material m;
+  sensim_material_init(&m);
+  m.alpha_mode = SENSIM_ALPHA_MASK;
+  m.texture = t;
+  const float v[12] = {5, -1, -1, 5, 1, -1, 5, 1, 1, 5, -1, 1}, moved[12] = {6, -1, -1, 6, 1, -1, 6, 1, 1, 6, -1, 1};
+  const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+  const uint32_t ix[6] = {0, 1, 2, 0, 2, 3};
+  sensim_mesh_desc d = test_mesh_desc(v, 4, ix, 2, &m);
+  d.uvs = uv;
+  sensim_mesh *quad = NULL;
+  SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &quad));
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.mesh = quad;
+  sensim_body *b = NULL;
+  SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+  SENSIM_OK_OR_FAIL(sensim_body_push_vertices(b, 0.0, moved, 4));
+  sensim_snapshot *snap = NULL;
+  sensim_rt_binding *bind = NULL;
+  sensim_rt_view *view = NULL;
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, 0, 0, 1, -1, &snap));
+  SENSIM_OK_OR_FAIL(sensim__rt_bind(w, snap, &bind));
+  SENSIM_OK_OR_FAIL(sensim__rt_view_create(bind, snap, &view));
+  sensim_rt_ray r[2] = {ray_at(-0.5f, 0.3f, INFINITY), ray_at(0.5f, 0.3f, INFINITY)};
+  sensim_rt_hit h[2];
+  sensim__rt_intersect(view, r, h, 2, 0);
+  assert_int_equal(h[0].body, -1); /* through the hole: nothing behind */
+  assert_int_equal(h[1].body, 0);
+  assert_near(h[1].t, 6.0, 1e-5); /* the deformed quad */
+  sensim__rt_view_destroy(view);
+  sensim__rt_binding_free(bind);
+  sensim__snapshot_free(snap);
+  sensim_world_destroy(w);
+}
+
 int sensim_test_rt_alpha(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alpha_mask_holes_for_every_query),
       cmocka_unit_test(test_alpha_blend_passes_one_minus_alpha_deterministically),
+      cmocka_unit_test(test_alpha_mask_holes_on_a_deforming_body),
   };
   return cmocka_run_group_tests_name("rt_alpha", tests, NULL, NULL);
 }
