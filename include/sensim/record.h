@@ -123,10 +123,25 @@ SENSIM_API void sensim_recorder_abort(sensim_recorder *r);
  * (image_width, image_height, camera_name, camera_matrix,
  * distortion_model, distortion_coefficients, rectification_matrix,
  * projection_matrix), which OpenCV's FileStorage also reads. plumb_bob
- * for pinhole and Brown-Conrady lenses, equidistant for Kannala-Brandt;
- * the FOV model has no ROS counterpart (SENSIM_EINVAL). */
+ * for pinhole and Brown-Conrady lenses, rational_polynomial for the
+ * rational lens, equidistant for Kannala-Brandt; the lenses ROS has no
+ * model for exactly, with sensim's model names: "fov" with D = [w] (w =
+ * hfov / 2, rad) and "division" with D = [lambda] (docs/recording.md). */
 SENSIM_API sensim_status sensim_write_camera_info_yaml(const char *path, const char *camera_name,
                                                        const sensim_camera_params *cp);
+
+/* For a FOV or division lens, the ROS model nearest it in the same form:
+ * plumb_bob (k1 k2 0 0 k3) or equidistant (k1 k2 k3 k4) fitted by least
+ * squares to the rays of a grid of pixels over the image (focal lengths
+ * refitted, principal point kept), the
+ * fitting error stated in a comment line ("# equidistant least-squares
+ * fit of sensim's fov lens: 0.01 px rms, 0.05 px at most over the image")
+ * and in *rms_px and *max_px (either may be NULL): how far the fitted
+ * model images a pixel's ray from that pixel. SENSIM_EINVAL for other
+ * lenses (sensim_write_camera_info_yaml is exact for them). */
+SENSIM_API sensim_status sensim_write_camera_info_fit_yaml(const char *path, const char *camera_name,
+                                                           const sensim_camera_params *cp, double *rms_px,
+                                                           double *max_px);
 
 /* The TUM trajectory format: one line per frame, "t tx ty tz qx qy qz qw"
  * (capture time s, the sensor's true pose in the world). Opens `path` for

@@ -11,8 +11,10 @@ typedef struct sensim__camera_info {
   uint32_t width, height; /* pixels */
   double K[9];            /* intrinsic matrix, row-major, pixels */
   double D[8];            /* distortion coefficients, nd of them */
-  int nd;                 /* 5 for plumb_bob, 8 for rational_polynomial, 4 for equidistant */
-  const char *model;      /* "plumb_bob", "rational_polynomial" or "equidistant" (static) */
+  int nd;                 /* 5 plumb_bob, 8 rational_polynomial, 4 equidistant, 1 fov or division */
+  const char *model;      /* "plumb_bob", "rational_polynomial", "equidistant", or sensim's
+                             "fov" (D = [w], w = hfov / 2, rad) and "division" (D = [lambda])
+                             for the lenses ROS has no model for (static) */
   double R[9];            /* rectification: identity (a monocular camera) */
   double P[12];           /* projection [K | 0], row-major */
 } sensim__camera_info;
@@ -23,9 +25,13 @@ typedef struct sensim__camera_info {
  * ((width - 1) / 2, (height - 1) / 2)); plumb_bob (k1 k2 p1 p2 k3) for
  * pinhole (all zero) and Brown-Conrady lenses, rational_polynomial (k1 k2
  * p1 p2 k3 k4 k5 k6) for the rational lens, equidistant (k1 k2 k3 k4)
- * for Kannala-Brandt. SENSIM_EINVAL, naming the parameter, for the FOV
- * and division lenses (no ROS distortion model has their laws), an unknown lens
- * and parameters sensim_camera_create would refuse (size, hfov, focal
+ * for Kannala-Brandt; ROS has no model for the FOV lens (Devernay and
+ * Faugeras, MVA 13, 2001: rho = atan(2 r tan(w / 2)) / w) nor the
+ * division lens (Fitzgibbon, CVPR 2001: r = rho / (1 + lambda rho^2)):
+ * they are written exactly, as "fov" with D = [w] and "division" with D
+ * = [lambda], and sensim__camera_info_fit gives a ROS model near them.
+ * SENSIM_EINVAL, naming the parameter, for an unknown lens and
+ * parameters sensim_camera_create would refuse (size, hfov, focal
  * lengths, non-finite values). Lateral chromatic aberration and
  * vignetting have no CameraInfo field and are left out. */
 sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, sensim__camera_info *ci);
@@ -43,5 +49,14 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
  * size, or for blocks the camera cannot hold (b w > width). */
 sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, uint32_t w, uint32_t h,
                                               uint32_t binning, sensim_camera_params *out);
+
+/* A ROS model fitted to a FOV or division lens (io/camera_info_fit.c):
+ * plumb_bob (k1 k2 0 0 k3) or equidistant (k1 k2 k3 k4), whichever
+ * images a grid of the camera's pixels' rays closer to those pixels
+ * (focal lengths refitted, principal point kept), R as sensim__camera_info_from_params; *rms_px and *max_px the root
+ * mean square and largest of those distances, pixels. SENSIM_EINVAL for
+ * another lens (ROS has its model) or parameters as above. */
+sensim_status sensim__camera_info_fit(const sensim_camera_params *cp, sensim__camera_info *out, double *rms_px,
+                                      double *max_px);
 
 #endif

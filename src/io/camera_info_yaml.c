@@ -68,15 +68,17 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
     ci->nd = 8;
     break;
   case SENSIM_LENS_DIVISION:
-    return sensim__fail(SENSIM_EINVAL, "camera info: the division lens model has no ROS distortion model "
-                                       "(no polynomial model in sensor_msgs expresses Fitzgibbon's division)");
+    ci->model = "division";
+    ci->nd = 1;
+    break;
   case SENSIM_LENS_KANNALA_BRANDT:
     ci->model = "equidistant";
     ci->nd = 4;
     break;
   case SENSIM_LENS_FOV:
-    return sensim__fail(SENSIM_EINVAL, "camera info: the FOV lens model has no ROS distortion model "
-                                       "(plumb_bob and equidistant cannot express its arctangent law)");
+    ci->model = "fov";
+    ci->nd = 1;
+    break;
   default:
     return sensim__fail(SENSIM_EINVAL, "camera info: unknown lens model %d", (int)cp->lens);
   }
@@ -95,7 +97,13 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
   if (!isfinite(fx) || !isfinite(fy) || !isfinite(cx) || !isfinite(cy))
     return sensim__fail(SENSIM_EINVAL, "camera info: intrinsics fx %g, fy %g, cx %g, cy %g must be finite", fx,
                         fy, cx, cy);
-  if (cp->lens != SENSIM_LENS_PINHOLE)
+  if (cp->lens == SENSIM_LENS_FOV) {
+    /* w = hfov / 2 (camera.h), what Devernay and Faugeras call omega */
+    if (!(cp->hfov > 0 && cp->hfov < M_PI))
+      return sensim__fail(SENSIM_EINVAL, "camera info: hfov %g rad (the FOV lens's w = hfov / 2) must be in (0, pi)",
+                          cp->hfov);
+    ci->D[0] = cp->hfov / 2;
+  } else if (cp->lens != SENSIM_LENS_PINHOLE)
     for (int i = 0; i < ci->nd; i++) {
       if (!isfinite(cp->dist[i]))
         return sensim__fail(SENSIM_EINVAL, "camera info: dist[%d] = %g is not finite", i, cp->dist[i]);
@@ -174,10 +182,32 @@ static void put_matrix(FILE *fp, const char *key, int rows, int cols, const doub
  * CV_FS_MAX_LEN = 4096 bytes; sensor names have at most 200. */
 #define NAME_MAX_BYTES 1024
 
-sensim_status sensim_write_camera_info_yaml(const char *path, const char *camera_name,
-                                            const sensim_camera_params *cp) {
-  if (!path || !*path || !camera_name || !cp)
-    return sensim__fail(SENSIM_EINVAL, "sensim_write_camera_info_yaml: NULL or empty argument");
+/* The file of ci for camera_name; `comment` (or NULL) a YAML comment
+ * line after the document marker. */
+static sensim_status write_info(const char *path, const char *camera_name, const sensim__camera_info *ci,
+                                const char *comment) {
+  size_t n = strlen(camera_name);
+  sensim_atomic_file *af = NULL;
+  sensim_status st = sensim_atomic_file_open(path, &af);
+  if (st != SENSIM_OK) return st;
+  FILE *fp = sensim_atomic_file_stream(af);
+  fprintf(fp, "%%YAML 1.0\n---\n");
+  if (comment) fprintf(fp, "# %s\n", comment);
+  fprintf(fp, "image_width: %u\nimage_height: %u\ncamera_name: \"", ci->width, ci->height);
+  for (size_t i = 0; i < n; i++) {
+    if (camera_name[i] == '"' || camera_name[i] == '\\') fputc('\\', fp);
+    fputc(camera_name[i], fp);
+  }
+  fputs("\"\n", fp);
+  put_matrix(fp, "camera_matrix", 3, 3, ci->K);
+  fprintf(fp, "distortion_model: %s\n", ci->model);
+  put_matrix(fp, "distortion_coefficients", 1, ci->nd, ci->D);
+  put_matrix(fp, "rectification_matrix", 3, 3, ci->R);
+  put_matrix(fp, "projection_matrix", 3, 4, ci->P);
+  return sensim_atomic_file_commit(af);
+}
+
+static sensim_status check_name(const char *path, const char *camera_name) {
   size_t n = strlen(camera_name);
   if (n == 0 || n > NAME_MAX_BYTES)
     return sensim__fail(SENSIM_EINVAL, "camera info '%s': camera name must have 1 to %d bytes (has %zu)", path,
@@ -188,22 +218,37 @@ sensim_status sensim_write_camera_info_yaml(const char *path, const char *camera
                           "camera info '%s': camera name has a control character (byte %zu, 0x%02x), which "
                           "OpenCV's YAML reader refuses",
                           path, i, (unsigned)(unsigned char)camera_name[i]);
+  return SENSIM_OK;
+}
+
+sensim_status sensim_write_camera_info_yaml(const char *path, const char *camera_name,
+                                            const sensim_camera_params *cp) {
+  if (!path || !*path || !camera_name || !cp)
+    return sensim__fail(SENSIM_EINVAL, "sensim_write_camera_info_yaml: NULL or empty argument");
+  sensim_status st = check_name(path, camera_name);
+  if (st != SENSIM_OK) return st;
   sensim__camera_info ci;
-  sensim_status st = sensim__camera_info_from_params(cp, &ci);
+  st = sensim__camera_info_from_params(cp, &ci);
   if (st != SENSIM_OK) return sensim__fail(st, "'%s': %s", path, sensim_last_error());
-  sensim_atomic_file *af = NULL;
-  if ((st = sensim_atomic_file_open(path, &af)) != SENSIM_OK) return st;
-  FILE *fp = sensim_atomic_file_stream(af);
-  fprintf(fp, "%%YAML 1.0\n---\nimage_width: %u\nimage_height: %u\ncamera_name: \"", ci.width, ci.height);
-  for (size_t i = 0; i < n; i++) {
-    if (camera_name[i] == '"' || camera_name[i] == '\\') fputc('\\', fp);
-    fputc(camera_name[i], fp);
-  }
-  fputs("\"\n", fp);
-  put_matrix(fp, "camera_matrix", 3, 3, ci.K);
-  fprintf(fp, "distortion_model: %s\n", ci.model);
-  put_matrix(fp, "distortion_coefficients", 1, ci.nd, ci.D);
-  put_matrix(fp, "rectification_matrix", 3, 3, ci.R);
-  put_matrix(fp, "projection_matrix", 3, 4, ci.P);
-  return sensim_atomic_file_commit(af);
+  return write_info(path, camera_name, &ci, NULL);
+}
+
+sensim_status sensim_write_camera_info_fit_yaml(const char *path, const char *camera_name,
+                                                const sensim_camera_params *cp, double *rms_px, double *max_px) {
+  if (!path || !*path || !camera_name || !cp)
+    return sensim__fail(SENSIM_EINVAL, "sensim_write_camera_info_fit_yaml: NULL or empty argument");
+  sensim_status st = check_name(path, camera_name);
+  if (st != SENSIM_OK) return st;
+  sensim__camera_info ci;
+  double rms, worst;
+  st = sensim__camera_info_fit(cp, &ci, &rms, &worst);
+  if (st != SENSIM_OK) return sensim__fail(st, "'%s': %s", path, sensim_last_error());
+  char comment[200];
+  snprintf(comment, sizeof comment,
+           "%s least-squares fit of sensim's %s lens: %.3g px rms, %.3g px at most over the image "
+           "(docs/recording.md)",
+           ci.model, cp->lens == SENSIM_LENS_FOV ? "fov" : "division", rms, worst);
+  if (rms_px) *rms_px = rms;
+  if (max_px) *max_px = worst;
+  return write_info(path, camera_name, &ci, comment);
 }

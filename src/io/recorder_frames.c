@@ -122,36 +122,20 @@ static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_f
                         uint64_t stamp, uint16_t ch, sensim_status *st) {
   const sensim_camera_params *cp = &rs->cp;
   /* K, D, R, P as the camera_info YAML beside the recording has them
-   * (io/camera_info.h), for the image's own size (a "downsample" filter
-   * scales the intrinsics). ROS's distortion models
-   * (sensor_msgs/distortion_models.hpp) have no FOV law: for that lens K
-   * comes from the pinhole twin and the model is written "fov" with its
-   * one parameter w (rad); nor the division model: K is the camera's and
-   * the model is written "division" with lambda (normalised coordinates). */
-  sensim_camera_params lens = *cp, scaled;
-  const int fov = cp->lens == SENSIM_LENS_FOV, div = cp->lens == SENSIM_LENS_DIVISION;
-  if (fov || div) lens.lens = SENSIM_LENS_PINHOLE;
+   * (io/camera_info.h), for the pixels the chain delivered (a
+   * "downsample" filter's blocks); the FOV and division lenses, which ROS
+   * has no model for, exactly, as sensim's "fov" and "division". */
+  sensim_camera_params scaled;
   sensim__camera_info ci;
-  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, f->binning, &scaled);
+  sensim_status s = sensim__camera_params_for_image(cp, f->width, f->height, f->binning, &scaled);
   if (!s) s = sensim__camera_info_from_params(&scaled, &ci);
   if (s) {
     *st = s;
     return;
   }
-  double d[8] = {0};
-  size_t nd = (size_t)ci.nd;
+  const double *d = ci.D;
+  const size_t nd = (size_t)ci.nd;
   const char *model = ci.model;
-  memcpy(d, ci.D, sizeof d);
-  if (fov) {
-    model = "fov";
-    d[0] = cp->hfov / 2;
-    nd = 1;
-  }
-  if (div) {
-    model = "division";
-    d[0] = cp->dist[0];
-    nd = 1;
-  }
   const double *k = ci.K, *rr = ci.R, *p = ci.P;
   size_t at = sensim__rec_begin(r);
   sensim__ros_camera_info(&r->queue, stamp, rs->optical, f->height, f->width, model, d, nd, k, rr, p);

@@ -59,9 +59,7 @@ static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
   sensim_camera_params cp;
   if (strcmp(sensim_sensor_kind_name(s), "camera") != 0) return SENSIM_OK;
   if ((st = sensim_camera_params_get(s, &cp)) != SENSIM_OK) return st;
-  /* ROS has no distortion model for the FOV lens: no file rather than a
-   * wrong one. */
-  o->camera_info = cp.lens != SENSIM_LENS_FOV;
+  o->camera_info = 1;
   return SENSIM_OK;
 }
 
@@ -74,6 +72,14 @@ static sensim_status write_camera_info(const sensim_sensor *s, run_out *o, const
   if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
   st = sensim_write_camera_info_yaml(file, sensim_sensor_name(s), &scaled);
   free(file);
+  /* A lens ROS has no model for is written exactly above, as sensim's
+   * "fov" or "division"; beside it, the nearest ROS model with its error. */
+  if (st == SENSIM_OK && (scaled.lens == SENSIM_LENS_FOV || scaled.lens == SENSIM_LENS_DIVISION)) {
+    file = join(o->dir, "camera_info_fit.yaml", NULL);
+    if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+    st = sensim_write_camera_info_fit_yaml(file, sensim_sensor_name(s), &scaled, NULL, NULL);
+    free(file);
+  }
   o->camera_info = 0;
   return st;
 }

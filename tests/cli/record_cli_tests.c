@@ -77,9 +77,12 @@ static void test_run_writes_poses_and_camera_info_beside_frames(void **state) {
   assert_true(strncmp(yaml, "%YAML 1.0\n---\nimage_width: 16\n", 30) == 0);
   assert_non_null(strstr(yaml, "camera_name: \"cam\"\n"));
   free(yaml);
-  /* The FOV lens has no ROS model: poses, no calibration. */
+  /* The FOV lens has no ROS model: its own exactly, and a fitted one. */
   assert_int_equal(tum_poses(TMP "/side/wide/poses.txt"), 4);
-  assert_false(test_file_exists(TMP "/side/wide/camera_info.yaml"));
+  yaml = test_slurp(TMP "/side/wide/camera_info.yaml", NULL);
+  assert_non_null(strstr(yaml, "\ndistortion_model: fov\n"));
+  free(yaml);
+  assert_true(test_file_exists(TMP "/side/wide/camera_info_fit.yaml"));
   assert_false(test_file_exists(TMP "/side/scanner/camera_info.yaml"));
   free(out);
   free(err);

@@ -590,7 +590,10 @@ for (const [topic, t] of byTopic) {
     for (const e of msgs) {
       const m = e.msg;
       const dm = m.distortion_model;
-      check(["plumb_bob", "equidistant", "rational_polynomial", "fov"].includes(dm), topic, "distortion_model", "plumb_bob|equidistant|rational_polynomial|fov", dm);
+      check(["plumb_bob", "equidistant", "rational_polynomial", "fov", "division"].includes(dm), topic, "distortion_model", "plumb_bob|equidistant|rational_polynomial|fov|division", dm);
+      // sensim's division lens (docs/recording.md): D = [lambda].
+      if (dm === "division" && check(m.d.length === 1, topic, "d: [lambda] for division", 1, m.d.length) && e === msgs[0])
+        warn(topic, "distortion_model division: image_geometry does not know it (camera_info_fit.yaml has a ROS model)");
       if (dm === "plumb_bob") check(m.d.length === 5, topic, "d: 5 coefficients for plumb_bob", 5, m.d.length);
       // sensim's FOV lens (docs/recording.md): D = [hfov / 2], a model ROS's tools do not know.
       if (dm === "fov" && check(m.d.length === 1, topic, "d: [hfov / 2] for fov", 1, m.d.length) && e === msgs[0])

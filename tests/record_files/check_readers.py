@@ -120,8 +120,24 @@ def main():
                 i, j = f.index("D"), f.index("R")
                 check([float(v) for v in f[i + 1:j]] == c["distortion_coefficients"]["data"],
                       f"{name}: {f[0]} D {f[i + 1:j]}")
-    check(not os.path.exists(os.path.join(out, "wide", "camera_info.yaml")),
-          "the FOV camera has a camera_info.yaml")
+    # The FOV lens, which ROS has no model for: exactly as sensim's "fov"
+    # (D = [hfov / 2]), and beside it the nearest ROS model with its error
+    # in a comment line, which every reader skips.
+    with open(os.path.join(out, "wide", "camera_info.yaml")) as fp:
+        c = yaml.safe_load(fp)
+    check(c["distortion_model"] == "fov" and len(c["distortion_coefficients"]["data"]) == 1,
+          f"wide: model {c['distortion_model']} D {c['distortion_coefficients']['data']}")
+    fit_path = os.path.join(out, "wide", "camera_info_fit.yaml")
+    with open(fit_path) as fp:
+        text = fp.read()
+    check("least-squares fit of sensim's fov lens" in text, "wide: camera_info_fit.yaml states its fit")
+    fit = yaml.safe_load(text)
+    check(fit["distortion_model"] in ("plumb_bob", "equidistant"), f"wide fit: model {fit['distortion_model']}")
+    if reader:
+        r = subprocess.run([reader, fit_path], capture_output=True, text=True)
+        check(r.returncode == 0, f"wide fit: read_camera_info: {r.stderr.strip()}")
+        for row in r.stdout.splitlines():
+            check(row.split(" ")[4] == fit["distortion_model"], f"wide fit: {row.split(' ')[0]} read {row}")
 
     for name, frames in FRAMES.items():
         with open(os.path.join(out, name, "poses.txt")) as fp:
