@@ -9,4 +9,8 @@
 #include "alloc/alloc_count.h"
 #include "support/testutil.h"
 
-int main(void) { return (sensim_test_steady_alloc() | sensim_test_malloc_fail()) ? 1 : 0; }
+int main(void) {
+  int failed = sensim_test_steady_alloc();
+  failed += sensim_test_malloc_fail();
+  return failed ? 1 : 0;
+}

@@ -7,6 +7,7 @@ int sensim_test_jpeg(void);     /* tests/filters/jpeg_tests.c */
 int sensim_test_blooming(void); /* tests/filters/blooming_tests.c */
 int sensim_test_glare(void);    /* tests/filters/glare_tests.c */
 int sensim_test_lens_flare(void); /* tests/filters/lens_flare_tests.c */
+int sensim_test_denoise(void);    /* tests/filters/denoise_tests.c */
 
 int main(void) {
   int failed = 0;
@@ -24,5 +25,6 @@ int main(void) {
   failed += sensim_test_blooming();
   failed += sensim_test_glare();
   failed += sensim_test_lens_flare();
+  failed += sensim_test_denoise();
   return failed ? 1 : 0;
 }

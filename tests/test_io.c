@@ -20,5 +20,6 @@ int main(void) {
   failed += sensim_test_record_files();
   failed += sensim_test_record();
   failed += sensim_test_disk_full();
+  failed += sensim_test_record_ros();
   return failed ? 1 : 0;
 }

@@ -7,5 +7,6 @@ int main(void) {
   failed += sensim_test_radar_model();
   failed += sensim_test_radar_detect();
   failed += sensim_test_radar_io();
+  failed += sensim_test_radar_facets();
   return failed ? 1 : 0;
 }

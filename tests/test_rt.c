@@ -5,5 +5,6 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_rt();
   failed += sensim_test_rt_steps();
+  failed += sensim_test_rt_alpha();
   return failed ? 1 : 0;
 }

@@ -6,5 +6,7 @@ int main(void) {
   failed += sensim_test_keyframes();
   failed += sensim_test_world();
   failed += sensim_test_mesh_import();
+  failed += sensim_test_materials();
+  failed += sensim_test_gltf_materials();
   return failed ? 1 : 0;
 }

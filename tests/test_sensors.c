@@ -5,6 +5,7 @@ int main(void) {
   int failed = 0;
   failed += sensim_test_camera();
   failed += sensim_test_camera_render();
+  failed += sensim_test_camera_materials();
   failed += sensim_test_camera_dof();
   failed += sensim_test_optics();
   failed += sensim_test_optics_models();

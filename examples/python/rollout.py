@@ -11,18 +11,23 @@ script prints the environment steps per second and every episode's return.
     PYTHONPATH=build/python python3 examples/python/rollout.py --envs 4 --steps 300
 """
 
+from __future__ import annotations
+
 import argparse
 import time
+from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import NDArray
 
 from sensim.vector import VectorEnv
 
 TARGET_SPEED = 4.0  # m/s
 
 
-def cone_policy(obs, columns, channels=16, rows=(7, 8), window=(1.0, 7.0), half_width=2.0,
-                wheelbase=1.6):
+def cone_policy(obs: Mapping[str, NDArray[Any]], columns: int, channels: int = 16,
+                rows: tuple[int, ...] = (7, 8), window: tuple[float, float] = (1.0, 7.0),
+                half_width: float = 2.0, wheelbase: float = 1.6) -> NDArray[np.float32]:
     """The heuristic a robotics user writes first: find the cones in the lidar's
     near-horizontal rows (+1 and -1 deg, which do not reach the ground), sort
     them into left and right of the arc the car is driving (its steering
@@ -56,8 +61,8 @@ def cone_policy(obs, columns, channels=16, rows=(7, 8), window=(1.0, 7.0), half_
     return actions
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--envs", type=int, default=4, help="worlds stepped together")
     ap.add_argument("--steps", type=int, default=300, help="vector steps (each 0.1 s per world)")
     ap.add_argument("--policy", choices=("cones", "random"), default="cones")
@@ -74,7 +79,7 @@ def main():
     envs.action_space.seed(args.seed)
     obs, _ = envs.reset(seed=args.seed)
     returns = np.zeros(args.envs)
-    finished = []
+    finished: list[tuple[int, float, str]] = []
     t0 = time.perf_counter()
     for _ in range(args.steps):
         act = envs.action_space.sample() if args.policy == "random" else cone_policy(obs, columns)

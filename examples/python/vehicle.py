@@ -14,16 +14,20 @@ against the true path, and the IMU's specific force and yaw rate.
 Units: metres, seconds, radians (degrees only where named _deg).
 """
 
+from __future__ import annotations
+
 import argparse
 import math
 import os
 import time
+from typing import Any, Tuple
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 import sensim  # noqa: E402
 from sensim.env import Course  # noqa: E402
@@ -33,13 +37,16 @@ WHEELBASE, LR = 1.6, 0.8   # m
 SPEED = 5.0        # m/s, target
 LOOKAHEAD = 4.0    # m, pure pursuit
 
+Array = NDArray[np.float64]
+Scan = Tuple[sensim.Pose, Array]
 
-def yaw_quat(yaw):
+
+def yaw_quat(yaw: float) -> tuple[float, float, float, float]:
     """(w, x, y, z) of a rotation by yaw (rad) about +Z."""
     return (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
 
 
-def build_world(course, seed):
+def build_world(course: Course, seed: int) -> tuple[sensim.World, sensim.Body, dict[str, sensim.Sensor]]:
     """Ground, cones, a light and the car with its four sensors."""
     w = sensim.World(seed=seed, threads=2, origin=(47.3769, 8.5417, 408.0),
                      background=(0.45, 0.62, 0.9), ambient=0.6)
@@ -67,7 +74,7 @@ def build_world(course, seed):
     return w, car, sensors
 
 
-def pure_pursuit(course, x, y, yaw):
+def pure_pursuit(course: Course, x: float, y: float, yaw: float) -> float:
     """Steering angle (rad) towards the centre line LOOKAHEAD m ahead."""
     s, _ = course.project(x, y)
     tx, ty, _ = course.point(s + LOOKAHEAD)
@@ -75,12 +82,16 @@ def pure_pursuit(course, x, y, yaw):
     return math.atan2(2.0 * WHEELBASE * math.sin(alpha), LOOKAHEAD)
 
 
-def run(steps, seed):
+def run(steps: int, seed: int) -> tuple[Course, Array, Array, Array, list[Scan], NDArray[Any] | None]:
     course = Course()
     w, car, sensors = build_world(course, seed)
     x, y, yaw = course.point(0.0)
     v = 0.0
-    truth, gnss, imu, scans, image = [], [], [], [], None
+    truth: list[tuple[float, float, float]] = []
+    gnss: list[tuple[float, ...]] = []
+    imu: list[tuple[float, ...]] = []
+    scans: list[Scan] = []
+    image: NDArray[Any] | None = None
     for k in range(steps + 1):
         t = k * DT
         steer = max(-0.4, min(0.4, pure_pursuit(course, x, y, yaw)))
@@ -99,9 +110,9 @@ def run(steps, seed):
             imu.append((f.t_capture, *r["accel"], *r["gyro"]))
         for f in sensors["lidar"].poll_all():
             scans.append((f.pose, np.stack([f.data["x"], f.data["y"], f.data["z"]], axis=1)))
-        f = sensors["camera"].latest()
-        if f is not None:
-            image = np.asarray(f.data)[:, :, :3]
+        last = sensors["camera"].latest()
+        if last is not None:
+            image = np.asarray(last.data)[:, :, :3]
         # explicit Euler to the next host step (the pushed state holds at t)
         x += v * c * DT
         y += v * s * DT
@@ -111,16 +122,17 @@ def run(steps, seed):
     return course, np.array(truth), np.array(gnss), np.array(imu), scans, image
 
 
-def to_world(pose, pts):
+def to_world(pose: sensim.Pose, pts: Array) -> Array:
     """Points (n, 3) in the sensor frame at `pose` -> world frame."""
     (px, py, pz), (qw, qx, qy, qz) = pose
     r = np.array([[1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)],
                   [2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)],
                   [2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)]])
-    return pts @ r.T + (px, py, pz)
+    return np.asarray(pts @ r.T + (px, py, pz), dtype=np.float64)
 
 
-def plot(path, course, truth, gnss, imu, scans, image):
+def plot(path: str, course: Course, truth: Array, gnss: Array, imu: Array, scans: list[Scan],
+         image: NDArray[Any] | None) -> None:
     fig, ax = plt.subplots(2, 2, figsize=(11, 8.5))
     a = ax[0, 0]
     if image is not None:
@@ -163,8 +175,8 @@ def plot(path, course, truth, gnss, imu, scans, image):
     plt.close(fig)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--out", default="out/python_vehicle.png", help="figure path (PNG)")
     ap.add_argument("--steps", type=int, default=1500, help="host steps of 10 ms (default 15 s)")
     ap.add_argument("--seed", type=int, default=1, help="the World's seed (sensor noise)")

@@ -8,7 +8,9 @@
  * skews. Shading: Lambert diffuse plus Cook-Torrance GGX specular from
  * point, spot and directional lights with hard shadows, an ambient sky
  * term, mirror reflections, textures and fog (docs/models.md). Rays that hit
- * nothing see the world's background. The raw frame is linear radiance
+ * nothing see the world's background. With integrator = PATH the camera
+ * path-traces instead: area, emissive and sky light, glass, soft shadows,
+ * physically based radiance (docs/rendering.md). The raw frame is linear radiance
  * (rgb_f32) with depth, label and normal planes; filters turn it into what
  * a real camera delivers (image sensor, noise, colour filter array, ISP).
  *
@@ -35,6 +37,16 @@ typedef enum sensim_lens_model {
                                   k1 k2 p1 p2 k3 k4 k5 k6 */
   SENSIM_LENS_DIVISION         /* Fitzgibbon's one-parameter division model, lambda */
 } sensim_lens_model;
+
+/* How the camera computes the light reaching each pixel (docs/rendering.md). */
+typedef enum sensim_integrator {
+  SENSIM_INTEGRATOR_DIRECT = 0, /* direct light from point, spot and directional lights
+                                   with hard shadows, the world's ambient term, mirror
+                                   bounces, the background where rays escape */
+  SENSIM_INTEGRATOR_PATH = 1    /* unidirectional path tracing: next-event estimation of
+                                   every light and the environment, multiple importance
+                                   sampling, Russian roulette; physically based radiance */
+} sensim_integrator;
 
 /* Pixel coordinates follow OpenCV (and ROS camera_info): u right, v down,
  * pixel (i, j) has its centre at (i, j), so the image spans
@@ -66,7 +78,9 @@ typedef struct sensim_camera_params {
   double line_time; /* s between the starts of consecutive rows (rolling shutter);
                        0: global shutter */
   int depth_along_ray; /* depth plane: 0 distance along the optical axis, 1 along the ray */
-  int max_bounces;  /* mirror reflections traced per ray, 0..8 */
+  int max_bounces;  /* direct: mirror reflections traced per ray, 0..8; path:
+                       scattering events per path, 0..64 (0: emitters and the
+                       environment seen directly, 1: direct light only) */
   double fog_visibility; /* meteorological visibility, m (Koschmieder); 0: no fog */
   /* Depth of field, thin lens (docs/camera_pipeline.md): each sample's ray
    * leaves a point of the aperture disc and passes through the point of the
@@ -79,6 +93,7 @@ typedef struct sensim_camera_params {
   double pixel_pitch;    /* m, > 0: sensor pixel size; with f_number, the lens-to-sensor
                             distance is fx * pixel_pitch and f follows from the thin-lens
                             equation (default 3.45e-6) */
+  sensim_integrator integrator; /* light transport (default DIRECT) */
 } sensim_camera_params;
 
 /* Defaults: 640 x 480, hfov 90 deg, pinhole, no vignetting or aberration,

@@ -16,24 +16,36 @@
  *
  * Each frame reports the nearest point of any body's mesh inside the cone
  * (sensim_detection, frame.h): its range, its azimuth atan2(Y, X)
- * (counter-clockwise from +X about +Z, positive to the left) and elevation
- * atan2(Z, sqrt(X^2 + Y^2)) (positive up), the same spherical convention as
- * the lidar's sensim_beam, the point in the sensor frame, the body's ids,
- * and its speed two ways (speed_diff and radial_speed / rel_vel; see
- * docs/cone.md). The carrier body's own mesh is never detected.
+ * (counter-clockwise from +X about +Z, positive to the left), its
+ * elevation, the point in the sensor frame, the body's ids, and its speed
+ * three ways (docs/cone.md). The carrier body's own mesh is never detected.
+ *
+ * Elevation: EXACT and RAYS report the true spherical elevation
+ * atan2(Z, sqrt(X^2 + Y^2)) (positive up), the lidar's sensim_beam
+ * convention. LINES, the published mode, reports the thesis's Eq. 3.8,
+ * atan(y / z) in the cone frame = atan2(Z, X): the angle in the sensor's
+ * vertical XZ plane, which equals the spherical one only when Y = 0.
+ *
+ * Speed: `speed` is the thesis's Eq. 3.9, |q_k - q_(k-1)| / (t_k - t_(k-1))
+ * with q the nearest points (sensor frame) of two consecutive captures;
+ * `speed_diff` the range rate by differences, (R_k - R_(k-1)) / (t_k -
+ * t_(k-1)); `radial_speed` and `rel_vel` the exact ones from the bodies'
+ * velocities.
  *
  * Methods (docs/cone.md):
  *   LINES  the published method: every quadrilateral face covered by N
  *          segments clipped to the cone; angular error bounded by the line
- *          spacing.
+ *          spacing. Of two equally near points (within 1e-12 relative) the
+ *          upper one (larger sensor Z) wins, the thesis's tie rule: its
+ *          Table 2 elevations are positive.
  *   EXACT  the nearest point of every triangle clipped to the cone, exact
  *          to floating-point precision.
  *   RAYS   a grid of rays through the ray-tracing kernel; the error is the
  *          grid's sampling error (docs/cone.md states the bound).
  *
  * The schedule's window (sensor.h) defaults to 1 / rate: the published
- * speed needs the scene at the previous capture time, which must lie inside
- * the window. A window shorter than 1 / rate gives speed_diff = NaN. */
+ * speeds need the scene at the previous capture time, which must lie inside
+ * the window. A window shorter than 1 / rate gives speed = speed_diff = NaN. */
 #ifndef SENSIM_CONE_H
 #define SENSIM_CONE_H
 
@@ -58,7 +70,7 @@ typedef struct sensim_cone_params {
   sensim_cone_method method; /* [SENSIM_CONE_EXACT] */
   int lines;                 /* LINES: segments per face N, [2, 100000] [10] */
   int rays;                  /* RAYS: rays per axis of the sampling grid, [2, 1024] [65] */
-  int published_speed;       /* nonzero: compute speed_diff (one more query per frame) [1] */
+  int published_speed;       /* nonzero: compute speed and speed_diff (one more query per frame) [1] */
 } sensim_cone_params;
 
 /* Defaults: 90 deg x 90 deg, 10 m, exact method, 10 lines, 65 rays per
@@ -125,7 +137,8 @@ SENSIM_API double sensim_cone_segment_nearest(const sensim_cone_shape *k, const 
 /* The published lines method on one quadrilateral face v0..v3 (v0 v1 and
  * v3 v2 opposite edges): the nearest point over its n >= 2 segments
  * L_i = (v0 + (v3 - v0) i/(n-1), v1 + (v2 - v1) i/(n-1)). A triangle
- * (a, b, c) is the degenerate quad (a, b, c, c). Distance, m, or INFINITY. */
+ * (a, b, c) is the degenerate quad (a, b, c, c). Of equally near points
+ * (1e-12 relative) the one with the larger y. Distance, m, or INFINITY. */
 SENSIM_API double sensim_cone_quad_nearest_lines(const sensim_cone_shape *k, const double v0[3],
                                       const double v1[3], const double v2[3], const double v3[3],
                                       int n, double out[3]);

@@ -25,7 +25,10 @@ typedef enum sensim_payload {
   SENSIM_PAYLOAD_RGBA8,     /* width x height x 4 uint8, encoded ("srgb8": sRGB; "quantize": its tone curve) */
   SENSIM_PAYLOAD_GRAY8,     /* width x height uint8 */
   SENSIM_PAYLOAD_GRAY16,    /* width x height uint16 */
-  SENSIM_PAYLOAD_DEPTH_F32, /* width x height float, m (see camera.h for which depth) */
+  SENSIM_PAYLOAD_DEPTH_F32, /* width x height float, m (see camera.h for which depth);
+                               0 where nothing was hit (a ROS recording writes +Inf
+                               there and NaN for a negative or NaN value, REP 118;
+                               a 16-bit PNG keeps 0) */
   SENSIM_PAYLOAD_LABELS,    /* width x height sensim_label */
   SENSIM_PAYLOAD_BEAMS,     /* count sensim_beam (lidar returns before conversion) */
   SENSIM_PAYLOAD_POINTS,    /* count sensim_point in the sensor frame */
@@ -164,12 +167,15 @@ typedef struct sensim_detection {
   double azimuth;        /* rad, see cone.h */
   double elevation;      /* rad, see cone.h */
   double point[3];       /* nearest point in the sensor frame, m */
-  double speed_diff;     /* m/s, published method: range change between consecutive
-                            detections over their time difference; NaN when unknown */
+  double speed_diff;     /* m/s, range rate by differences: range change between
+                            consecutive captures over their time difference; NaN when unknown */
   double radial_speed;   /* m/s, exact d(range)/dt from the bodies' velocities,
                             > 0 receding; NaN when nothing is detected */
   double rel_vel[3];     /* m/s, velocity of the nearest point relative to the
                             sensor, sensor frame; NaN when nothing is detected */
+  double speed;          /* m/s, the published speed (thesis Eq. 3.9): distance between the
+                            nearest points of consecutive captures, sensor frame, over their
+                            time difference; NaN when unknown */
 } sensim_detection;
 
 /* One radar detection: a cluster of resolution cells over threshold
@@ -201,7 +207,8 @@ typedef struct sensim_frame {
   uint32_t height;      /* images: rows; other payloads: 1 */
   size_t count;         /* number of elements in `data` (pixels, points, ...) */
   void *data;           /* primary payload, owned by the frame */
-  float *depth;         /* camera: optional width x height depth plane, m, or NULL */
+  float *depth;         /* camera: optional width x height depth plane, m, or NULL;
+                           0 where nothing was hit (as DEPTH_F32) */
   sensim_label *labels; /* camera: optional width x height label plane, or NULL */
   float *normals;       /* camera: optional width x height x 3 unit surface normals
                            in the camera's sensor frame (0 where nothing was hit) */
@@ -215,6 +222,12 @@ typedef struct sensim_frame {
                               (what deskewing needs), or NULL */
   uint32_t ntraj;
   uint32_t returns;     /* lidar beams: returns per beam (1, or 2 for dual) */
+  uint32_t binning;     /* images: each pixel is the mean of a binning x binning block
+                           of the camera's pixels, pixel (u, v)'s block starting at
+                           (binning u, binning v), so its centre is the camera's pixel
+                           (binning u + (binning - 1) / 2, likewise v) (the "downsample"
+                           filter multiplies it by its factor); 0 or 1: the camera's own
+                           pixels. Calibration files and CameraInfo follow it. */
 } sensim_frame;
 
 /* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */

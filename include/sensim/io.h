@@ -57,9 +57,26 @@ typedef struct sensim_image {
 SENSIM_API sensim_status sensim_read_png(const char *path, sensim_image *out);
 SENSIM_API void sensim_image_free(sensim_image *img);
 
-/* Load a texture from a PNG: 8-bit sRGB values are linearised (IEC
- * 61966-2-1), 16-bit and grey files likewise; alpha is dropped. */
+/* Load a texture from a PNG (8 or 16 bits, grey or colour, with or without
+ * alpha): its values are taken as sRGB-encoded and decoded to linear light
+ * (IEC 61966-2-1) where a material uses it as colour, read as they are
+ * where it uses it as data (sensim_texture_create_rgba, world.h); alpha is
+ * kept (1 where the file has none). */
 SENSIM_API sensim_status sensim_texture_load_png(sensim_world *world, const char *path, sensim_texture **out);
+
+/* Radiance RGBE (.hdr) images, linear RGB floats (io/hdr.c): read
+ * "#?RADIANCE"/"#?RGBE" files of FORMAT=32-bit_rle_rgbe in the "-Y h +X w"
+ * orientation, flat or run-length encoded, into out (channels 3; free with
+ * sensim_image_free). SENSIM_ENOTFOUND for a missing file, SENSIM_EPARSE
+ * naming the file and the fault for a wrong header, another orientation,
+ * a size of 0 or beyond 65536, truncated or corrupt scanlines. */
+SENSIM_API sensim_status sensim_read_hdr(const char *path, sensim_image *out);
+/* Write width x height x 3 linear RGB floats (row 0 on top, each finite and
+ * >= 0, else SENSIM_EINVAL) as a run-length encoded RGBE file. */
+SENSIM_API sensim_status sensim_write_hdr(const char *path, uint32_t width, uint32_t height, const float *rgb);
+/* Load a high-dynamic-range texture (sensim_texture_create_hdr) from a
+ * .hdr file: an environment map (environment.h). */
+SENSIM_API sensim_status sensim_texture_load_hdr(sensim_world *world, const char *path, sensim_texture **out);
 
 /* Create every missing folder of `path` (like mkdir -p). */
 SENSIM_API sensim_status sensim_mkdirs(const char *path);

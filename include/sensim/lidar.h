@@ -39,6 +39,9 @@ extern "C" {
 #endif
 
 #define SENSIM_LIDAR_MAX_CHANNELS 256
+/* Most azimuth steps (columns) per scan: the one limit sensim_lidar_create
+ * and the scenario key "columns" check. */
+#define SENSIM_LIDAR_MAX_COLUMNS 1000000
 
 typedef enum sensim_lidar_pattern {
   SENSIM_LIDAR_SPINNING = 0, /* columns swept by a rotating head */

@@ -6,21 +6,30 @@
  * beamforming radar observes every angle over the same CPI, and the
  * range-Doppler processing reports the scene as it was over that interval.
  * Each ray is followed through up to `max_bounces` specular reflections.
+ * Single bounces do not depend on the rays: every lit facet of every body
+ * in the field of view gives its physical-optics echo (docs/radar.md).
+ * The antenna's gain falls off across the field as sinc^2 patterns of
+ * the 3 dB beam widths, out and back.
  *
  * Echo. Received power follows the radar equation
  *   P_r = P_t G^2 lambda^2 sigma / ((4 pi)^3 R^4 L)
  * (Skolnik, "Introduction to Radar Systems", 3rd ed., 2001, eq. 1.6; L the
- * system losses). Every ray carries two contributions (docs/radar.md):
- *  - diffuse, incoherent: the first hit's illuminated area times Lambert's
- *    law sigma0 = 4 rho_d cos^2(theta) (material radar_diffuse = rho_d);
- *  - specular, coherent: after every bounce, the ray tube's exit aperture
- *    radiates back towards the radar as in shooting-and-bouncing rays
- *    (Ling, Chou, Lee, IEEE Trans. Antennas Propag. 37(2), 1989): amplitude
- *    (area) x (product of the bounces' radar_specular)^(1/2) x the
- *    aperture's pattern towards the radar, phase 2 pi L / lambda with L
- *    the path length; amplitudes in one resolution cell add as complex
- *    numbers and sigma = 4 pi |sum|^2 / lambda^2, so a plate seen square-on
- *    gives 4 pi A^2 / lambda^2 and a trihedral 12 pi a^4 / lambda^2.
+ * system losses). Contributions (docs/radar.md):
+ *  - single bounce, from every lit facet in the field of view (not from
+ *    the rays): coherent physical optics, the facet's PO integral in
+ *    closed form (Gordon 1975) times sqrt(radar_specular), so a plate
+ *    seen square-on gives 4 pi A^2 / lambda^2 at any far-field range; and
+ *    incoherent Lambert, sigma0 = 4 rho_d cos^2(theta) per facet area
+ *    (material radar_diffuse = rho_d);
+ *  - after the second and later bounces, from the rays: the ray tube's
+ *    exit aperture radiates back towards the radar as in
+ *    shooting-and-bouncing rays (Ling, Chou, Lee, IEEE Trans. Antennas
+ *    Propag. 37(2), 1989): amplitude (area) x (product of the bounces'
+ *    radar_specular)^(1/2) x the aperture's pattern towards the radar,
+ *    phase 2 pi L / lambda with L the path length.
+ * Amplitudes in one resolution cell add as complex numbers and
+ * sigma = 4 pi |sum|^2 / lambda^2 (a trihedral: 12 pi a^4 / lambda^2).
+ * All carry the antenna pattern out and back and the rain's attenuation.
  * Range is half the path length, azimuth and elevation the direction the
  * echo arrives from (the last bounce point), radial velocity half the path
  * length's rate of change from the bodies' twists (> 0 receding, the
@@ -75,6 +84,9 @@ typedef struct sensim_radar_params {
   double sigma_azimuth;      /* noise on reported azimuth, rad, >= 0 [0.1 deg] */
   double sigma_elevation;    /* noise on reported elevation, rad, >= 0 [0.5 deg] */
   double sigma_velocity;     /* noise on reported radial velocity, m/s, >= 0 [0.03] */
+  double beam_width_az;      /* antenna's one-way 3 dB beam width in azimuth, rad, [0, 2 pi];
+                                0: uniform gain [hfov] */
+  double beam_width_el;      /* the same in elevation, rad, [0, 2 pi]; 0: uniform [vfov] */
 } sensim_radar_params;
 
 /* Defaults: a 77 GHz long-range radar (the "ARS408-21-far" preset's

@@ -130,8 +130,9 @@ SENSIM_API void sensim_scenario_run_options_init(sensim_scenario_run_options *o)
  * true pose at each delivered frame's capture time in the TUM format
  * (sensim_tum_append; a '#' comment line first), and each camera's folder
  * camera_info.yaml (sensim_write_camera_info_yaml), written at its first
- * frame for the images its chain delivers (a "downsample" filter scales
- * the intrinsics); none for the FOV lens, which ROS cannot describe. Sensors whose "output" is "none" have no
+ * frame for the images its chain delivers (a "downsample" filter's
+ * blocks, sensim_frame.binning, scale the intrinsics); none for the FOV
+ * lens, which ROS cannot describe. Sensors whose "output" is "none" have no
  * folder and get neither.
  *
  * With o->mcap, the run records every sensor to that file as ROS 2

@@ -112,6 +112,12 @@ SENSIM_API const sensim_sensor_params *sensim_sensor_params_get(const sensim_sen
 /* Frames captured (jobs started) and delivered so far. */
 SENSIM_API uint64_t sensim_sensor_frames_captured(const sensim_sensor *sensor);
 SENSIM_API uint64_t sensim_sensor_frames_delivered(const sensim_sensor *sensor);
+/* Frames whose generator or filter chain failed, since creation or reset.
+ * A failed frame is dropped at its delivery time (never delivered) and the
+ * sensim_world_advance that reached that time returns the failure; the
+ * sensor goes on capturing. So captured = delivered + failed + the frames
+ * still in flight. */
+SENSIM_API uint64_t sensim_sensor_frames_failed(const sensim_sensor *sensor);
 
 /* ---- host integration: bounded work, callbacks ------------------------- */
 

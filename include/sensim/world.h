@@ -159,6 +159,13 @@ SENSIM_API double sensim_weather_extinction(const sensim_weather *weather, doubl
 
 /* ---- materials and meshes ---------------------------------------------- */
 
+/* glTF 2.0 alphaMode: what a material's alpha means. */
+typedef enum sensim_alpha_mode {
+  SENSIM_ALPHA_OPAQUE = 0, /* alpha ignored */
+  SENSIM_ALPHA_MASK = 1,   /* alpha < alpha_cutoff: no surface (leaves, fences) */
+  SENSIM_ALPHA_BLEND = 2   /* alpha is coverage: the surface lets 1 - alpha through */
+} sensim_alpha_mode;
+
 typedef struct sensim_material {
   float base_color[3]; /* linear RGB base colour (albedo), each in [0, 1];
                           multiplies the texture when there is one */
@@ -173,11 +180,44 @@ typedef struct sensim_material {
                            radar_specular + radar_diffuse <= 1 */
   const sensim_texture *texture; /* base-colour map through the mesh's UVs,
                           borrowed from the same world; NULL: none */
+
+  /* glTF 2.0 metallic-roughness textures, borrowed from the same world;
+   * NULL: none. */
+  const sensim_texture *metallic_roughness_texture; /* linear; green channel
+                          scales roughness, blue scales metallic */
+  const sensim_texture *normal_texture; /* tangent-space normal map, linear
+                          RGB in [0, 1] mapped to [-1, 1] (glTF, MikkTSpace
+                          tangents) */
+  const sensim_texture *emissive_texture; /* linear RGB multiplying emission */
+
+  /* Light transport (the path integrator, docs/rendering.md). */
+  float emission[3];   /* emitted radiance, W/(sr m^2) per linear RGB channel,
+                          each finite and >= 0 (glTF emissiveFactor x strength);
+                          multiplied by emissive_texture where there is one */
+  float ior;           /* index of refraction of the dielectric part, finite, > 0
+                          (glTF KHR_materials_ior; 1.5 by default) */
+  float transmission;  /* fraction of the dielectric part's light that refracts
+                          through instead of being diffused, [0, 1]
+                          (KHR_materials_transmission) */
+  float normal_scale;  /* scales the normal map's X and Y, finite
+                          (glTF normalTexture.scale) */
+  float alpha;         /* base alpha (glTF baseColorFactor[3]), [0, 1]; multiplies
+                          the base-colour texture's alpha */
+  float alpha_cutoff;  /* SENSIM_ALPHA_MASK: alpha below it is a hole, [0, 1] */
+  int thin_walled;     /* nonzero: a thin shell (window pane, soap film): light
+                          passes without bending */
+  sensim_alpha_mode alpha_mode; /* how alpha is used (glTF alphaMode) */
+  float specular;      /* strength of the dielectric part's specular layer, [0, 1]:
+                          scales its reflectance at normal incidence
+                          ((ior - 1) / (ior + 1))^2 (KHR_materials_specular's
+                          specularFactor); 0: a pure Lambertian surface */
 } sensim_material;
 
 /* Defaults: mid-grey (0.5), roughness 0.5, metallic 0, reflectance 0.5, no
  * texture; radar: specular 0.1 (a dielectric of relative permittivity
- * about 3.5 at normal incidence), diffuse 0.05. */
+ * about 3.5 at normal incidence), diffuse 0.05; no emission, ior 1.5, no
+ * transmission, not thin-walled, normal_scale 1, alpha 1, opaque, cutoff
+ * 0.5, specular 1 (glTF 2.0's defaults). */
 SENSIM_API void sensim_material_init(sensim_material *m);
 
 /* Create a texture from linear RGB floats (width x height x 3, row 0 at the
@@ -186,6 +226,23 @@ SENSIM_API void sensim_material_init(sensim_material *m);
  * sensim_texture_load_png (io.h) reads one from an sRGB PNG. */
 SENSIM_API sensim_status sensim_texture_create(sensim_world *world, uint32_t width, uint32_t height,
                                     const float *rgb, sensim_texture **out);
+
+/* Create a texture from RGBA floats (width x height x 4, row 0 at the top,
+ * copied, each in [0, 1]); alpha is linear coverage. `srgb` nonzero: RGB is
+ * sRGB-encoded, as image files hold it. A texture is decoded per use, as
+ * glTF 2.0 says (sec. 3.9): where a material uses it as colour (`texture`,
+ * `emissive_texture`) sRGB values are decoded to linear light (IEC
+ * 61966-2-1) before filtering; where it uses it as data
+ * (`metallic_roughness_texture`, `normal_texture`) the values are read as
+ * given. sensim_texture_load_png (io.h) makes one from a PNG (srgb = 1). */
+SENSIM_API sensim_status sensim_texture_create_rgba(sensim_world *world, uint32_t width, uint32_t height,
+                                                    const float *rgba, int srgb, sensim_texture **out);
+
+/* The same for high-dynamic-range data (radiance, an environment map):
+ * each value finite and >= 0, no upper bound. sensim_texture_load_hdr
+ * (io.h) reads one from a Radiance .hdr file. */
+SENSIM_API sensim_status sensim_texture_create_hdr(sensim_world *world, uint32_t width, uint32_t height,
+                                                   const float *rgb, sensim_texture **out);
 
 /* A triangle mesh given as arrays, which sensim_mesh_create copies. */
 typedef struct sensim_mesh_desc {
@@ -197,6 +254,20 @@ typedef struct sensim_mesh_desc {
   const float *tri_reflectance; /* ntri lidar reflectances in [0, 1] overriding the
                                    material's per triangle (road markings), or NULL */
   const sensim_material *material; /* NULL: sensim_material_init's */
+  const float *normals;         /* 3 * nvert vertex normals (shading), mesh frame, each
+                                   finite and nonzero (normalised when copied), or NULL:
+                                   surfaces shade with their flat triangle normals */
+  const float *tangents;        /* 4 * nvert tangents (glTF TANGENT): xyz along +u,
+                                   finite and nonzero; w = +1 or -1, the bitangent
+                                   w (n x t) pointing to decreasing v (up the image, a
+                                   normal map's +Y); or NULL: generated where a
+                                   material has a normal map (MikkTSpace-compatible) */
+  const sensim_material *materials; /* nmaterials materials, copied: several per mesh
+                                   (a glTF mesh's primitives); `material` must then be
+                                   NULL. materials[0] is the mesh's own (radar, lidar) */
+  size_t nmaterials;            /* 0: `material` for every triangle */
+  const uint32_t *tri_material; /* ntri indices into materials, or NULL: all use
+                                   materials[0] */
 } sensim_mesh_desc;
 
 /* Empty arrays and the default material: set vertices, nvert, indices and
@@ -205,20 +276,31 @@ SENSIM_API void sensim_mesh_desc_init(sensim_mesh_desc *desc);
 
 /* Create a mesh from `desc`, whose arrays and material are copied; the mesh
  * belongs to the world. SENSIM_EINVAL for NULL pointers, fewer than 3
- * vertices or 1 triangle, non-finite vertices or uvs, an index out of
- * range, a reflectance outside [0, 1] or a material out of range. */
+ * vertices or 1 triangle, non-finite vertices, uvs, normals or tangents, a
+ * zero normal or tangent, a tangent w other than +-1, an index or material
+ * index out of range, a reflectance outside [0, 1] or a material out of
+ * range. */
 SENSIM_API sensim_status sensim_mesh_create(sensim_world *world, const sensim_mesh_desc *desc,
                                             sensim_mesh **out);
 
 /* Load a mesh file through Assimp: OBJ, PLY, STL or glTF 2.0 (.gltf/.glb),
  * chosen by the extension (any case). All meshes of the file are merged
  * with their node transforms applied, with their first UV channel when
- * they have one. `material` may be NULL: the file's first material's
- * diffuse colour is used then. The file's structure is checked before and
- * after Assimp reads it, so no file, however broken, crashes the host:
- * SENSIM_EPARSE naming the file and the fault for a malformed file or
- * another extension, SENSIM_ENOTFOUND for a missing one, SENSIM_EIO for
- * one that is not a regular file; the world is unchanged on failure. */
+ * they have one. `material` non-NULL is every triangle's material. NULL:
+ * for OBJ, PLY and STL the file's first material's diffuse colour; for
+ * glTF its metallic-roughness materials in full (docs/rendering.md,
+ * "Materials from glTF"): factors, base-colour (with alpha),
+ * metallic-roughness, normal and emissive textures (PNG or JPEG images,
+ * embedded or beside the file, made in the world), alphaMode and cutoff,
+ * KHR_materials_transmission and _ior; each primitive's material on its
+ * triangles (sensim_mesh_desc.materials), and the vertex normals and
+ * tangents (generated where a primitive has none). The file's structure
+ * is checked before and after Assimp reads it, so no file, however
+ * broken, crashes the host: SENSIM_EPARSE naming the file and the fault
+ * for a malformed file (a glTF's image missing or unreadable, a material
+ * value out of range) or another extension, SENSIM_ENOTFOUND for a
+ * missing file, SENSIM_EIO for one that is not a regular file; the world
+ * is unchanged on failure (no mesh, no texture). */
 SENSIM_API sensim_status sensim_mesh_load(sensim_world *world, const char *path,
                                const sensim_material *material, sensim_mesh **out);
 
@@ -248,7 +330,12 @@ SENSIM_API size_t sensim_mesh_triangle_count(const sensim_mesh *mesh);
 typedef enum sensim_light_kind {
   SENSIM_LIGHT_POINT,       /* irradiance = intensity / d^2 */
   SENSIM_LIGHT_DIRECTIONAL, /* irradiance = intensity (sun-like) */
-  SENSIM_LIGHT_SPOT         /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_SPOT,        /* a point light limited to a cone about `direction` */
+  SENSIM_LIGHT_RECT,        /* a Lambertian emitting rectangle: centre `position`, full
+                               edges edge_u, edge_v, emitting towards edge_u x edge_v;
+                               radiance = intensity x color */
+  SENSIM_LIGHT_DISC         /* a Lambertian emitting disc: centre `position`, `radius`,
+                               emitting towards `direction`; radiance = intensity x color */
 } sensim_light_kind;
 
 typedef struct sensim_light {
@@ -262,9 +349,19 @@ typedef struct sensim_light {
   float spot_outer;      /* spot: half-angle beyond which it is dark, rad (>= inner);
                             smoothstep fall-off in between */
   int cast_shadows;      /* nonzero: occlusion is traced (hard shadows) */
+  /* Area and soft shadows (the path integrator, docs/rendering.md; the direct
+   * integrator lights from the centre: a rect or disc as a point of
+   * intensity radiance x area x cos, the others as if these were 0). */
+  sensim_vec3 edge_u, edge_v; /* rect: full edge vectors, m, not parallel */
+  float radius;          /* disc: radius, m, > 0; point and spot: the radius of a
+                            uniformly bright sphere of the same intensity, m, >= 0
+                            (0: a point, hard shadows) */
+  float angular_diameter; /* directional: apparent diameter of the source disc, rad,
+                            [0, 0.5] (the sun: 0.0093 = 0.53 deg); 0: a delta */
 } sensim_light;
 
-/* A white directional light pointing straight down, intensity 1, shadows on. */
+/* A white directional light pointing straight down, intensity 1, shadows on,
+ * no extent (radius 0, angular diameter 0, zero edges). */
 SENSIM_API void sensim_light_init(sensim_light *l);
 
 /* Add a light (copied) to the world. */

@@ -34,6 +34,12 @@ typedef enum sensim_ablation {
   SENSIM_ABLATE_LIGHTING,      /* "lighting_flat": lights removed, their irradiance on level
                                   ground added to the ambient sky (no shading, no shadows) */
   SENSIM_ABLATE_COMBINED,      /* "fov_lighting": lens_pinhole_fov and lighting_flat together */
+  SENSIM_ABLATE_REFLECTIONS,   /* "reflections_off": max_bounces -> 0, no mirror reflections
+                                  (the study's reflective floor) */
+  SENSIM_ABLATE_SINGLE_LIGHT,  /* "light_single": one light kept (the directional one giving level
+                                  ground the most), the others removed, ambient unchanged */
+  SENSIM_ABLATE_FOV_LENS,      /* "lens_fov": lens -> the FOV lens model of the same horizontal
+                                  field of view (the study's alternative to the pinhole) */
   SENSIM_ABLATE_COUNT
 } sensim_ablation;
 

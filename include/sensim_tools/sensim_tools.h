@@ -30,6 +30,7 @@
 #include "sensim_tools/image_stats.h"
 #include "sensim_tools/augment.h"
 #include "sensim_tools/ablate.h"
+#include "sensim_tools/dataset.h"
 #include "sensim_tools/sweep.h"
 
 #endif

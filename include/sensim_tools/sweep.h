@@ -57,6 +57,15 @@
  *       object by pointer ("/ekf/gnss_sigma", "/imu_noise/...",
  *       "/duration"), not its structure ("runs", "seed", "variants",
  *       "reference", "manoeuvres"), and take no "seeds".
+ *   "experiment": "judge", "judge": {"dataset": DIR, "out": DIR,
+ *       "variant": V, "seed": S, "epochs": N, ...}  one training of the
+ *       perception judge's study per run (docs/judge.md): the file's axes
+ *       set "/variant" and "/seed" (and any other setting of `sensim judge
+ *       job`) by pointer; each run runs `python3 -m sensim.judge job`
+ *       ($SENSIM_PYTHON names the interpreter), which trains into the
+ *       study's folder "out" and resumes a killed training from its last
+ *       epoch. Relative paths resolve against the sweep file's folder. No
+ *       "seeds" axis: the seed is the document's "seed".
  *
  * Axes, applied to the run's document (the scenario, or the "vepd"
  * object) in file order:
@@ -139,7 +148,8 @@ typedef struct sensim_sweep sensim_sweep;
 typedef enum sensim_sweep_kind {
   SENSIM_SWEEP_SCENARIO = 0,
   SENSIM_SWEEP_ABLATION = 1,
-  SENSIM_SWEEP_VEPD = 2
+  SENSIM_SWEEP_VEPD = 2,
+  SENSIM_SWEEP_JUDGE = 3
 } sensim_sweep_kind;
 
 /* Load a sweep file, expand its axes into runs and resolve every run's
@@ -160,7 +170,7 @@ SENSIM_TOOLS_API void sensim_sweep_destroy(sensim_sweep *s);
 /* The sweep's name, kind, runs and worker threads per run; NULL or 0 for NULL. */
 SENSIM_TOOLS_API const char *sensim_sweep_name(const sensim_sweep *s);
 SENSIM_TOOLS_API sensim_sweep_kind sensim_sweep_kind_of(const sensim_sweep *s);
-/* A kind's name as manifests give it: "scenario", "ablation", "vepd". */
+/* A kind's name as manifests give it: "scenario", "ablation", "vepd", "judge". */
 SENSIM_TOOLS_API const char *sensim_sweep_kind_name(sensim_sweep_kind k);
 SENSIM_TOOLS_API size_t sensim_sweep_run_count(const sensim_sweep *s);
 SENSIM_TOOLS_API int sensim_sweep_threads(const sensim_sweep *s);

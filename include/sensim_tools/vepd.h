@@ -34,15 +34,29 @@ extern "C" {
 
 /* ---- building blocks (tools/spectral.c, tools/wasserstein.c) -------------- */
 
+/* Which DFT bins the Wiener entropy averages over (docs/vepd.md). */
+typedef enum sensim_entropy_bins {
+  SENSIM_ENTROPY_ALL_BINS = 0,   /* the paper's Eq. 2: all n bins k = 0 .. n-1, DC and
+                                    Nyquist included (the default) */
+  SENSIM_ENTROPY_FLUCTUATION = 1 /* k = 1 .. ceil(n/2) - 1: DC and the real Nyquist bin left
+                                    out, so H ignores offset and scale (sensim's earlier rule) */
+} sensim_entropy_bins;
+
 /* Wiener entropy (spectral flatness) of n >= 3 samples: the geometric over
- * the arithmetic mean of the DFT magnitudes |X_k| at k = 1 .. ceil(n/2) - 1
- * (the DC bin and, for even n, the real-valued Nyquist bin are left out;
- * docs/vepd.md says why). 0 for a pure bin-centred tone, about
- * 2 exp(-gamma/2) / sqrt(pi) = 0.8455 for white Gaussian noise, in [0, 1].
- * A numerically constant signal (standard deviation <= 1e-12 of its largest
- * magnitude) gives 0: a tone at 0 Hz. SENSIM_EINVAL for NULL, n < 3, NaN or
- * infinite samples; *out is written only on success. */
+ * the arithmetic mean of the DFT magnitudes |X_k| over all n bins, the
+ * paper's Eq. 2 (sensim_wiener_entropy_bins with SENSIM_ENTROPY_ALL_BINS).
+ * In [0, 1]; 0 for a pure tone. A numerically constant signal (standard
+ * deviation <= 1e-12 of its largest magnitude) gives 0: a tone at 0 Hz.
+ * SENSIM_EINVAL for NULL, n < 3, NaN or infinite samples; *out is written
+ * only on success. */
 SENSIM_TOOLS_API sensim_status sensim_wiener_entropy(const double *x, size_t n, double *out);
+
+/* The same over the chosen bins. SENSIM_ENTROPY_FLUCTUATION: 0 for a pure
+ * bin-centred tone, about 2 exp(-gamma/2) / sqrt(pi) = 0.8455 for white
+ * Gaussian noise, the same for a x + b as for x. SENSIM_EINVAL also for an
+ * unknown `bins`. */
+SENSIM_TOOLS_API sensim_status sensim_wiener_entropy_bins(const double *x, size_t n, sensim_entropy_bins bins,
+                                                          double *out);
 
 /* Wasserstein-1 distance between the empirical distributions of a (na
  * values) and b (nb values): the integral of |F_a(x) - F_b(x)| dx. Sizes
@@ -76,6 +90,10 @@ typedef struct sensim_vepd_run_metrics {
  * times not increasing). */
 SENSIM_TOOLS_API sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
                                               sensim_vepd_run_metrics *out);
+/* The same with the entropy over the chosen bins (the above: all bins). */
+SENSIM_TOOLS_API sensim_status sensim_vepd_run_metrics_compute_bins(const sensim_vepd_run *run,
+                                                                    sensim_entropy_bins bins,
+                                                                    sensim_vepd_run_metrics *out);
 
 typedef struct sensim_vepd_result {
   double w1;        /* Wasserstein-1 between the RMSE sets, m/s */
@@ -91,6 +109,12 @@ typedef struct sensim_vepd_result {
 SENSIM_TOOLS_API sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
                                   size_t nb, sensim_vepd_result *out, sensim_vepd_run_metrics *ma,
                                   sensim_vepd_run_metrics *mb);
+/* The same with the entropies over the chosen bins (the above: all bins). */
+SENSIM_TOOLS_API sensim_status sensim_vepd_compute_bins(const sensim_vepd_run *a, size_t na,
+                                                        const sensim_vepd_run *b, size_t nb,
+                                                        sensim_entropy_bins bins, sensim_vepd_result *out,
+                                                        sensim_vepd_run_metrics *ma,
+                                                        sensim_vepd_run_metrics *mb);
 
 /* Run CSV (docs/vepd.md): a header line naming the columns, then one row of
  * numbers per sample, LF or CRLF line ends. Required columns: t and either
@@ -220,13 +244,16 @@ typedef struct sensim_vepd_experiment_params {
                                 manoeuvre without its folder is skipped */
   const char *out_dir;    /* NULL: no files; else runs as CSV, table and PNGs */
   sensim_ekf_params ekf;  /* the judge */
+  sensim_entropy_bins entropy_bins; /* bins of the runs' Wiener entropies */
 } sensim_vepd_experiment_params;
 
-/* Defaults: K = 10, 20 s, host 500 Hz, GNSS 10 Hz, IMU 200 Hz, imu_noise
- * defaults, seed 1, the five GNSS variants of the published study (gauss,
- * random_walk, hdop, gauss_hdop, random_walk_hdop; docs/vepd.md gives their
- * parameters), reference = variant 0, no reference_dir, no out_dir, EKF
- * defaults. */
+/* Defaults: K = 10, 20 s, host 500 Hz, GNSS 10 Hz, IMU 100 Hz (the paper's
+ * rate), imu_noise defaults, seed 1, the five GNSS variants of the
+ * published study as published (gauss, random_walk, hdop, gauss_hdop,
+ * random_walk_hdop: only the HDOP model reports a covariance, the random
+ * walks pull back by p / p_max; docs/vepd.md gives their parameters),
+ * reference = variant 0, no reference_dir, no out_dir, EKF defaults,
+ * entropy over all bins (the paper's Eq. 2). */
 SENSIM_TOOLS_API void sensim_vepd_experiment_params_init(sensim_vepd_experiment_params *p);
 
 typedef struct sensim_vepd_cell {

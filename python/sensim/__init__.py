@@ -19,7 +19,7 @@ NumPy views of the library's memory (no copy). See docs/python.md.
 
 from ._sensim import (  # noqa: F401  (the public API)
     Error, InvalidArgument, OutOfMemory, NotFound, IOError, ParseError, PayloadTypeError,
-    StateError, BackendError,
+    StateError, BackendError, FilterError,
     Pose, Frame, Body, Mesh, Texture, Sensor, FilterChain,
     filter_names, lidar_presets, radar_presets, sensor_kinds, sensor_kind_keys, payload_names, payload_info,
     dtype, quat_from_ypr, quat_from_axis_angle, quat_rotate, quat_slerp, pose_compose,
@@ -44,5 +44,31 @@ from ._sensim import (  # noqa: F401  (the public API)
 )
 from .world import World  # noqa: F401
 from . import env, spaces, tools, vector  # noqa: F401,E402
+
+
+# The public API (also what `from sensim import *` gives, and what type
+# checkers take as re-exported).
+__all__ = [
+    "Error", "InvalidArgument", "OutOfMemory", "NotFound", "IOError", "ParseError",
+    "PayloadTypeError", "StateError", "BackendError", "FilterError", "Pose", "Frame", "Body",
+    "Mesh", "Texture", "Sensor", "FilterChain", "filter_names", "lidar_presets",
+    "radar_presets", "sensor_kinds", "sensor_kind_keys", "payload_names", "payload_info",
+    "dtype", "quat_from_ypr", "quat_from_axis_angle", "quat_rotate", "quat_slerp",
+    "pose_compose", "pose_apply", "advance_all", "status_str", "suggest", "Scenario",
+    "CsvWriter", "write_png", "write_pcd", "write_ply", "read_png", "mkdirs",
+    "image_stats_pngs", "nmea_gga", "nmea_rmc", "nmea_gsa", "nmea_append", "nmea_checksum",
+    "utc_from_civil", "utc_parse_iso8601", "geodetic_to_ecef", "ecef_to_geodetic",
+    "enu_to_geodetic", "geodetic_to_enu", "NMEA_DEFAULT_UTC_START", "NoiseFit", "EKF",
+    "ImageSetStats", "DistortMap", "Plot", "Sweep", "allan_deviation", "allan_log_factors",
+    "allan_fit_lines", "wiener_entropy", "wasserstein1", "noise_calib_fit",
+    "noise_calib_fit_moments", "noise_calib_pngs", "noise_calib_scenario", "table_read",
+    "ablation_names", "ablation_edit", "ablate_run", "vepd_run_metrics", "vepd",
+    "vepd_run_read", "vepd_run_write", "vepd_runs_read_dir", "ekf_run", "vepd_experiment",
+    "vepd_simulate_run", "image_moments", "augment_noise", "augment_cfa", "augment_mosaic",
+    "gray_world_gains", "augment_gains", "augment_match_stats", "list_pngs", "image_write_png",
+    "colormap_viridis", "label_color", "depth_preview", "depth_preview_png", "label_preview",
+    "label_preview_png", "contact_sheet", "birdseye_figure", "birdseye_figure_png", "Recorder",
+    "write_camera_info_yaml", "tum_append", "World", "env", "spaces", "tools", "vector",
+]
 
 __version__ = "0.1.0"

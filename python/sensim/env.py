@@ -59,18 +59,26 @@ re-creates the World with a seed drawn from ``np_random`` at every reset
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Dict
 
 import numpy as np
+from numpy.typing import NDArray
 
 import sensim as _sm
 
-try:  # Gymnasium's own base class and spaces when it is installed
-    import gymnasium as _gym
-    from gymnasium import spaces as _spaces
-except ImportError:
-    _gym = None
+if TYPE_CHECKING:  # type checkers see sensim's own base and spaces
+    _gym: Any = None
     from . import spaces as _spaces
+else:
+    try:  # Gymnasium's own base class and spaces when it is installed
+        import gymnasium as _gym
+        from gymnasium import spaces as _spaces
+    except ImportError:
+        _gym = None
+        from . import spaces as _spaces
+
+Obs = Dict[str, NDArray[Any]]
+Info = Dict[str, Any]
 
 __all__ = ["SensorEnv", "Course", "EnvBase"]
 
@@ -86,9 +94,10 @@ class _EnvBase:
     _np_random: np.random.Generator | None = None
     _np_random_seed: int | None = None
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
         if seed is not None:
             self._np_random, self._np_random_seed = _np_random(seed)
+        return None
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -107,24 +116,26 @@ class _EnvBase:
         return self._np_random_seed  # type: ignore[return-value]
 
     @property
-    def unwrapped(self):
+    def unwrapped(self) -> _EnvBase:
         return self
 
     def close(self) -> None:
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *args: Any) -> bool:
+    def __exit__(self, *args: Any) -> None:
         self.close()
-        return False
 
     def __str__(self) -> str:
         return f"<{type(self).__name__} instance>"
 
 
-if _gym is not None:
+if TYPE_CHECKING:
+    EnvBase = _EnvBase
+    from .spaces import np_random as _np_random
+elif _gym is not None:
     EnvBase = _gym.Env
     from gymnasium.utils.seeding import np_random as _np_random
 else:
@@ -189,7 +200,7 @@ class Course:
             s = L / 2 + math.pi * R + L + R * (a - math.pi / 2)
         return s % self.perimeter(), lateral
 
-    def cones(self) -> np.ndarray:
+    def cones(self) -> NDArray[np.float64]:
         """(n, 2) positions (m) of the cones on both boundaries."""
         out = []
         for off in (-self.half_width, self.half_width):
@@ -223,7 +234,7 @@ class SensorEnv(EnvBase):
       fresh_noise        new sensor-noise seed at every reset (re-creates the World).
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 10}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 10}
 
     WHEELBASE = 1.6           # m, front to rear axle
     LR = 0.8                  # m, centre of mass to rear axle
@@ -242,7 +253,7 @@ class SensorEnv(EnvBase):
                  camera: tuple[int, int] | None = None, render_mode: str | None = None,
                  obstacles: tuple[tuple[float, float], ...] = (), laps: int = 1,
                  crash_penalty: float = 10.0, threads: int = 1, fresh_noise: bool = False,
-                 course: Course | None = None):
+                 course: Course | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if max_episode_steps < 1 or substeps < 1 or laps < 1:
@@ -281,14 +292,14 @@ class SensorEnv(EnvBase):
             w, h = self.camera_size
             obs["camera"] = _spaces.Box(0, 255, (h, w, 3), np.uint8)
         self.observation_space = _spaces.Dict(obs)
-        self.world = None
+        self.world: _sm.World | None = None
         self.world_seed = 0
         self._build_world(0)
         self._state = np.zeros(4)      # x m, y m, yaw rad, speed m/s
         self._steer = 0.0
         self._k = -1                   # steps taken in the episode; -1: needs reset
         self._t = 0.0                  # s, the episode's time
-        self._image = None             # the camera's newest image (render)
+        self._image: NDArray[np.uint8] | None = None  # the camera's newest image (render)
         self._done = True
 
     # ---- the world ------------------------------------------------------------
@@ -326,7 +337,7 @@ class SensorEnv(EnvBase):
                            filters=[("gnss_noise", {"sigma": list(self.gnss_sigma)})])
         self.imu = w.imu(name="imu", body=self.car, mount=(0.0, 0.0, 0.3), rate=self.imu_rate,
                          filters=["imu_noise"])
-        self.camera = None
+        self.camera: _sm.Sensor | None = None
         size = self.camera_size or ((160, 120) if self.render_mode == "rgb_array" else None)
         if size is not None:
             pitch = 0.12  # rad, nose down
@@ -338,7 +349,8 @@ class SensorEnv(EnvBase):
 
     # ---- Gymnasium API --------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, Info]:
         """Start an episode at t = 0; returns (observation, info).
 
         ``options``: {"s": m, "lateral": m, "heading": rad}: the start's arc
@@ -348,17 +360,17 @@ class SensorEnv(EnvBase):
         (positive to the left); np_random draws the last two otherwise,
         uniform in +-0.5 m and +-0.1 rad."""
         self._begin_reset(seed, options)
-        self.world.advance(0.0)
+        self._live_world().advance(0.0)
         return self._finish_reset()
 
-    def step(self, action: Any):
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, Info]:
         """Apply ``action`` for 1 / control_hz s; returns
         (observation, reward, terminated, truncated, info)."""
         t = self._begin_step(action)
-        self.world.advance(t)
+        self._live_world().advance(t)
         return self._finish_step()
 
-    def render(self):
+    def render(self) -> NDArray[np.uint8] | None:
         """The camera's newest image, (H, W, 3) uint8 sRGB, for render_mode
         "rgb_array"; None without a render mode."""
         if self.render_mode is None:
@@ -370,9 +382,14 @@ class SensorEnv(EnvBase):
         if self.world is not None and not self.world.closed:
             self.world.close()
 
+    def _live_world(self) -> _sm.World:
+        if self.world is None:
+            raise _sm.StateError("the environment has no World")
+        return self.world
+
     # ---- the halves of reset and step (VectorEnv advances many worlds at once) --
 
-    def _begin_reset(self, seed: int | None, options: dict | None) -> float:
+    def _begin_reset(self, seed: int | None, options: dict[str, Any] | None) -> float:
         opts = dict(options or {})
         unknown = set(opts) - {"s", "lateral", "heading"}
         if unknown:
@@ -396,13 +413,16 @@ class SensorEnv(EnvBase):
         self._k = 0
         self._progress = 0.0
         self._s, _ = self.course.project(x, y)
-        self._hold = {k: np.zeros(s.shape, s.dtype) for k, s in self.observation_space.spaces.items()}
+        self._hold: Obs = {}
+        for key, space in self.observation_space.spaces.items():
+            assert space.shape is not None and space.dtype is not None
+            self._hold[key] = np.zeros(space.shape, space.dtype)
         self._image = None
         self._push(0.0, 0.0, 0.0, self._state)
         self._t = 0.0
         return 0.0
 
-    def _finish_reset(self):
+    def _finish_reset(self) -> tuple[Obs, Info]:
         self._done = False
         obs = self._observe()
         return obs, self._info(False, False, False)
@@ -415,7 +435,7 @@ class SensorEnv(EnvBase):
         self._integrate(steer, accel)
         return self._t
 
-    def _finish_step(self):
+    def _finish_step(self) -> tuple[Obs, float, bool, bool, Info]:
         obs = self._observe()
         s, lateral = self.course.project(self._state[0], self._state[1])
         ds = (s - self._s + self.course.perimeter() / 2) % self.course.perimeter() - self.course.perimeter() / 2
@@ -469,7 +489,7 @@ class SensorEnv(EnvBase):
         self._k = k + 1
         self._t = (k + 1) / hz
 
-    def _push(self, t: float, accel: float, beta: float, state) -> None:
+    def _push(self, t: float, accel: float, beta: float, state: Any) -> None:
         x, y, yaw, v = (float(c) for c in state)
         rate = v * math.sin(beta) / self.LR
         c, s = math.cos(yaw + beta), math.sin(yaw + beta)
@@ -477,7 +497,7 @@ class SensorEnv(EnvBase):
                             acc=(accel * c - v * rate * s, accel * s + v * rate * c, 0.0),
                             ang_acc=(0.0, 0.0, accel * math.sin(beta) / self.LR))
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(self) -> Obs:
         hold = self._hold
         f = self.lidar.latest()
         if f is not None:
@@ -509,7 +529,7 @@ class SensorEnv(EnvBase):
         ey = np.maximum(np.abs(ly) - self.CAR_WIDTH / 2, 0.0)
         return bool(np.any(ex * ex + ey * ey <= self._obstacle_r ** 2))
 
-    def _info(self, collision: bool, off_course: bool, goal: bool, lateral: float | None = None) -> dict:
+    def _info(self, collision: bool, off_course: bool, goal: bool, lateral: float | None = None) -> Info:
         x, y, yaw, v = self._state
         if lateral is None:
             lateral = self.course.project(x, y)[1]
@@ -518,6 +538,6 @@ class SensorEnv(EnvBase):
                 "off_course": bool(off_course), "goal": bool(goal), "world_seed": self.world_seed}
 
 
-def _pose(x: float, y: float, yaw: float):
+def _pose(x: float, y: float, yaw: float) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
     """A sensim pose (pos, quat w x y z) at height 0 with heading yaw (rad)."""
     return ((float(x), float(y), 0.0), (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)))

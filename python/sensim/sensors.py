@@ -8,12 +8,17 @@ library takes (``sensim.sensor_kind_keys(kind)``), so the keyword arguments
 and their docs cannot drift from the library.
 """
 
+from __future__ import annotations
+
 import inspect
+from typing import Any, Callable, TypeVar
 
 from . import _sensim
 
+_T = TypeVar("_T", bound=type)
+
 SCHEDULE = (
-    ("name", "str: the sensor's name (frames, output folders); default the kind"),
+    ("name", "str: the sensor's name (frames, output folders); default the kind, numbered from the second on (camera, camera_2, ...)"),
     ("body", "Body carrying the sensor; None: fixed in the world"),
     ("mount", "pose of the sensor frame in the body frame (X forward, Y left, Z up)"),
     ("rate", "Hz, captures at t_k = phase + k / rate [10]"),
@@ -41,12 +46,13 @@ KEYS = {
         ("exposure_time", "s, per-row exposure (motion blur) [0]"),
         ("line_time", "s between row starts (rolling shutter); 0: global [0]"),
         ("depth_along_ray", "bool: depth along the ray instead of the optical axis [False]"),
-        ("max_bounces", "mirror reflections per ray, 0..8 [1]"),
+        ("max_bounces", "direct: mirror reflections per ray, 0..8; path: scattering events, 0..64 [1]"),
         ("fog_visibility", "m, meteorological visibility (Koschmieder); 0: none [0]"),
         ("f_number", "thin-lens depth of field, N; 0: none [0]"),
         ("aperture", "m, aperture diameter instead of f_number; 0: none [0]"),
         ("focus_distance", "m, distance of the plane in focus (with f_number or aperture)"),
         ("pixel_pitch", "m, sensor pixel size, with f_number [3.45e-6]"),
+        ("integrator", "'direct' or 'path' (path tracing, docs/rendering.md) ['direct']"),
     ),
     "lidar": (
         ("preset", "'VLP-16', 'HDL-32E', 'HDL-64E', 'OS1-64', 'OS1-128': datasheet tables"),
@@ -138,6 +144,8 @@ KEYS = {
         ("sigma_azimuth_deg", "deg, noise on azimuth [0.1]"),
         ("sigma_elevation_deg", "deg, noise on elevation [1]"),
         ("sigma_velocity", "m/s, noise on radial velocity [0.0278]"),
+        ("beam_width_az_deg", "deg, one-way 3 dB azimuth beam width, 0 uniform [hfov_deg]"),
+        ("beam_width_el_deg", "deg, one-way 3 dB elevation beam width, 0 uniform [vfov_deg]"),
     ),
 }
 
@@ -157,7 +165,7 @@ SUMMARY = {
 }
 
 
-def _doc(kind):
+def _doc(kind: str) -> str:
     lines = [SUMMARY[kind], "", "Schedule (every kind):"]
     lines += ["    %s: %s" % kv for kv in SCHEDULE]
     lines += ["", "The %s's own keys (docs/scenario.md; None or absent: the default "
@@ -168,9 +176,9 @@ def _doc(kind):
     return "\n".join(lines)
 
 
-def _make(kind):
-    def create(self, name=None, **kwargs):
-        return self.add_sensor(kind, name=kind if name is None else name, **kwargs)
+def _make(kind: str) -> Callable[..., _sensim.Sensor]:
+    def create(self: _sensim.World, name: str | None = None, **kwargs: Any) -> _sensim.Sensor:
+        return self.add_sensor(kind, name=name, **kwargs)
 
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
               inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
@@ -181,13 +189,13 @@ def _make(kind):
                                         default=defaults[key]))
     for key, _ in KEYS[kind]:
         params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=None))
-    create.__signature__ = inspect.Signature(params)
+    create.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     create.__name__ = create.__qualname__ = kind
     create.__doc__ = _doc(kind)
     return create
 
 
-def install(cls):
+def install(cls: _T) -> _T:
     """Give World one creation method per sensor kind (camera, lidar, ...)."""
     missing = set(_sensim.sensor_kinds()) - set(KEYS)
     if missing:

@@ -30,9 +30,10 @@ same seed gives the same samples.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["Space", "Box", "Discrete", "MultiDiscrete", "Dict", "batch_space", "np_random"]
 
@@ -45,7 +46,9 @@ def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
     if seed is not None and not (isinstance(seed, (int, np.integer)) and seed >= 0):
         raise ValueError(f"seed must be None or a non-negative int, got {seed!r}")
     seq = np.random.SeedSequence(None if seed is None else int(seed))
-    return np.random.Generator(np.random.PCG64(seq)), int(seq.entropy)
+    entropy = seq.entropy
+    assert isinstance(entropy, int)  # an int when made from an int or from the OS
+    return np.random.Generator(np.random.PCG64(seq)), entropy
 
 
 class Space:
@@ -90,7 +93,7 @@ class Space:
         return self.contains(x)
 
 
-def _bound(value: Any, shape: tuple[int, ...], dtype: np.dtype, which: str) -> np.ndarray:
+def _bound(value: Any, shape: tuple[int, ...], dtype: np.dtype[Any], which: str) -> NDArray[Any]:
     arr = np.asarray(value, dtype=np.float64)
     if arr.shape != () and arr.shape != shape:
         raise ValueError(f"Box {which} has shape {arr.shape}, expected {shape} or a scalar")
@@ -155,7 +158,7 @@ class Box(Space):
             return above
         raise ValueError(f"manner is not in {{'below', 'above', 'both'}}, got {manner!r}")
 
-    def sample(self, mask: Any = None) -> np.ndarray:
+    def sample(self, mask: Any = None) -> NDArray[Any]:
         """A random element: uniform where bounded on both sides, exponential
         tails where bounded on one side, normal where unbounded (Gymnasium's
         rule); integers are drawn uniformly from ``low .. high``."""
@@ -164,6 +167,7 @@ class Box(Space):
         rng = self.np_random
         high = self.high.astype(np.float64)
         low = self.low.astype(np.float64)
+        assert self.dtype is not None  # a Box always has one
         if self.dtype.kind in "iub":
             high = high + 1.0
         out = np.empty(self.shape, dtype=np.float64)
@@ -201,7 +205,7 @@ class Box(Space):
                 and np.allclose(self.high, other.high))
 
 
-def _short_repr(arr: np.ndarray) -> str:
+def _short_repr(arr: NDArray[Any]) -> str:
     if arr.size and np.min(arr) == np.max(arr):
         return str(arr.flat[0])
     return str(arr)
@@ -262,11 +266,12 @@ class MultiDiscrete(Space):
     def shape(self) -> tuple[int, ...]:
         return self._shape  # type: ignore[return-value]
 
-    def sample(self, mask: Any = None) -> np.ndarray:
+    def sample(self, mask: Any = None) -> NDArray[Any]:
         if mask is not None:
             raise ValueError("this MultiDiscrete does not support masks")
         draw = self.np_random.random(self.nvec.shape) * self.nvec
-        return (np.floor(draw).astype(self.dtype) + self.start).astype(self.dtype)
+        out: NDArray[Any] = (np.floor(draw).astype(self.dtype) + self.start).astype(self.dtype)
+        return out
 
     def contains(self, x: Any) -> bool:
         if isinstance(x, Iterable) and not isinstance(x, np.ndarray):
@@ -283,7 +288,7 @@ class MultiDiscrete(Space):
                 and np.array_equal(self.start, other.start))
 
 
-class Dict(Space, Mapping):
+class Dict(Space, Mapping[str, Space]):
     """Named sub-spaces; an element is a dict with exactly the same keys.
 
     Keys are sorted when they are comparable (Gymnasium's rule, so the order
@@ -325,7 +330,7 @@ class Dict(Space, Mapping):
                 out += space.seed(None)
             return out
         out = super().seed(seed)
-        subseeds = self._np_random.integers(np.iinfo(np.int32).max, size=len(self.spaces))
+        subseeds = self.np_random.integers(np.iinfo(np.int32).max, size=len(self.spaces))
         for space, sub in zip(self.spaces.values(), subseeds):
             out += space.seed(int(sub))
         return out
@@ -347,7 +352,7 @@ class Dict(Space, Mapping):
             raise TypeError(f"Dict value for {key!r} must be a Space")
         self.spaces[key] = value
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.spaces)
 
     def __len__(self) -> int:

@@ -6,14 +6,19 @@ types of ``sensim``; this module adds what takes sensim's own objects
 (Frames of a sensor) instead of bare arrays.
 """
 
+from __future__ import annotations
+
+from typing import Any, Iterable
+
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _sensim
 
 __all__ = ["imu_allan", "frame_stack"]
 
 
-def imu_allan(frames, per_decade=10):
+def imu_allan(frames: Iterable[_sensim.Frame], per_decade: int = 10) -> dict[str, Any]:
     """Allan deviation of an IMU recording, per axis, with its noise lines.
 
     frames: a sequence of imu Frames of one sensor, in order, at a constant
@@ -49,7 +54,7 @@ def imu_allan(frames, per_decade=10):
     }
 
 
-def frame_stack(frames):
+def frame_stack(frames: Iterable[_sensim.Frame]) -> NDArray[Any]:
     """Stack image Frames of one camera into an (N, H, W[, C]) float array.
 
     For noise_calib_fit and ImageSetStats: float payloads (rgb_f32,

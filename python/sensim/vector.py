@@ -34,17 +34,23 @@ each); each sub-env's determinism contract is SensorEnv's.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 import sensim as _sm
-from .env import SensorEnv
+from .env import Obs, SensorEnv
 
-try:
-    from gymnasium.vector.utils import batch_space as _batch_space
-except ImportError:
+if TYPE_CHECKING:
     from .spaces import batch_space as _batch_space
+else:
+    try:
+        from gymnasium.vector.utils import batch_space as _batch_space
+    except ImportError:
+        from .spaces import batch_space as _batch_space
+
+Infos = Dict[str, Any]
 
 __all__ = ["VectorEnv", "NEXT_STEP", "SAME_STEP"]
 
@@ -101,7 +107,7 @@ class VectorEnv:
     # ---- Gymnasium vector API ----------------------------------------------------
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
-              options: dict | None = None):
+              options: dict[str, Any] | None = None) -> tuple[Obs, Infos]:
         """Reset every sub-env (each gets ``options``); returns (obs dict of
         (N, ...) arrays, infos)."""
         seeds = self._seeds(seed)
@@ -113,14 +119,14 @@ class VectorEnv:
         self._started = True
         return self._stack([r[0] for r in results]), _stack_infos([r[1] for r in results])
 
-    def step(self, actions: Any):
+    def step(self, actions: Any) -> tuple[Obs, NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], Infos]:
         """Step every sub-env with its row of ``actions`` (shape (N, 2));
         returns (obs, rewards (N,) float64, terminations (N,) bool,
         truncations (N,) bool, infos)."""
         if not self._started:
             raise _sm.StateError("VectorEnv.step() called before reset()")
         acts = np.asarray(actions)
-        want = (self.num_envs,) + tuple(self.single_action_space.shape)
+        want = (self.num_envs,) + tuple(self.single_action_space.shape or ())
         if acts.shape != want:
             raise ValueError(f"actions must have shape {want} (one row per sub-environment), got {acts.shape}")
         resetting = self._autoreset.copy()
@@ -134,10 +140,11 @@ class VectorEnv:
         for i, env in enumerate(self.envs):
             times.append(env._begin_reset(None, None) if resetting[i] else env._begin_step(acts[i]))
         self._advance(times)
-        obs, rew = [None] * self.num_envs, np.zeros(self.num_envs)
+        obs: list[Obs] = [{} for _ in self.envs]
+        rew = np.zeros(self.num_envs)
         term = np.zeros(self.num_envs, dtype=bool)
         trunc = np.zeros(self.num_envs, dtype=bool)
-        infos: list[dict] = [{} for _ in self.envs]
+        infos: list[dict[str, Any]] = [{} for _ in self.envs]
         for i, env in enumerate(self.envs):
             if resetting[i]:
                 obs[i], infos[i] = env._finish_reset()
@@ -161,7 +168,7 @@ class VectorEnv:
         self._autoreset = done if self.autoreset_mode == NEXT_STEP else np.zeros_like(done)
         return self._stack(obs), rew, term, trunc, _stack_infos(infos)
 
-    def render(self):
+    def render(self) -> tuple[NDArray[np.uint8] | None, ...]:
         """Each sub-env's render() (camera images for render_mode "rgb_array")."""
         return tuple(env.render() for env in self.envs)
 
@@ -179,9 +186,8 @@ class VectorEnv:
     def __enter__(self) -> "VectorEnv":
         return self
 
-    def __exit__(self, *args: Any) -> bool:
+    def __exit__(self, *args: Any) -> None:
         self.close()
-        return False
 
     def __del__(self) -> None:
         try:
@@ -205,18 +211,18 @@ class VectorEnv:
         """Advance each sub-env's World to its time (None: leave it): one
         sensim.advance_all call per distinct time, its Worlds in
         advance_threads shares advanced side by side."""
-        groups: dict[float, list] = {}
+        groups: dict[float, list[_sm.World]] = {}
         for env, t in zip(self.envs, times):
             if t is not None:
-                groups.setdefault(t, []).append(env.world)
+                groups.setdefault(t, []).append(env._live_world())
         for t, worlds in groups.items():
             _sm.advance_all(worlds, t, threads=self.advance_threads)
 
-    def _stack(self, obs: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    def _stack(self, obs: list[Obs]) -> Obs:
         return {k: np.stack([o[k] for o in obs]) for k in self.single_observation_space.spaces}
 
 
-def _stack_infos(infos: list[dict]) -> dict:
+def _stack_infos(infos: list[dict[str, Any]]) -> dict[str, Any]:
     """Gymnasium's vector info layout: info[key] an array over the sub-envs
     (numbers and bools typed, arrays stacked, anything else an object array),
     info["_" + key] a bool mask of the sub-envs that set it; nested dicts alike."""
@@ -227,7 +233,7 @@ def _stack_infos(infos: list[dict]) -> dict:
         keys += [k for k in info if k not in keys]
     for key in keys:
         mask = np.array([key in info for info in infos])
-        vals = [info.get(key) for info in infos]
+        vals: list[Any] = [info.get(key) for info in infos]
         first = next(v for v, m in zip(vals, mask) if m)
         if isinstance(first, dict):
             arr: Any = _stack_infos([v if isinstance(v, dict) else {} for v in vals])

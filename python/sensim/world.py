@@ -1,17 +1,21 @@
 """sensim.World: the C World with one creation method per sensor kind."""
 
+from __future__ import annotations
+
 import atexit
+import inspect
 import weakref
+from typing import TYPE_CHECKING, Any
 
 from . import _sensim
 from . import sensors as _sensors
 
-_live = weakref.WeakSet()
+_live: weakref.WeakSet[World] = weakref.WeakSet()
 
 
 @_sensors.install
 class World(_sensim.World):
-    __doc__ = _sensim.World.__doc__ + """
+    __doc__ = (_sensim.World.__doc__ or "") + """
 
     Sensors: World.camera(...), lidar(...), gnss(...), imu(...),
     magnetometer(...), cone(...), radar(...) (keyword arguments documented on each), or
@@ -20,12 +24,26 @@ class World(_sensim.World):
     are closed then."""
 
     __slots__ = ()
+    __signature__ = inspect.signature(_sensim.World)
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        _live.add(self)
+    if not TYPE_CHECKING:  # type checkers see _sensim.World's typed __init__
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            _live.add(self)
 
-    def __repr__(self):
+    if TYPE_CHECKING:
+        # Made at import by sensors.install, one per kind, with every key of
+        # the kind as a keyword (help(sensim.World.camera) lists them);
+        # type checkers see the keywords as **keys.
+        def camera(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def lidar(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def gnss(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def imu(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def magnetometer(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def cone(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+        def radar(self, name: str | None = None, **keys: Any) -> _sensim.Sensor: ...
+
+    def __repr__(self) -> str:
         if self.closed:
             return "<sensim.World (closed)>"
         return "<sensim.World t=%g, %d sensors>" % (self.time, len(self.sensors))
@@ -35,7 +53,7 @@ _sensim._register_world_class(World)
 
 
 @atexit.register
-def _close_all():
+def _close_all() -> None:
     # Python filters and callbacks need the interpreter; close the worlds
     # that run them while it is still whole.
     for w in list(_live):

@@ -3,6 +3,7 @@
  * whose world is closed, or a destroyed body, raises StateError. */
 #include "module.h"
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #define NO_IMPORT_ARRAY
 #define PY_ARRAY_UNIQUE_SYMBOL sensim_ARRAY_API
@@ -13,8 +14,20 @@ PyObject *sp_handle_new(PyTypeObject *type, sp_world *w, void *ptr) {
   if (!h) return NULL;
   h->world = (sp_world *)Py_NewRef(w);
   h->ptr = ptr;
+  h->info = NULL;
   PyObject_GC_Track(h);
   return (PyObject *)h;
+}
+
+PyObject *sp_handle_new_info(PyTypeObject *type, sp_world *w, void *ptr, const char *fmt, ...) {
+  PyObject *h = sp_handle_new(type, w, ptr);
+  if (!h) return NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  ((sp_handle *)h)->info = PyUnicode_FromFormatV(fmt, ap);
+  va_end(ap);
+  if (!((sp_handle *)h)->info) Py_CLEAR(h);
+  return h;
 }
 
 static const char *handle_noun(PyTypeObject *type) {
@@ -46,7 +59,35 @@ static int handle_traverse(sp_handle *self, visitproc visit, void *arg) {
 
 static int handle_clear(sp_handle *self) {
   Py_CLEAR(self->world);
+  Py_CLEAR(self->info);
   return 0;
+}
+
+/* <sensim.Body class_id=2, static, 14 keyframes>, <sensim.Mesh box, 12
+ * triangles>, <sensim.Texture 64x32>; a destroyed body or a handle of a
+ * closed world says so instead of its counts. */
+static PyObject *handle_repr(sp_handle *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  const char *state = !self->ptr ? "destroyed" : !self->world || !self->world->world ? "world closed" : NULL;
+  PyObject *info = self->info ? self->info : Py_None;
+  const char *sep = self->info ? ", " : "";
+  if (!self->info) info = PyUnicode_FromString("");
+  else Py_INCREF(info);
+  if (!info) return NULL;
+  PyObject *r;
+  if (state)
+    r = PyUnicode_FromFormat("<%s %U%s(%s)>", type->tp_name, info, self->info ? " " : "", state);
+  else if (type == &sp_BodyType) {
+    size_t n = sensim_body_keyframe_count(self->ptr);
+    r = PyUnicode_FromFormat("<%s %U%s%zu keyframe%s>", type->tp_name, info, sep, n, n == 1 ? "" : "s");
+  }
+  else if (type == &sp_MeshType)
+    r = PyUnicode_FromFormat("<%s %U%s%zu triangles>", type->tp_name, info, sep,
+                             sensim_mesh_triangle_count(self->ptr));
+  else
+    r = PyUnicode_FromFormat("<%s %U>", type->tp_name, info);
+  Py_DECREF(info);
+  return r;
 }
 
 static void handle_dealloc(sp_handle *self) {
@@ -161,6 +202,7 @@ static PyObject *body_alive(sp_handle *self, void *closure) {
 
 static PyMethodDef body_methods[] = {
     {"push_state", (PyCFunction)(void (*)(void))body_push_state, METH_VARARGS | METH_KEYWORDS,
+     "push_state($self, t, pose, vel=None, ang_vel=None, acc=None, ang_acc=None)\n--\n\n"
      "push_state(t, pose, vel=None, ang_vel=None, acc=None, ang_acc=None): the body's state at "
      "t (s): pose in the world; velocity m/s and angular velocity rad/s (world frame, given "
      "together); acceleration m/s^2 and angular acceleration rad/s^2 (together). Missing "
@@ -170,8 +212,10 @@ static PyMethodDef body_methods[] = {
      "mesh frame; n the mesh's vertex count) at t (s). Captures interpolate them linearly in time per "
      "ray. Times increase strictly; a NaN or another count raises ValueError."},
     {"state_at", (PyCFunction)body_state_at, METH_O,
+     "state_at($self, t, /)\n--\n\n"
      "state_at(t) -> dict(pose, vel, ang_vel, acc, ang_acc), interpolated at t (s)."},
     {"destroy", (PyCFunction)body_destroy, METH_NOARGS,
+     "destroy($self, /)\n--\n\n"
      "Remove the body from the world (StateError while a sensor rides it)."},
     {NULL, NULL, 0, NULL}};
 
@@ -184,6 +228,7 @@ static PyGetSetDef body_getset[] = {
 PyTypeObject sp_BodyType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Body",
     .tp_basicsize = sizeof(sp_handle),
+    .tp_repr = (reprfunc)handle_repr,
     .tp_dealloc = (destructor)handle_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A body of a world (World.body): an instance of a mesh, or a bare frame carrying sensors.",
@@ -209,6 +254,7 @@ static PyGetSetDef mesh_getset[] = {
 PyTypeObject sp_MeshType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Mesh",
     .tp_basicsize = sizeof(sp_handle),
+    .tp_repr = (reprfunc)handle_repr,
     .tp_dealloc = (destructor)handle_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A triangle mesh of a world (World.mesh, load_mesh, shape); place it with World.body.",
@@ -224,6 +270,7 @@ static PyGetSetDef texture_getset[] = {
 PyTypeObject sp_TextureType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Texture",
     .tp_basicsize = sizeof(sp_handle),
+    .tp_repr = (reprfunc)handle_repr,
     .tp_dealloc = (destructor)handle_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "A base-colour texture of a world, for a material's 'texture'.",

@@ -12,8 +12,60 @@ static PyStructSequence_Field pose_fields[] = {
     {NULL, NULL}};
 static PyStructSequence_Desc pose_desc = {
     "sensim.Pose",
-    "A pose: p_parent = rot * p_local + pos (Hamilton quaternions, active rotation).",
+    "Pose(pos, rot=(1.0, 0.0, 0.0, 0.0))\n--\n\n"
+    "A pose: p_parent = rot * p_local + pos (Hamilton quaternions, active rotation).\n"
+    "pos is (x, y, z) m, rot a unit quaternion (w, x, y, z). Pose(p) with one argument\n"
+    "takes anything a pose argument takes: a Pose, (pos, rot), (x, y, z) or\n"
+    "(x, y, z, qw, qx, qy, qz).",
     pose_fields, 2};
+
+/* Pose(pos, rot=identity) or Pose(pose_like): the struct sequence's own
+ * constructor takes one 2-sequence only; this one checks what it is given
+ * as every pose argument is checked (sp_pose_from). */
+static PyObject *pose_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"pos", "rot", NULL};
+  PyObject *pos, *rot = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:Pose", kwlist, &pos, &rot)) return NULL;
+  sensim_pose p;
+  if (rot) {
+    PyObject *pair = PyTuple_Pack(2, pos, rot);
+    if (!pair) return NULL;
+    int rc = sp_pose_from(pair, &p, "Pose");
+    Py_DECREF(pair);
+    if (rc < 0) return NULL;
+  } else if (pos == Py_None) {
+    PyErr_SetString(PyExc_TypeError, "Pose: pos must be (x, y, z), not None");
+    return NULL;
+  } else if (sp_pose_from(pos, &p, "Pose") < 0) {
+    return NULL;
+  }
+  (void)type;
+  return sp_pose_to(&p);
+}
+
+int sp_seed_converter(PyObject *o, void *out) {
+  /* Python ints are unbounded; a seed is a uint64. Wrapping mod 2^64 would
+   * make -1 and 2^64 - 1 (or 5 and 2^64 + 5) the same seed, so anything
+   * outside [0, 2^64) is refused. Any int-like (operator.index) is taken;
+   * floats are not (1e20 is not an exact integer). */
+  PyObject *i = PyNumber_Index(o);
+  if (!i) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError, "seed must be an int in [0, 2**64), not %.80s", Py_TYPE(o)->tp_name);
+    return 0;
+  }
+  /* OverflowError for a negative int and for one >= 2^64 alike. */
+  unsigned long long v = PyLong_AsUnsignedLongLong(i);
+  if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError, "seed must be in [0, 2**64), got %S", i);
+    Py_DECREF(i);
+    return 0;
+  }
+  Py_DECREF(i);
+  *(uint64_t *)out = (uint64_t)v;
+  return 1;
+}
 
 int sp_doubles_from(PyObject *o, double *out, int n, const char *what) {
   if (o == Py_None) return 0;
@@ -194,8 +246,9 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
                  "reflectance, radar_specular, radar_diffuse, texture), got %.80s", Py_TYPE(o)->tp_name);
     return -1;
   }
-  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
-                                     "radar_diffuse", "texture",   NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic",     "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   "emission",     "ior",         "transmission",
+                                     "thin_walled",   "specular",  NULL};
   PyObject *key, *val;
   Py_ssize_t pos = 0;
   while (PyDict_Next(o, &pos, &key, &val)) {
@@ -209,16 +262,26 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
     if (!known) {
       char hint[96];
       sensim_error_set(SENSIM_EINVAL, "material: unknown key '%s'%s (base_color, roughness, "
-                       "metallic, reflectance, radar_specular, radar_diffuse, texture)", k, sp_hint(hint, sizeof hint, k, keys));
+                       "metallic, reflectance, radar_specular, radar_diffuse, texture, emission, ior, transmission, "
+                       "thin_walled, specular)", k, sp_hint(hint, sizeof hint, k, keys));
       return sp_raise_int(SENSIM_EINVAL);
     }
   }
   PyObject *v;
   if ((v = PyDict_GetItemString(o, "base_color")) && sp_floats_from(v, m.base_color, 3, "material.base_color") < 0)
     return -1;
-  const char *scalars[] = {"roughness", "metallic", "reflectance", "radar_specular", "radar_diffuse"};
-  float *dst[] = {&m.roughness, &m.metallic, &m.reflectance, &m.radar_specular, &m.radar_diffuse};
-  for (int i = 0; i < 5; i++) {
+  if ((v = PyDict_GetItemString(o, "emission")) && sp_floats_from(v, m.emission, 3, "material.emission") < 0)
+    return -1;
+  if ((v = PyDict_GetItemString(o, "thin_walled"))) {
+    const int t = PyObject_IsTrue(v);
+    if (t < 0) return -1;
+    m.thin_walled = t;
+  }
+  const char *scalars[] = {"roughness",     "metallic", "reflectance",  "radar_specular",
+                           "radar_diffuse", "ior",      "transmission", "specular"};
+  float *dst[] = {&m.roughness,     &m.metallic, &m.reflectance,  &m.radar_specular,
+                  &m.radar_diffuse, &m.ior,      &m.transmission, &m.specular};
+  for (int i = 0; i < 8; i++) {
     if (!(v = PyDict_GetItemString(o, scalars[i]))) continue;
     double d = PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return -1;
@@ -234,7 +297,9 @@ int sp_material_from(sp_world *w, PyObject *o, sensim_material *out) {
 
 int sp_convert_init(PyObject *m) {
   pose_type = PyStructSequence_NewType(&pose_desc);
-  if (!pose_type || PyModule_AddObjectRef(m, "Pose", (PyObject *)pose_type) < 0) return -1;
+  if (!pose_type) return -1;
+  pose_type->tp_new = pose_new;
+  if (PyModule_AddObjectRef(m, "Pose", (PyObject *)pose_type) < 0) return -1;
   PyObject *json = PyImport_ImportModule("json");
   if (!json) return -1;
   json_dumps = PyObject_GetAttrString(json, "dumps");

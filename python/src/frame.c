@@ -59,7 +59,8 @@ static const field detection_fields[] = {
     F("point", "(3,)<f8", sensim_detection, point),
     F("speed_diff", "<f8", sensim_detection, speed_diff),
     F("radial_speed", "<f8", sensim_detection, radial_speed),
-    F("rel_vel", "(3,)<f8", sensim_detection, rel_vel), {0}};
+    F("rel_vel", "(3,)<f8", sensim_detection, rel_vel),
+    F("speed", "<f8", sensim_detection, speed), {0}};
 static const field radar_fields[] = {
     F("range", "<f8", sensim_radar_detection, range),
     F("azimuth", "<f8", sensim_radar_detection, azimuth),
@@ -570,11 +571,14 @@ static PyObject *frame_repr(sp_frame *self) {
 }
 
 static PyMethodDef frame_methods[] = {
-    {"copy", (PyCFunction)frame_copy, METH_NOARGS, "An independent deep copy of the frame."},
+    {"copy", (PyCFunction)frame_copy, METH_NOARGS, "copy($self, /)\n--\n\n"
+     "An independent deep copy of the frame."},
     {"alloc", (PyCFunction)frame_alloc, METH_VARARGS,
+     "alloc($self, type, width, height, /)\n--\n\n"
      "alloc(type, width, height): replace the payload with a zeroed one (Python filters)."},
     {"from_array", (PyCFunction)(void (*)(void))frame_from_array,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_array($type, array, type, unit='radiance', cfa='none', index=0, t_capture=0.0)\n--\n\n"
      "Frame.from_array(array, type, unit='radiance', cfa='none', index=0, t_capture=0.0) -> a "
      "Frame holding a copy of the array (for writers and standalone filter chains)."},
     {NULL, NULL, 0, NULL}};

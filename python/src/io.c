@@ -287,13 +287,15 @@ static PyObject *csv_get_path(PyObject *self, void *u) {
 
 static PyMethodDef csv_methods[] = {
     {"append", csv_append, METH_O,
+     "append($self, frame, /)\n--\n\n"
      "append(frame)\nAppend a frame's rows (one per gnss/imu/mag/detection frame, one per point\n"
      "of a points frame); PayloadTypeError for a frame of another type than the file's."},
     {"close", csv_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "close()\nFlush and close; the file appears under its path only now. IOError if any\n"
      "write failed. Closing twice is a no-op."},
-    {"__enter__", csv_enter, METH_NOARGS, NULL},
-    {"__exit__", csv_exit, METH_VARARGS, NULL},
+    {"__enter__", csv_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nEnter a with block: returns self."},
+    {"__exit__", csv_exit, METH_VARARGS, "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nLeave a with block: close()."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef csv_getset[] = {
@@ -306,7 +308,8 @@ static PyTypeObject sp_CsvWriterType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.CsvWriter",
     .tp_basicsize = sizeof(sp_csv),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "CsvWriter(path, type)\nCSV of frames of payload `type` (\"gnss\", \"imu\", \"mag\",\n"
+    .tp_doc = "CsvWriter(path, type)\n--\n\n"
+              "CsvWriter(path, type)\nCSV of frames of payload `type` (\"gnss\", \"imu\", \"mag\",\n"
               "\"detection\", \"points\"): a header line, then rows whose numbers read back exactly.\n"
               "The file appears under `path` only when closed (close() or the end of a with block).",
     .tp_new = csv_new,
@@ -520,47 +523,64 @@ static PyObject *io_geodetic_to_enu(PyObject *self, PyObject *args) {
 
 static PyMethodDef io_functions[] = {
     {"write_png", KW io_write_png, METH_VARARGS | METH_KEYWORDS,
+     "write_png($module, path, frame)\n--\n\n"
      "write_png(path, frame)\nPNG of an rgba8, gray8, gray16, rgb16, raw16, depth_f32 (16-bit mm)\n"
      "or labels (16-bit class id) frame; PayloadTypeError for float images."},
     {"write_pcd", KW io_write_pcd, METH_VARARGS | METH_KEYWORDS,
+     "write_pcd($module, path, frame, binary=True)\n--\n\n"
      "write_pcd(path, frame, binary=True)\nPCD v0.7 of a points frame."},
     {"write_ply", KW io_write_ply, METH_VARARGS | METH_KEYWORDS,
+     "write_ply($module, path, frame, binary=True)\n--\n\n"
      "write_ply(path, frame, binary=True)\nPLY of a points frame (binary little-endian or ascii)."},
     {"read_png", io_read_png, METH_O,
+     "read_png($module, path, /)\n--\n\n"
      "read_png(path) -> float32 array (H, W, C)\nThe stored samples scaled to [0, 1] (not\n"
      "linearised); C is 1 for grey files, 3 for colour (alpha dropped)."},
-    {"mkdirs", io_mkdirs, METH_O, "mkdirs(path)\nCreate every missing folder of path (mkdir -p)."},
+    {"mkdirs", io_mkdirs, METH_O, "mkdirs($module, path, /)\n--\n\n"
+     "mkdirs(path)\nCreate every missing folder of path (mkdir -p)."},
     {"image_stats_pngs", KW io_image_stats_pngs, METH_VARARGS | METH_KEYWORDS,
+     "image_stats_pngs($module, paths, weights=None)\n--\n\n"
      "image_stats_pngs(paths, weights=None) -> ((mean r, g, b), (std r, g, b))\n"
      "Per-channel mean and population std of the stored values of PNG files; with weights\n"
      "(w_r, w_g, w_b) the (mean, std) of the weighted channel sum."},
     {"nmea_gga", KW io_nmea_gga, METH_VARARGS | METH_KEYWORDS,
+     "nmea_gga($module, frame, t=None, *, utc_start=None, talker=None)\n--\n\n"
      "nmea_gga(frame, t=None, *, utc_start=None, talker='GP') -> str\n"
      "GGA sentence ($ to CR LF) of a gnss frame at simulation time t (None: frame.t_capture);\n"
      "utc_start is UTC at t = 0, POSIX seconds or ISO 8601 text (None: 2026-01-01T00:00:00Z)."},
     {"nmea_rmc", KW io_nmea_rmc, METH_VARARGS | METH_KEYWORDS,
+     "nmea_rmc($module, frame, t=None, *, utc_start=None, talker=None)\n--\n\n"
      "nmea_rmc(frame, t=None, *, utc_start=None, talker='GP') -> str\nRMC sentence, as nmea_gga."},
     {"nmea_gsa", KW io_nmea_gsa, METH_VARARGS | METH_KEYWORDS,
+     "nmea_gsa($module, frame, t=None, *, utc_start=None, talker=None)\n--\n\n"
      "nmea_gsa(frame, t=None, *, utc_start=None, talker='GP') -> str\nGSA sentence (it carries\n"
      "no time: t is accepted for symmetry and ignored)."},
     {"nmea_append", KW io_nmea_append, METH_VARARGS | METH_KEYWORDS,
+     "nmea_append($module, path, frame, *, utc_start=None, talker=None)\n--\n\n"
      "nmea_append(path, frame, *, utc_start=None, talker='GP')\nAppend a gnss frame's GGA, RMC\n"
      "and GSA sentences to the file (created if missing)."},
     {"nmea_checksum", io_nmea_checksum, METH_O,
+     "nmea_checksum($module, chars, /)\n--\n\n"
      "nmea_checksum(chars) -> int\nXOR of the characters between '$' and '*'."},
     {"utc_from_civil", KW io_utc_from_civil, METH_VARARGS | METH_KEYWORDS,
+     "utc_from_civil($module, year, month, day, hour=0, minute=0, second=0.0)\n--\n\n"
      "utc_from_civil(year, month, day, hour=0, minute=0, second=0.0) -> float\n"
      "POSIX seconds of a UTC instant (years 1970..2099)."},
     {"utc_parse_iso8601", io_utc_parse_iso8601, METH_O,
+     "utc_parse_iso8601($module, text, /)\n--\n\n"
      "utc_parse_iso8601(text) -> float\nPOSIX seconds of \"YYYY-MM-DDThh:mm:ss[.s]Z\"."},
     {"geodetic_to_ecef", io_geodetic_to_ecef, METH_O,
+     "geodetic_to_ecef($module, lla, /)\n--\n\n"
      "geodetic_to_ecef((lat deg, lon deg, h m)) -> (x, y, z) m, WGS84."},
     {"ecef_to_geodetic", io_ecef_to_geodetic, METH_O,
+     "ecef_to_geodetic($module, xyz, /)\n--\n\n"
      "ecef_to_geodetic((x, y, z) m) -> (lat deg, lon deg, h m), WGS84 (exact closed form)."},
     {"enu_to_geodetic", io_enu_to_geodetic, METH_VARARGS,
+     "enu_to_geodetic($module, origin, enu, /)\n--\n\n"
      "enu_to_geodetic(origin, enu) -> (lat deg, lon deg, h m)\nLocal ENU (m) at origin\n"
      "(lat deg, lon deg, h m) to geodetic."},
     {"geodetic_to_enu", io_geodetic_to_enu, METH_VARARGS,
+     "geodetic_to_enu($module, origin, lla, /)\n--\n\n"
      "geodetic_to_enu(origin, (lat, lon, h)) -> (e, n, u) m."},
     {NULL, NULL, 0, NULL}};
 

@@ -128,9 +128,10 @@ static PyObject *m_advance_all(PyObject *self, PyObject *args, PyObject *kw) {
   for (Py_ssize_t k = 0; k < nsh; k++)
     if (sh[k].st != SENSIM_OK) { /* the first failing world in list order */
       sensim_error_set(sh[k].st, "world %zd: %s", sh[k].bad, sh[k].msg);
-      sp_raise(sh[k].st);
+      sp_raise_from(sh[k].st, w[sh[k].bad]->filter_errors, t);
       goto done;
     }
+  for (Py_ssize_t i = 0; i < n; i++) sp_sink_forget(w[i]->filter_errors, t);
   result = Py_NewRef(Py_None);
 done:
   PyMem_Free(sh);
@@ -142,6 +143,7 @@ done:
 
 static PyMethodDef many_methods[] = {
     {"advance_all", (PyCFunction)(void (*)(void))m_advance_all, METH_VARARGS | METH_KEYWORDS,
+     "advance_all($module, worlds, t, threads=1)\n--\n\n"
      "advance_all(worlds, t, threads=1): advance every World to t (s) in one call, the GIL "
      "released once. threads > 1 splits the worlds into that many shares advanced side by "
      "side (each world by one thread; a frame callback runs on its world's thread). A failure "

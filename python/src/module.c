@@ -6,7 +6,7 @@
 #include <numpy/arrayobject.h>
 #include <stdarg.h>
 
-PyObject *sp_Error;
+PyObject *sp_Error, *sp_FilterError;
 
 /* Index -status: the exception of each status (0 unused). */
 enum { NSTATUS = 9 };
@@ -29,9 +29,16 @@ static const struct {
     {"BackendError", NULL, "Embree, Assimp or the OS failed (SENSIM_EBACKEND)."},
 };
 
+static PyObject *raise_cls(PyObject *cls, sensim_status st, const char *msg);
+
 static PyObject *raise_msg(sensim_status st, const char *msg) {
   int i = -(int)st;
-  PyObject *cls = (i > 0 && i < NSTATUS) ? status_exc[i] : sp_Error;
+  return raise_cls((i > 0 && i < NSTATUS) ? status_exc[i] : sp_Error, st, msg);
+}
+
+PyObject *sp_raise_filter_error(sensim_status st) { return raise_cls(sp_FilterError, st, sensim_last_error()); }
+
+static PyObject *raise_cls(PyObject *cls, sensim_status st, const char *msg) {
   PyObject *exc = PyObject_CallFunction(cls, "s", msg && *msg ? msg : sensim_status_str(st));
   if (!exc) return NULL;
   PyObject *code = PyLong_FromLong((long)st);
@@ -76,6 +83,12 @@ static int add_exceptions(PyObject *m) {
     Py_DECREF(bases);
     if (!status_exc[i] || PyModule_AddObjectRef(m, exc_specs[i].name, status_exc[i]) < 0) return -1;
   }
+  sp_FilterError = PyErr_NewExceptionWithDoc(
+      "sensim.FilterError",
+      "A Python filter raised: its exception is this one's __cause__ (traceback kept). The frame "
+      "was dropped (Sensor.frames_failed counts it); the sensor goes on capturing.",
+      sp_Error, NULL);
+  if (!sp_FilterError || PyModule_AddObjectRef(m, "FilterError", sp_FilterError) < 0) return -1;
   return 0;
 }
 
@@ -261,30 +274,46 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"filter_names", m_filter_names, METH_NOARGS, "Names of the built-in filters."},
-    {"lidar_presets", m_lidar_presets, METH_NOARGS, "Names of the lidar presets (datasheet tables)."},
-    {"radar_presets", m_radar_presets, METH_NOARGS, "Names of the radar presets (datasheet figures)."},
-    {"sensor_kinds", m_sensor_kinds, METH_NOARGS, "Names of the sensor kinds."},
+    {"filter_names", m_filter_names, METH_NOARGS, "filter_names($module, /)\n--\n\n"
+     "Names of the built-in filters."},
+    {"lidar_presets", m_lidar_presets, METH_NOARGS, "lidar_presets($module, /)\n--\n\n"
+     "Names of the lidar presets (datasheet tables)."},
+    {"radar_presets", m_radar_presets, METH_NOARGS, "radar_presets($module, /)\n--\n\n"
+     "Names of the radar presets (datasheet figures)."},
+    {"sensor_kinds", m_sensor_kinds, METH_NOARGS, "sensor_kinds($module, /)\n--\n\n"
+     "Names of the sensor kinds."},
     {"sensor_kind_keys", m_sensor_kind_keys, METH_O,
+     "sensor_kind_keys($module, kind, /)\n--\n\n"
      "sensor_kind_keys(kind) -> the kind's own parameter keys (docs/scenario.md)."},
-    {"payload_names", m_payload_names, METH_NOARGS, "Names of the payload types."},
+    {"payload_names", m_payload_names, METH_NOARGS, "payload_names($module, /)\n--\n\n"
+     "Names of the payload types."},
     {"payload_info", m_payload_info, METH_O,
+     "payload_info($module, type, /)\n--\n\n"
      "payload_info(type) -> dict(image, channels, sample, element_size)."},
     {"dtype", m_dtype, METH_O,
+     "dtype($module, type, /)\n--\n\n"
      "dtype(type) -> the NumPy dtype of a payload's samples (images: one channel of one pixel) or "
      "records (points, fixes, ...: one record)."},
     {"quat_from_ypr", m_quat_from_ypr, METH_VARARGS,
+     "quat_from_ypr($module, yaw, pitch, roll, /)\n--\n\n"
      "quat_from_ypr(yaw, pitch, roll) -> (w, x, y, z): intrinsic Z-Y'-X'' angles, rad."},
     {"quat_from_axis_angle", m_quat_from_axis_angle, METH_VARARGS,
+     "quat_from_axis_angle($module, axis, angle, /)\n--\n\n"
      "quat_from_axis_angle(axis, angle) -> (w, x, y, z); angle in rad."},
-    {"quat_rotate", m_quat_rotate, METH_VARARGS, "quat_rotate(q, v) -> v rotated by unit q."},
-    {"quat_slerp", m_quat_slerp, METH_VARARGS, "quat_slerp(a, b, s) -> shorter-arc slerp, s in [0, 1]."},
+    {"quat_rotate", m_quat_rotate, METH_VARARGS, "quat_rotate($module, q, v, /)\n--\n\n"
+     "quat_rotate(q, v) -> v rotated by unit q."},
+    {"quat_slerp", m_quat_slerp, METH_VARARGS, "quat_slerp($module, a, b, s, /)\n--\n\n"
+     "quat_slerp(a, b, s) -> shorter-arc slerp, s in [0, 1]."},
     {"pose_compose", m_pose_compose, METH_VARARGS,
+     "pose_compose($module, ab, bc, /)\n--\n\n"
      "pose_compose(ab, bc) -> the pose of C in A given B in A and C in B."},
     {"pose_apply", m_pose_apply, METH_VARARGS,
+     "pose_apply($module, pose, p, /)\n--\n\n"
      "pose_apply(pose, p) -> p mapped from the pose's frame into its parent frame."},
-    {"status_str", m_status_str, METH_O, "status_str(code) -> the name of a status code."},
+    {"status_str", m_status_str, METH_O, "status_str($module, code, /)\n--\n\n"
+     "status_str(code) -> the name of a status code."},
     {"suggest", m_suggest, METH_VARARGS,
+     "suggest($module, word, names, /)\n--\n\n"
      "suggest(word, names) -> the closest name (edit distance), or None."},
     {NULL, NULL, 0, NULL}};
 

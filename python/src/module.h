@@ -30,7 +30,11 @@ extern PyObject *sp_Error;
 /* Raise the exception for `st` with sensim_last_error() as its message;
  * returns NULL (for `return sp_raise(st);`). */
 PyObject *sp_raise(sensim_status st);
-/* Same, but as an int -1 for functions returning int. */
+/* sensim.FilterError (a Python filter raised) with sensim_last_error()
+ * and status st; returns NULL. */
+extern PyObject *sp_FilterError;
+PyObject *sp_raise_filter_error(sensim_status st);
+/* Same as sp_raise, but as an int -1 for functions returning int. */
 int sp_raise_int(sensim_status st);
 /* Raise sensim.StateError with a formatted message; returns NULL. */
 PyObject *sp_state_error(const char *fmt, ...);
@@ -49,6 +53,9 @@ PyObject *sp_pose_to(const sensim_pose *p);
 int sp_doubles_from(PyObject *o, double *out, int n, const char *what);
 int sp_floats_from(PyObject *o, float *out, int n, const char *what);
 PyObject *sp_vec3_to(sensim_vec3 v);
+/* A PyArg "O&" converter of a seed into a uint64_t: an int in [0, 2^64),
+ * else ValueError (out of range: no silent wrap) or TypeError. */
+int sp_seed_converter(PyObject *o, void *out);
 /* JSON text of a dict (or None -> NULL) through Python's json module;
  * returns a new bytes object (the caller DECREFs) or NULL with an error;
  * *text points into it. */
@@ -68,6 +75,7 @@ typedef struct sp_world {
   PyObject *owner;        /* a Scenario that owns the world, or NULL (owned here) */
   PyObject *sensors;      /* list of Sensor objects, in creation order */
   PyObject *pending;      /* an exception raised in a frame callback, re-raised by advance */
+  PyObject *filter_errors; /* the exceptions Python filters of its sensors raised (filter.c) */
   PyObject *weakrefs;
   int busy;               /* inside a call that released the GIL (advance, reset, ...) */
   unsigned long busy_thread; /* the thread making that call */
@@ -99,10 +107,13 @@ typedef struct sp_handle {
   PyObject_HEAD
   sp_world *world; /* strong reference */
   void *ptr;       /* sensim_body / sensim_mesh / sensim_texture; NULL once destroyed */
+  PyObject *info;  /* str for repr: how it was made ("box", "class_id=2, static"), or NULL */
 } sp_handle;
 
 extern PyTypeObject sp_BodyType, sp_MeshType, sp_TextureType;
 PyObject *sp_handle_new(PyTypeObject *type, sp_world *w, void *ptr);
+/* sp_handle_new with the repr's description (PyUnicode_FromFormat). */
+PyObject *sp_handle_new_info(PyTypeObject *type, sp_world *w, void *ptr, const char *fmt, ...);
 /* The handle's pointer, or NULL with an exception (closed world, destroyed
  * body, wrong type). None gives NULL with no exception when allow_none. */
 void *sp_handle_ptr(PyObject *o, PyTypeObject *type, sp_world *w, int allow_none, const char *what);
@@ -174,9 +185,23 @@ extern PyTypeObject sp_FilterChainType;
  * sensim_sensor_add_user_filter / sensim_filter_chain_add_user. *user holds
  * a reference to fn that def->destroy releases (taking the GIL); if the
  * add fails, call sp_user_filter_discard(*user) instead. */
-int sp_user_filter_make(PyObject *fn, PyObject *in, PyObject *out, PyObject *name,
+int sp_user_filter_make(PyObject *fn, PyObject *in, PyObject *out, PyObject *name, PyObject *sink,
                         sensim_filter_def *def, void **user);
 void sp_user_filter_discard(void *user);
+/* Exceptions of Python filters, kept for the error they cause. A failing
+ * filter's frame is dropped at its delivery time and the advance reaching
+ * it fails (sensim_sensor_frames_failed); the Python filter's exception,
+ * traceback and all, goes into the `sink` list given to
+ * sp_user_filter_make (a World's filter_errors, a FilterChain's own; NULL:
+ * none) with the frame's delivery time, sensor and index. sp_raise_from
+ * raises sensim.FilterError (status st) with, as its __cause__, the
+ * exception of the first frame (delivery order) delivered by time t (no
+ * such exception: the exception of st, as sp_raise), and forgets every
+ * exception of frames delivered by t; returns NULL. */
+PyObject *sp_raise_from(sensim_status st, PyObject *sink, double t);
+/* Forget the sink's exceptions of frames delivered by t (every one for
+ * t = +inf: a reset dropped their frames). */
+void sp_sink_forget(PyObject *sink, double t);
 /* The payload named by a str (NotFound error otherwise). */
 int sp_payload_from(PyObject *o, sensim_payload *out);
 

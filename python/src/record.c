@@ -151,19 +151,24 @@ static PyObject *rec_closed(sp_recorder *self, void *c) {
 
 static PyMethodDef rec_methods[] = {
     {"add_body", (PyCFunction)rec_add_body, METH_VARARGS,
+     "add_body($self, body, name, /)\n--\n\n"
      "add_body(body, name): publish the body as frame `name` on /tf and /<name>/odom (ground "
      "truth) and as the parent frame of its sensors' mounts."},
     {"write", (PyCFunction)rec_write, METH_VARARGS,
+     "write($self, sensor, frame, /)\n--\n\n"
      "write(sensor, frame): record a delivered frame (its topics by the sensor's kind, "
      "docs/recording.md). Write a step's frames before advance(t)."},
     {"advance", (PyCFunction)rec_advance, METH_O,
+     "advance($self, t, /)\n--\n\n"
      "advance(t): the world has reached t (s): write /tf and odometry up to t and every recorded "
      "message whose delivery time is <= t, in log-time order."},
     {"close", (PyCFunction)rec_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "Write the rest, the summary and the footer, and move the file into place."},
-    {"abort", (PyCFunction)rec_abort, METH_NOARGS, "Abandon the recording: no file is left."},
-    {"__enter__", (PyCFunction)rec_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)rec_exit, METH_VARARGS, NULL},
+    {"abort", (PyCFunction)rec_abort, METH_NOARGS, "abort($self, /)\n--\n\n"
+     "Abandon the recording: no file is left."},
+    {"__enter__", (PyCFunction)rec_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nEnter a with block: returns self."},
+    {"__exit__", (PyCFunction)rec_exit, METH_VARARGS, "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nLeave a with block: close(), or abort() if the block raised."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef rec_getset[] = {
@@ -175,7 +180,8 @@ static PyTypeObject sp_RecorderType = {
     .tp_basicsize = sizeof(sp_recorder),
     .tp_dealloc = (destructor)rec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4 MiB, "
+    .tp_doc = "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4194304, lidar_time='start', tf_rate=50.0)\n--\n\n"
+              "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4 MiB, "
               "lidar_time='start'|'end', tf_rate=50 Hz): a ROS 2 recording (MCAP, CDR) of the "
               "world's sensors, written under a temporary name until close(). In a with block it "
               "is closed at the end, or abandoned if the block raised; one never closed leaves no "
@@ -225,9 +231,11 @@ static PyObject *m_tum_append(PyObject *self, PyObject *args) {
 
 static PyMethodDef record_functions[] = {
     {"write_camera_info_yaml", m_camera_info_yaml, METH_VARARGS,
+     "write_camera_info_yaml($module, path, camera, /)\n--\n\n"
      "write_camera_info_yaml(path, camera): the camera's calibration as ROS's "
      "camera_calibration_parsers and OpenCV's FileStorage read it."},
     {"tum_append", m_tum_append, METH_VARARGS,
+     "tum_append($module, path, frame, /)\n--\n\n"
      "tum_append(path, frame): append 't tx ty tz qx qy qz qw' (the frame's capture time and true "
      "sensor pose) to a TUM trajectory file."},
     {NULL, NULL, 0, NULL}};

@@ -517,7 +517,8 @@ static PyObject *get_bodies(PyObject *self, void *c) {
     if (st != SENSIM_OK) {
       sp_raise(st);
     } else {
-      PyObject *body = sp_handle_new(&sp_BodyType, (sp_world *)w, info.body);
+      PyObject *body = sp_handle_new_info(&sp_BodyType, (sp_world *)w, info.body, "scenario's '%s'%s",
+                                          info.name ? info.name : "", info.is_static ? ", static" : "");
       if (body)
         d = Py_BuildValue("{s:s,s:N,s:O,s:O}", "name", info.name ? info.name : "", "body", body,
                           "static", info.is_static ? Py_True : Py_False, "has_motion",
@@ -546,10 +547,12 @@ static PyObject *scenario_repr(PyObject *self) {
 static PyMethodDef scenario_methods[] = {
     {"from_string", (PyCFunction)(void (*)(void))scenario_from_string,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_string($type, json, base_dir=None, *, source=None, threads=None)\n--\n\n"
      "Scenario.from_string(json, base_dir=None, *, source=None, threads=None)\n"
      "Load a scenario from JSON text (str or bytes, comments allowed) or a dict. Relative paths\n"
      "resolve against base_dir (None: the current folder); `source` names the text in messages."},
     {"run", (PyCFunction)(void (*)(void))scenario_run, METH_VARARGS | METH_KEYWORDS,
+     "run($self, out_dir=None, progress=None, *, mcap=None, lidar_time=None)\n--\n\n"
      "run(out_dir=None, progress=None, *, mcap=None, lidar_time=None) -> dict\n"
      "Run from t = 0 to the duration, writing every sensor's frames (with poses.txt and a\n"
      "camera's camera_info.yaml) under out_dir/<sensor>/ (None: write nothing), as `sensim run`\n"
@@ -558,13 +561,15 @@ static PyMethodDef scenario_methods[] = {
      "or 'end' setting what a point's time counts from. Returns {sim_time, wall_time, sensors,\n"
      "frames: {name: count}} (frames of the first 64 sensors). A scenario runs once."},
     {"step_to", scenario_step_to, METH_O,
+     "step_to($self, t, /)\n--\n\n"
      "step_to(t)\nPush every scripted body's state at t (s) and advance the world to t; nothing\n"
      "is polled or written (poll scenario.world's sensors yourself). t must not go back."},
     {"close", scenario_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "close()\nDestroy the scenario and its world; its World, sensors and bodies raise\n"
      "StateError from then on. Frames already taken stay valid."},
-    {"__enter__", scenario_enter, METH_NOARGS, NULL},
-    {"__exit__", scenario_exit, METH_VARARGS, NULL},
+    {"__enter__", scenario_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nEnter a with block: returns self."},
+    {"__exit__", scenario_exit, METH_VARARGS, "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nLeave a with block: close()."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef scenario_getset[] = {
@@ -582,7 +587,8 @@ PyTypeObject sp_ScenarioType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Scenario",
     .tp_basicsize = sizeof(sp_scenario),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "Scenario(path, *, threads=None)\n"
+    .tp_doc = "Scenario(path, *, threads=None)\n--\n\n"
+              "Scenario(path, *, threads=None)\n"
               "A JSON scenario file (docs/scenario.md) loaded into a world. threads overrides the\n"
               "file's worker threads (output is identical for every count).",
     .tp_new = scenario_new,

@@ -53,7 +53,7 @@ int sp_world_sync_sensors(sp_world *w) {
 /* Append one filter to a sensor's chain (s) or to a standalone chain (c):
  * a built-in by name with params (dict, JSON text or None), or a Python
  * callable taking `in` (default: what the chain gives so far). */
-static int add_one(sensim_sensor *s, sensim_filter_chain *c, PyObject *what, PyObject *params,
+static int add_one(sp_world *w, sensim_sensor *s, sensim_filter_chain *c, PyObject *what, PyObject *params,
                    PyObject *in, PyObject *out, PyObject *name) {
   sensim_status st;
   if (PyUnicode_Check(what)) {
@@ -82,7 +82,7 @@ static int add_one(sensim_sensor *s, sensim_filter_chain *c, PyObject *what, PyO
   }
   sensim_filter_def def;
   void *user = NULL;
-  int rc = sp_user_filter_make(what, in, out, name, &def, &user);
+  int rc = sp_user_filter_make(what, in, out, name, w ? w->filter_errors : NULL, &def, &user);
   Py_DECREF(in);
   if (rc < 0) return -1;
   st = s ? sensim_sensor_add_user_filter(s, &def, user) : sensim_filter_chain_add_user(c, &def, user);
@@ -100,13 +100,13 @@ static PyObject *sensor_add_filter(sp_sensor *self, PyObject *args, PyObject *kw
                                    &name))
     return NULL;
   sensim_sensor *s = sp_sensor_ptr((PyObject *)self);
-  if (!s || add_one(s, NULL, what, params, in, out, name) < 0) return NULL;
+  if (!s || add_one(self->world, s, NULL, what, params, in, out, name) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
 /* Each item of `filters` (a name, a (name, params) pair or a callable)
  * onto a sensor (s) or a standalone chain (c); an error names the item. */
-static int add_filters(sensim_sensor *s, sensim_filter_chain *c, PyObject *filters) {
+static int add_filters(sp_world *w, sensim_sensor *s, sensim_filter_chain *c, PyObject *filters) {
   if (!filters || filters == Py_None) return 0;
   PyObject *fast = PySequence_Fast(filters, "filters must be a sequence");
   if (!fast) return -1;
@@ -114,9 +114,9 @@ static int add_filters(sensim_sensor *s, sensim_filter_chain *c, PyObject *filte
   for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(fast); i++) {
     PyObject *f = PySequence_Fast_GET_ITEM(fast, i);
     if (PyTuple_Check(f) && PyTuple_GET_SIZE(f) == 2)
-      rc = add_one(s, c, PyTuple_GET_ITEM(f, 0), PyTuple_GET_ITEM(f, 1), NULL, NULL, NULL);
+      rc = add_one(w, s, c, PyTuple_GET_ITEM(f, 0), PyTuple_GET_ITEM(f, 1), NULL, NULL, NULL);
     else
-      rc = add_one(s, c, f, NULL, NULL, NULL, NULL);
+      rc = add_one(w, s, c, f, NULL, NULL, NULL, NULL);
     if (rc < 0) {
       PyObject *type, *value, *tb;
       PyErr_Fetch(&type, &value, &tb);
@@ -149,7 +149,7 @@ static int check_filters(const char *kind, PyObject *filters) {
   sensim_filter_chain *c = NULL;
   sensim_status st = sensim_filter_chain_create(raw, &c);
   if (st) return sp_raise_int(st);
-  int rc = add_filters(NULL, c, filters);
+  int rc = add_filters(NULL, NULL, c, filters);
   sensim_filter_chain_destroy(c);
   return rc;
 }
@@ -181,6 +181,7 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
     double d;
     switch (which) {
       case 0:
+        if (v == Py_None) break; /* the default */
         if (!PyUnicode_Check(v)) {
           PyErr_SetString(PyExc_TypeError, "name must be a str");
           goto done;
@@ -207,7 +208,17 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
         if (which == 6) sp.window = d;
     }
   }
-  sp.name = name_obj ? PyUnicode_AsUTF8(name_obj) : kind;
+  /* No name: the kind's, numbered from the second sensor of a kind on
+   * (camera, camera_2, camera_3, ...), so that unnamed sensors never clash. */
+  char auto_name[80];
+  if (name_obj) {
+    sp.name = PyUnicode_AsUTF8(name_obj);
+  } else {
+    snprintf(auto_name, sizeof auto_name, "%.60s", kind);
+    for (int k = 2; sensim_world_sensor_by_name(w->world, auto_name); k++)
+      snprintf(auto_name, sizeof auto_name, "%.60s_%d", kind, k);
+    sp.name = auto_name;
+  }
   if (check_filters(kind, filters) < 0) goto done;
   PyObject *holder = NULL;
   const char *json = NULL;
@@ -221,7 +232,7 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
   }
   if (sp_world_sync_sensors(w) < 0) goto done;
   result = Py_NewRef(PyList_GET_ITEM(w->sensors, sensim_sensor_id(s)));
-  if (add_filters(s, NULL, filters) < 0) Py_CLEAR(result);
+  if (add_filters(w, s, NULL, filters) < 0) Py_CLEAR(result);
 done:
   Py_DECREF(keys);
   return result;
@@ -396,6 +407,7 @@ static PyObject *sensor_params(sp_sensor *self, void *c) {
 COUNTER(captured, sensim_sensor_frames_captured, PyLong_FromUnsignedLongLong)
 COUNTER(delivered, sensim_sensor_frames_delivered, PyLong_FromUnsignedLongLong)
 COUNTER(skipped, sensim_sensor_frames_skipped, PyLong_FromUnsignedLongLong)
+COUNTER(failed, sensim_sensor_frames_failed, PyLong_FromUnsignedLongLong)
 COUNTER(queued, sensim_sensor_frames_queued, PyLong_FromSize_t)
 COUNTER(unfinished, sensim_sensor_frames_unfinished, PyLong_FromLong)
 #undef COUNTER
@@ -431,22 +443,28 @@ static void sensor_dealloc(sp_sensor *self) {
 
 static PyMethodDef sensor_methods[] = {
     {"add_filter", (PyCFunction)(void (*)(void))sensor_add_filter, METH_VARARGS | METH_KEYWORDS,
+     "add_filter($self, filter, params=None, input=None, output=None, name=None)\n--\n\n"
      "add_filter(filter, params=None, input=None, output=None, name=None): append a built-in "
      "filter by name with its parameters as a dict (filter.h, docs/), or a Python callable "
      "fn(frame) that changes the frame in place (frame.data is writable; frame.alloc(type, w, h) "
      "changes the payload). input/output: payload names a callable takes and gives (default: "
      "what the chain gives so far, unchanged). Only before the sensor's first capture."},
     {"poll", (PyCFunction)sensor_poll, METH_NOARGS,
+     "poll($self, /)\n--\n\n"
      "poll() -> the oldest delivered Frame not yet taken, or None. No copy: the Frame owns the "
      "frame's memory, and its arrays stay valid for as long as they exist."},
-    {"poll_all", (PyCFunction)sensor_poll_all, METH_NOARGS, "poll_all() -> every delivered Frame, oldest first."},
+    {"poll_all", (PyCFunction)sensor_poll_all, METH_NOARGS, "poll_all($self, /)\n--\n\n"
+     "poll_all() -> every delivered Frame, oldest first."},
     {"latest", (PyCFunction)sensor_latest, METH_NOARGS,
+     "latest($self, /)\n--\n\n"
      "latest() -> the newest delivered Frame (dropping older ones), or None."},
     {"set_callback", (PyCFunction)sensor_set_callback, METH_O,
+     "set_callback($self, fn, /)\n--\n\n"
      "set_callback(fn | None): call fn(sensor, frame) for each frame as it is delivered, inside "
      "World.advance, instead of queuing it for poll(). The frame is a copy the callable may keep; "
      "an exception it raises is raised by advance()."},
     {"set_overrun", (PyCFunction)(void (*)(void))sensor_set_overrun, METH_VARARGS | METH_KEYWORDS,
+     "set_overrun($self, max_inflight, policy='wait')\n--\n\n"
      "set_overrun(max_inflight, policy='wait'|'skip'): bound the unfinished captures."},
     {NULL, NULL, 0, NULL}};
 
@@ -459,6 +477,10 @@ static PyGetSetDef sensor_getset[] = {
     {"frames_captured", (getter)sensor_captured, NULL, "Captures started.", NULL},
     {"frames_delivered", (getter)sensor_delivered, NULL, "Frames delivered.", NULL},
     {"frames_skipped", (getter)sensor_skipped, NULL, "Captures skipped (overrun 'skip').", NULL},
+    {"frames_failed", (getter)sensor_failed, NULL,
+     "Frames dropped because their generator or a filter failed (the advance reaching their "
+     "delivery time raised; a Python filter's exception is the __cause__ of the FilterError).",
+     NULL},
     {"frames_queued", (getter)sensor_queued, NULL, "Delivered frames waiting for poll().", NULL},
     {"frames_unfinished", (getter)sensor_unfinished, NULL, "Captures whose job has not finished.", NULL},
     {"world", (getter)sensor_world, NULL, "The World the sensor is in.", NULL},

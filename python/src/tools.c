@@ -294,6 +294,7 @@ static PyGetSetDef noise_fit_getset[] = {
 
 static PyMethodDef noise_fit_methods[] = {
     {"plot_png", (PyCFunction)(void (*)(void))noise_fit_plot_png, METH_VARARGS | METH_KEYWORDS,
+     "plot_png($self, path, title=None)\n--\n\n"
      "plot_png(path, title=None)\nThe photon-transfer plot (variance against mean, the fit,\n"
      "the quantisation floor) as an 800 x 500 PNG."},
     {NULL, NULL, 0, NULL}};
@@ -473,37 +474,47 @@ static PyObject *t_table_read(PyObject *self, PyObject *args, PyObject *kw) {
 
 static PyMethodDef stats_functions[] = {
     {"allan_deviation", KW t_allan_deviation, METH_VARARGS | METH_KEYWORDS,
+     "allan_deviation($module, y, tau0, ms=None, per_decade=10)\n--\n\n"
      "allan_deviation(y, tau0, ms=None, per_decade=10) -> dict(tau, adev, m)\n"
      "Overlapping Allan deviation (IEEE Std 952-1997, Annex C) of a rate signal sampled every\n"
      "tau0 s: y of shape (n,) or (n, k) (k columns, e.g. the three gyro axes) gives adev (nm,)\n"
      "or (nm, k) at tau = m tau0 (s), for the factors ms (None: ~per_decade per decade)."},
     {"allan_log_factors", KW t_allan_log_factors, METH_VARARGS | METH_KEYWORDS,
+     "allan_log_factors($module, n, per_decade=10)\n--\n\n"
      "allan_log_factors(n, per_decade=10) -> int64 array\nAveraging factors 1 .. (n - 1) / 2,\n"
      "evenly spaced in log m."},
     {"allan_fit_lines", t_allan_fit_lines, METH_VARARGS,
+     "allan_fit_lines($module, tau, adev, /)\n--\n\n"
      "allan_fit_lines(tau, adev) -> dict(n, k, tau_n, tau_k, slope_n, slope_k)\n"
      "White-noise coefficient N (slope -1/2 line at tau = 1 s, unit*sqrt(s)) and random-walk\n"
      "coefficient K (slope +1/2 line at tau = 3 s, unit/sqrt(s)); NaN where no such region."},
     {"wiener_entropy", t_wiener_entropy, METH_O,
+     "wiener_entropy($module, x, /)\n--\n\n"
      "wiener_entropy(x) -> float\nSpectral flatness of n >= 3 samples, in [0, 1] (about 0.8455\n"
      "for white Gaussian noise, 0 for a pure tone)."},
     {"wasserstein1", t_wasserstein1, METH_VARARGS,
+     "wasserstein1($module, a, b, /)\n--\n\n"
      "wasserstein1(a, b) -> float\nWasserstein-1 distance of two 1-D empirical distributions."},
     {"noise_calib_fit", KW t_noise_calib_fit, METH_VARARGS | METH_KEYWORDS,
+     "noise_calib_fit($module, frames, nbins=0)\n--\n\n"
      "noise_calib_fit(frames, nbins=0) -> NoiseFit\nsigma^2(I) = s1^2 I + s2^2 from a stack of\n"
      "N >= 2 frames of a static scene, shape (N, ...) (each frame's values flattened); nbins\n"
      "0: 32."},
     {"noise_calib_fit_moments", KW t_noise_calib_fit_moments, METH_VARARGS | METH_KEYWORDS,
+     "noise_calib_fit_moments($module, mean, var, nframes, nbins=0)\n--\n\n"
      "noise_calib_fit_moments(mean, var, nframes, nbins=0) -> NoiseFit\nThe same fit from\n"
      "per-value means and unbiased variances over nframes frames."},
     {"noise_calib_pngs", KW t_noise_calib_pngs, METH_VARARGS | METH_KEYWORDS,
+     "noise_calib_pngs($module, dir, nbins=0)\n--\n\n"
      "noise_calib_pngs(dir, nbins=0) -> NoiseFit\nThe fit on every *.png of a folder (values\n"
      "in [0, 1] of full scale)."},
     {"noise_calib_scenario", KW t_noise_calib_scenario, METH_VARARGS | METH_KEYWORDS,
+     "noise_calib_scenario($module, scenario, sensor, nframes, nbins=0)\n--\n\n"
      "noise_calib_scenario(scenario, sensor, nframes, nbins=0) -> NoiseFit\nSteps a Scenario\n"
      "(nothing may move) until camera `sensor` delivered nframes frames and fits on them. The\n"
      "scenario cannot be run or stepped afterwards."},
     {"table_read", KW t_table_read, METH_VARARGS | METH_KEYWORDS,
+     "table_read($module, path, allow_nonfinite=False)\n--\n\n"
      "table_read(path, allow_nonfinite=False) -> dict name -> float64 array\nA numeric CSV as\n"
      "sensim writes them (GNSS, IMU recordings; VEPD runs), column by column in file order."},
     {NULL, NULL, 0, NULL}};

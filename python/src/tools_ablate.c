@@ -124,11 +124,14 @@ done:
 
 static PyMethodDef ablate_functions[] = {
     {"ablation_names", t_ablation_names, METH_NOARGS,
+     "ablation_names($module, /)\n--\n\n"
      "ablation_names() -> list[str]\nThe camera-stage ablation variants, in order."},
     {"ablation_edit", KW t_ablation_edit, METH_VARARGS | METH_KEYWORDS,
+     "ablation_edit($module, json, variant, frames=0)\n--\n\n"
      "ablation_edit(json, variant, frames=0) -> (json, notes)\nA scenario's text edited for one\n"
      "variant (cameras only; duration for `frames` frames when > 0) and what changed."},
     {"ablate_run", KW t_ablate_run, METH_VARARGS | METH_KEYWORDS,
+     "ablate_run($module, scenario_path, out_dir, *, threads=None, frames=0, variants=None)\n--\n\n"
      "ablate_run(scenario_path, out_dir, *, threads=None, frames=0, variants=None) -> str\n"
      "Render the scenario once per variant into out_dir/<variant>/; returns the log of what\n"
      "each variant changed."},

@@ -132,18 +132,22 @@ static PyObject *plot_write_png(PyObject *self, PyObject *arg) {
 
 static PyMethodDef plot_methods[] = {
     {"line", KW plot_line, METH_VARARGS | METH_KEYWORDS,
+     "line($self, x, y, *, color=None, dashed=False, marker=False, legend=None)\n--\n\n"
      "line(x, y, *, color=(0, 0, 0), dashed=False, marker=False, legend=None)\nA polyline."},
     {"bars", KW plot_bars, METH_VARARGS | METH_KEYWORDS,
+     "bars($self, edges, counts, *, color=None, dashed=False, marker=False, legend=None)\n--\n\n"
      "bars(edges, counts, *, color=..., dashed=False, marker=False, legend=None)\nA histogram:\n"
      "len(edges) = len(counts) + 1."},
-    {"write_png", plot_write_png, METH_O, "write_png(path)\nRender and write an 8-bit PNG."},
+    {"write_png", plot_write_png, METH_O, "write_png($self, path, /)\n--\n\n"
+     "write_png(path)\nRender and write an 8-bit PNG."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject sp_PlotType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Plot",
     .tp_basicsize = sizeof(sp_plot),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Plot(width=800, height=500, title=None, xlabel=None, ylabel=None, log_x=False,\n"
+    .tp_doc = "Plot(width=800, height=500, title=None, xlabel=None, ylabel=None, log_x=False, log_y=False)\n--\n\n"
+              "Plot(width=800, height=500, title=None, xlabel=None, ylabel=None, log_x=False,\n"
               "log_y=False)\nA plot drawn with cairo and written as PNG; axes fit everything drawn.",
     .tp_new = PyType_GenericNew,
     .tp_init = plot_init,
@@ -549,30 +553,39 @@ static PyObject *t_birdseye_figure_png(PyObject *self, PyObject *args, PyObject 
 
 static PyMethodDef draw_functions[] = {
     {"colormap_viridis", t_colormap_viridis, METH_O,
+     "colormap_viridis($module, t, /)\n--\n\n"
      "colormap_viridis(t) -> (r, g, b) or uint8 array (..., 3)\nviridis at t in [0, 1] (clamped)."},
     {"label_color", t_label_color, METH_O,
+     "label_color($module, id, /)\n--\n\n"
      "label_color(id) -> (r, g, b) or uint8 array (..., 3)\nA distinct colour per class or\n"
      "instance id (black for 0), the same in every run."},
     {"depth_preview", KW t_depth_preview, METH_VARARGS | METH_KEYWORDS,
+     "depth_preview($module, depth, path, min_range=0.0, max_range=80.0)\n--\n\n"
      "depth_preview(depth, path, min_range=0.0, max_range=80.0)\nviridis picture of a depth image\n"
      "(m) with a colour bar: depth is a Frame (depth_f32 or a camera's depth plane) or (H, W)."},
     {"depth_preview_png", KW t_depth_preview_png, METH_VARARGS | METH_KEYWORDS,
+     "depth_preview_png($module, in_path, out_path, min_range=0.0, max_range=80.0)\n--\n\n"
      "depth_preview_png(in_path, out_path, min_range=0.0, max_range=80.0)\nThe same from a depth\n"
      "PNG sensim wrote (16-bit mm)."},
     {"label_preview", KW t_label_preview, METH_VARARGS | METH_KEYWORDS,
+     "label_preview($module, labels, path, field='class')\n--\n\n"
      "label_preview(labels, path, field='class')\nA colour per id with a legend: labels is a Frame\n"
      "(labels payload or plane), a structured array (class_id, instance_id) or an integer (H, W)\n"
      "array of the ids of `field` ('class' or 'instance')."},
     {"label_preview_png", t_label_preview_png, METH_VARARGS,
+     "label_preview_png($module, in_path, out_path, /)\n--\n\n"
      "label_preview_png(in_path, out_path)\nThe same from a label PNG sensim wrote."},
     {"contact_sheet", KW t_contact_sheet, METH_VARARGS | METH_KEYWORDS,
+     "contact_sheet($module, dir, path, *, cols=0, max_frames=64, cell_width=240, title=None)\n--\n\n"
      "contact_sheet(dir, path, *, cols=0, max_frames=64, cell_width=240, title=None) -> dict\n"
      "A grid of a folder's PNG files as one PNG; returns its geometry."},
     {"birdseye_figure", KW t_birdseye_figure, METH_VARARGS | METH_KEYWORDS,
+     "birdseye_figure($module, image, path, /, *, range=50.0, color='intensity', z_min=-2.0, z_max=2.0, rings=16, vehicle_length=4.5, vehicle_width=1.8, vehicle_x=0.0, vehicle_y=0.0, title=None)\n--\n\n"
      "birdseye_figure(image, path, *, range=50, color='intensity', z_min=-2, z_max=2, rings=16,\n"
      "vehicle_length=4.5, vehicle_width=1.8, vehicle_x=0, vehicle_y=0, title=None) -> dict\n"
      "The lidar birdseye filter's image (rgba8 Frame or uint8 (S, S, 4)) with metric axes."},
     {"birdseye_figure_png", KW t_birdseye_figure_png, METH_VARARGS | METH_KEYWORDS,
+     "birdseye_figure_png($module, in_path, out_path, /, *, range=50.0, color='intensity', z_min=-2.0, z_max=2.0, rings=16, vehicle_length=4.5, vehicle_width=1.8, vehicle_x=0.0, vehicle_y=0.0, title=None)\n--\n\n"
      "birdseye_figure_png(in_path, out_path, **params) -> dict\nThe same from a PNG."},
     {NULL, NULL, 0, NULL}};
 

@@ -233,13 +233,17 @@ static PyObject *ekf_get_started(PyObject *self, void *u) {
 
 static PyMethodDef ekf_methods[] = {
     {"start", ekf_start, METH_VARARGS,
+     "start($self, t, x, sigma, /)\n--\n\n"
      "start(t, x, sigma)\nStart (or restart) at t with x = (east m, north m, psi rad, v m/s)\n"
      "and per-component sigmas. Without it the first valid fix starts the filter."},
     {"imu", ekf_imu, METH_VARARGS,
+     "imu($self, t, accel_x, gyro_z, /)\n--\n\n"
      "imu(t, accel_x, gyro_z)\nAn IMU sample (m/s^2, rad/s) at t: propagate to t, hold the input."},
     {"gnss", ekf_gnss, METH_O,
+     "gnss($self, fix, /)\n--\n\n"
      "gnss(frame or (t, frame))\nA GNSS fix: propagate to t (default frame.t_capture), update."},
     {"estimate", ekf_estimate, METH_O,
+     "estimate($self, t, /)\n--\n\n"
      "estimate(t) -> dict(t, x, P (4, 4), vel (east, north))\nThe estimate at t (the filter\n"
      "moves to t)."},
     {NULL, NULL, 0, NULL}};
@@ -251,7 +255,8 @@ static PyTypeObject sp_EkfType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.EKF",
     .tp_basicsize = sizeof(sp_ekf),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "EKF(**params)\nThe VEPD judge: a planar EKF velocity estimator over\n"
+    .tp_doc = "EKF(**params)\n--\n\n"
+              "EKF(**params)\nThe VEPD judge: a planar EKF velocity estimator over\n"
               "[east, north, psi, v] driven by accel_x and gyro_z, corrected by GNSS fixes.\n"
               "params: accel_noise, gyro_noise, pos_noise, gnss_sigma, init_sigma_psi,\n"
               "init_sigma_v, output_rate (docs/vepd.md).",
@@ -264,6 +269,7 @@ static PyTypeObject sp_EkfType = {
 
 static PyMethodDef ekf_functions[] = {
     {"ekf_run", KW t_ekf_run, METH_VARARGS | METH_KEYWORDS,
+     "ekf_run($module, imu, gnss, /, **params)\n--\n\n"
      "ekf_run(imu, gnss, **params) -> dict(t, x (n, 4), P (n, 4, 4), vel (n, 2))\n"
      "The EKF judge over IMU rows (t, accel_x, gyro_z) and GNSS fixes (gnss frames or (t, frame)\n"
      "pairs), estimates at output_rate from the first fix."},

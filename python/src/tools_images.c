@@ -232,15 +232,20 @@ static PyGetSetDef iset_getset[] = {
 #define KW (PyCFunction)(void (*)(void))
 
 static PyMethodDef iset_methods[] = {
-    {"add", iset_add, METH_O, "add(image)\nAdd one image (InvalidArgument for NaN or inf values)."},
+    {"add", iset_add, METH_O, "add($self, image, /)\n--\n\n"
+     "add(image)\nAdd one image (InvalidArgument for NaN or inf values)."},
     {"from_dir", KW iset_from_dir, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_dir($type, dir, nbins=0)\n--\n\n"
      "ImageSetStats.from_dir(dir, nbins=0)\nThe statistics of every *.png of a folder."},
     {"w1", iset_w1, METH_VARARGS,
+     "w1($self, other, c=0, /)\n--\n\n"
      "w1(other, c=0) -> float\nWasserstein-1 distance of channel c's value distributions (from\n"
      "the histograms); NaN if a set is empty or the bins differ."},
     {"report_text", KW iset_report_text, METH_VARARGS | METH_KEYWORDS,
+     "report_text($self, other, name_a='a', name_b='b')\n--\n\n"
      "report_text(other, name_a='a', name_b='b') -> str\nThe two sets side by side as text."},
     {"report_png", KW iset_report_png, METH_VARARGS | METH_KEYWORDS,
+     "report_png($self, path, other, name_a='a', name_b='b')\n--\n\n"
      "report_png(path, other, name_a='a', name_b='b')\nThe two sets' histograms as a PNG plot."},
     {NULL, NULL, 0, NULL}};
 
@@ -256,7 +261,8 @@ static PyTypeObject sp_ImageSetStatsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.ImageSetStats",
     .tp_basicsize = sizeof(sp_image_set),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "ImageSetStats(nbins=0)\nStatistics of a set of images: per-channel mean, std,\n"
+    .tp_doc = "ImageSetStats(nbins=0)\n--\n\n"
+              "ImageSetStats(nbins=0)\nStatistics of a set of images: per-channel mean, std,\n"
               "extremes and histograms over [0, 1] (nbins 0: 64).",
     .tp_new = iset_new,
     .tp_init = iset_init,
@@ -365,9 +371,11 @@ static PyObject *distort_get_size(PyObject *self, void *u) {
 
 static PyMethodDef distort_methods[] = {
     {"apply", KW distort_apply, METH_VARARGS | METH_KEYWORDS,
+     "apply($self, image, fill=0.0)\n--\n\n"
      "apply(image, fill=0.0) -> float32 (H, W, C)\nThe image a pinhole camera with the lens's\n"
      "intrinsics made, as the lens makes it (bilinear; `fill` where no input ray is)."},
     {"source", distort_source, METH_VARARGS,
+     "source($self, x, y, c=1, /)\n--\n\n"
      "source(x, y, c=1) -> (u, v) or None\nThe input position output pixel (x, y) of channel c\n"
      "reads (OpenCV pixel convention)."},
     {NULL, NULL, 0, NULL}};
@@ -379,7 +387,8 @@ static PyTypeObject sp_DistortMapType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.DistortMap",
     .tp_basicsize = sizeof(sp_distort),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "DistortMap(lens, width=0, height=0)\nA lens's distortion as a remap: lens is a dict\n"
+    .tp_doc = "DistortMap(lens, width=0, height=0)\n--\n\n"
+              "DistortMap(lens, width=0, height=0)\nA lens's distortion as a remap: lens is a dict\n"
               "(or JSON text) of a scenario camera's keys (lens, dist, fx, fy, cx, cy, hfov_deg,\n"
               "lateral_ca, width, height); width and height, when given, are the image's size.",
     .tp_new = PyType_GenericNew,
@@ -396,9 +405,10 @@ static PyObject *t_augment_noise(PyObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"image", "s1", "s2", "seed", "index", NULL};
   PyObject *io;
   double s1, s2;
-  unsigned long long seed = 1;
+  uint64_t seed = 1;
   unsigned int index = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "Odd|KI:augment_noise", kwlist, &io, &s1, &s2, &seed, &index))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "Odd|O&I:augment_noise", kwlist, &io, &s1, &s2,
+                                   sp_seed_converter, &seed, &index))
     return NULL;
   sensim_image img;
   PyObject *holder;
@@ -565,25 +575,34 @@ static PyObject *t_image_write_png(PyObject *self, PyObject *args, PyObject *kw)
 
 static PyMethodDef image_functions[] = {
     {"image_moments", t_image_moments, METH_O,
+     "image_moments($module, image, /)\n--\n\n"
      "image_moments(image) -> (mean, std)\nPer-channel mean and population std (tuples)."},
     {"augment_noise", KW t_augment_noise, METH_VARARGS | METH_KEYWORDS,
+     "augment_noise($module, image, s1, s2, seed=1, index=0)\n--\n\n"
      "augment_noise(image, s1, s2, seed=1, index=0) -> image\nx + sqrt(s1^2 max(x, 0) + s2^2) n,\n"
      "n ~ N(0, 1), in the image's unit; the same seed and index give the same noise."},
     {"augment_cfa", KW t_augment_cfa, METH_VARARGS | METH_KEYWORDS,
+     "augment_cfa($module, image, pattern='RGGB')\n--\n\n"
      "augment_cfa(image, pattern='RGGB') -> (H, W, 1) mosaic of a colour image."},
     {"augment_mosaic", KW t_augment_mosaic, METH_VARARGS | METH_KEYWORDS,
+     "augment_mosaic($module, image, pattern='RGGB', method='mhc')\n--\n\n"
      "augment_mosaic(image, pattern='RGGB', method='mhc') -> image\nMosaic then demosaic with the\n"
      "built-in cfa and demosaic filters ('bilinear' or 'mhc')."},
     {"gray_world_gains", t_gray_world_gains, METH_O,
+     "gray_world_gains($module, mean, /)\n--\n\n"
      "gray_world_gains(mean) -> (g_r, g_g, g_b)\nGains mean_G / mean_c (Buchsbaum 1980)."},
     {"augment_gains", t_augment_gains, METH_VARARGS,
+     "augment_gains($module, image, gains, /)\n--\n\n"
      "augment_gains(image, gains) -> image\nout_c = g_c in_c on a colour image."},
     {"augment_match_stats", t_augment_match_stats, METH_VARARGS,
+     "augment_match_stats($module, image, mean, std, ref_mean, ref_std, /)\n--\n\n"
      "augment_match_stats(image, mean, std, ref_mean, ref_std) -> image\n"
      "out_c = (in_c - mean_c) ref_std_c / std_c + ref_mean_c (Reinhard et al. 2001)."},
     {"list_pngs", t_list_pngs, METH_O,
+     "list_pngs($module, dir, /)\n--\n\n"
      "list_pngs(dir) -> list[str]\nEvery *.png (any case) of a folder as 'dir/name', by name."},
     {"image_write_png", KW t_image_write_png, METH_VARARGS | METH_KEYWORDS,
+     "image_write_png($module, path, image, bits=8)\n--\n\n"
      "image_write_png(path, image, bits=8)\nAn image in [0, 1] as an 8- or 16-bit grey or RGB PNG."},
     {NULL, NULL, 0, NULL}};
 

@@ -238,21 +238,28 @@ static int sweep_set_threads(PyObject *self, PyObject *v, void *u) {
 }
 
 static PyMethodDef sweep_methods[] = {
-    {"label", sweep_label, METH_O, "label(i) -> str\nRun i's axis values in one line: 'seed=3 sigma=0.05'."},
-    {"run_dir", sweep_run_dir, METH_O, "run_dir(i) -> str\nRun i's folder name under the output folder: 'run_0007'."},
+    {"label", sweep_label, METH_O, "label($self, i, /)\n--\n\n"
+     "label(i) -> str\nRun i's axis values in one line: 'seed=3 sigma=0.05'."},
+    {"run_dir", sweep_run_dir, METH_O, "run_dir($self, i, /)\n--\n\n"
+     "run_dir(i) -> str\nRun i's folder name under the output folder: 'run_0007'."},
     {"prepare", sweep_prepare, METH_O,
+     "prepare($self, out_dir, /)\n--\n\n"
      "prepare(out_dir)\nCreate or take out_dir for this sweep (a folder of other files is refused)\n"
      "and write its sweep.json."},
     {"complete", sweep_complete, METH_VARARGS,
+     "complete($self, out_dir, i, /)\n--\n\n"
      "complete(out_dir, i) -> str or None\nRun i's manifest when the run is complete in out_dir\n"
      "(status ok, the digest it has now); None when it is to be done."},
     {"execute", sweep_execute, METH_VARARGS,
+     "execute($self, out_dir, i, /)\n--\n\n"
      "execute(out_dir, i) -> str\nRun i into out_dir/run_NNNN/ (emptied first) and return its\n"
      "manifest; a run that fails is recorded as failed, not raised. Releases the GIL."},
     {"reduce", sweep_reduce, METH_VARARGS,
+     "reduce($self, out_dir, records, /)\n--\n\n"
      "reduce(out_dir, records) -> dict(runs, ok, failed, missing)\nsummary.csv (and a vepd sweep's\n"
      "vepd_table.csv and histograms) from every run's manifest (None: none)."},
     {"run", sweep_run, METH_O,
+     "run($self, out_dir, /)\n--\n\n"
      "run(out_dir) -> dict(runs, ok, failed, missing, skipped)\nThe whole sweep in turn, as\n"
      "`sensim sweep` alone: complete runs skipped, the others executed, the tables reduced."},
     {NULL, NULL, 0, NULL}};
@@ -269,7 +276,8 @@ static PyTypeObject sp_SweepType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Sweep",
     .tp_basicsize = sizeof(sp_sweep),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Sweep(path) or Sweep(text=..., source=None, base_dir=None)\n"
+    .tp_doc = "Sweep(path=None, *, text=None, source=None, base_dir=None)\n--\n\n"
+              "Sweep(path) or Sweep(text=..., source=None, base_dir=None)\n"
               "A sweep file (docs/sweep.md): len() runs, each executed into its own folder\n"
               "with a manifest, reduced into summary.csv; any scheduler may run them.",
     .tp_new = PyType_GenericNew,

@@ -345,6 +345,17 @@ static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObje
       if (v != Py_None && !s) return -1;
       if (n[0] == 'r') p->reference_dir = s;
       else p->out_dir = s;
+    } else if (!strcmp(n, "entropy_bins")) {
+      const char *b = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+      if (b && !strcmp(b, "all")) {
+        p->entropy_bins = SENSIM_ENTROPY_ALL_BINS;
+      } else if (b && !strcmp(b, "fluctuation")) {
+        p->entropy_bins = SENSIM_ENTROPY_FLUCTUATION;
+      } else {
+        if (!PyErr_Occurred())
+          PyErr_Format(PyExc_ValueError, "VEPD parameter entropy_bins: %R is not 'all' or 'fluctuation'", v);
+        return -1;
+      }
     } else if (!strcmp(n, "ekf")) {
       if (sp_tools_ekf_params(v, &p->ekf) != 0) return -1;
     } else if (!strcmp(n, "variants")) {
@@ -364,7 +375,8 @@ static int exp_params_from(PyObject *d, sensim_vepd_experiment_params *p, PyObje
     } else {
       PyErr_Format(PyExc_TypeError,
                    "unknown VEPD experiment parameter %R (known: runs, duration, host_rate, gnss_rate, "
-                   "imu_rate, imu_noise, seed, variants, reference_variant, reference_dir, out_dir, ekf)",
+                   "imu_rate, imu_noise, seed, variants, reference_variant, reference_dir, out_dir, ekf, "
+                   "entropy_bins)",
                    k);
       return -1;
     }
@@ -429,8 +441,9 @@ static PyObject *t_vepd_simulate_run(PyObject *self, PyObject *args, PyObject *k
   static char *kwlist[] = {"variant", "manoeuvre", "seed", "params", NULL};
   PyObject *vo, *po = Py_None;
   const char *mname;
-  unsigned long long seed = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|KO:vepd_simulate_run", kwlist, &vo, &mname, &seed, &po))
+  uint64_t seed = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "Os|O&O:vepd_simulate_run", kwlist, &vo, &mname,
+                                   sp_seed_converter, &seed, &po))
     return NULL;
   int m = 0;
   while (m < SENSIM_VEPD_MANOEUVRES && strcmp(sensim_vepd_manoeuvre_name((sensim_vepd_manoeuvre)m), mname))
@@ -469,22 +482,30 @@ static PyObject *t_vepd_simulate_run(PyObject *self, PyObject *args, PyObject *k
 
 static PyMethodDef vepd_functions[] = {
     {"vepd_run_metrics", t_vepd_run_metrics, METH_O,
+     "vepd_run_metrics($module, run, /)\n--\n\n"
      "vepd_run_metrics(run) -> dict(rmse, h_est, h_true, h_diff)\nOne run's velocity RMSE (m/s)\n"
      "and Wiener entropies; a run is {t, v_est, v_true} (v (n,) or (n, 2|3)) or a 3-tuple."},
     {"vepd", t_vepd, METH_VARARGS,
+     "vepd($module, runs_a, runs_b, /)\n--\n\n"
      "vepd(runs_a, runs_b) -> dict(w1, w2, vepd, rmse_mean, h_diff_mean, metrics_a, metrics_b)\n"
      "VEPD between a reference set (real) and a simulated set of runs (Mahajan et al. 2024)."},
-    {"vepd_run_read", t_vepd_run_read, METH_O, "vepd_run_read(path) -> run dict\nA run CSV."},
+    {"vepd_run_read", t_vepd_run_read, METH_O, "vepd_run_read($module, path, /)\n--\n\n"
+     "vepd_run_read(path) -> run dict\nA run CSV."},
     {"vepd_run_write", t_vepd_run_write, METH_VARARGS,
+     "vepd_run_write($module, path, run, /)\n--\n\n"
      "vepd_run_write(path, run)\nWrite a run CSV (all or nothing)."},
     {"vepd_runs_read_dir", t_vepd_runs_read_dir, METH_O,
+     "vepd_runs_read_dir($module, dir, /)\n--\n\n"
      "vepd_runs_read_dir(dir) -> list of run dicts\nEvery *.csv in the folder, by name."},
     {"vepd_experiment", KW t_vepd_experiment, METH_VARARGS | METH_KEYWORDS,
+     "vepd_experiment($module, /, **params)\n--\n\n"
      "vepd_experiment(**params) -> {variant: {manoeuvre: dict(status, w1, w2, vepd, ...)}}\n"
      "The published experiment: runs, duration, host_rate, gnss_rate, imu_rate, imu_noise (dict),\n"
      "seed, variants ([{name, filters: [name or (name, params)]}]), reference_variant,\n"
-     "reference_dir, out_dir, ekf (dict). status is 0 or the sensim status of a cell left out."},
+     "reference_dir, out_dir, ekf (dict), entropy_bins ('all', the paper's Eq. 2, default, or\n"
+     "'fluctuation'). status is 0 or the sensim status of a cell left out."},
     {"vepd_simulate_run", KW t_vepd_simulate_run, METH_VARARGS | METH_KEYWORDS,
+     "vepd_simulate_run($module, variant, manoeuvre, seed=1, params=None)\n--\n\n"
      "vepd_simulate_run(variant, manoeuvre, seed=1, params=None) -> run dict\nOne simulated run\n"
      "(speed estimates and truth) of a variant on 'straight', 'circle' or 'half_sine'."},
     {NULL, NULL, 0, NULL}};

@@ -39,8 +39,9 @@ int sp_world_take_pending(sp_world *w) {
   if (!w->pending) return 0;
   PyObject *exc = w->pending;
   w->pending = NULL;
-  PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-  Py_DECREF(exc);
+  /* Restored with its own traceback (the callback's frames), which
+   * PyErr_SetObject would drop. */
+  PyErr_Restore(Py_NewRef(Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
   return -1;
 }
 
@@ -49,7 +50,8 @@ static PyObject *world_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   sp_world *self = (sp_world *)type->tp_alloc(type, 0);
   if (!self) return NULL;
   self->sensors = PyList_New(0);
-  if (!self->sensors) {
+  self->filter_errors = PyList_New(0);
+  if (!self->sensors || !self->filter_errors) {
     Py_DECREF(self);
     return NULL;
   }
@@ -98,15 +100,19 @@ static int weather_from(PyObject *map, sensim_weather *wx) {
   return 0;
 }
 
+static int environment_set(sensim_world *w, PyObject *env);
+
 static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"seed", "threads", "origin", "gravity", "background", "ambient", "weather", NULL};
+  static char *kwlist[] = {"seed",    "threads", "origin",      "gravity", "background",
+                           "ambient", "weather", "environment", NULL};
   sensim_world_params p;
   sensim_world_params_init(&p);
-  unsigned long long seed = p.seed;
+  uint64_t seed = p.seed;
   int threads = p.threads;
   PyObject *origin = Py_None, *bg = Py_None, *ambient = Py_None, *grav = Py_None, *weather = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|KiOOOOO:World", kwlist, &seed, &threads, &origin,
-                                   &grav, &bg, &ambient, &weather))
+  PyObject *env = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|O&iOOOOOO:World", kwlist, sp_seed_converter, &seed, &threads, &origin,
+                                   &grav, &bg, &ambient, &weather, &env))
     return -1;
   if (weather_from(weather, &p.weather) < 0) return -1;
   /* gravity: m/s^2, or "normal" / None for the WGS84 normal gravity at the
@@ -150,6 +156,10 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
   st = sensim_world_create(&p, &w);
   Py_END_ALLOW_THREADS
   if (st) return sp_raise_int(st);
+  if (environment_set(w, env) < 0) {
+    sensim_world_destroy(w);
+    return -1;
+  }
   self->world = w;
   return 0;
 }
@@ -157,6 +167,7 @@ static int world_init(sp_world *self, PyObject *args, PyObject *kw) {
 static void world_destroy_now(sp_world *self) {
   sensim_world *w = self->world;
   self->world = NULL;
+  sp_sink_forget(self->filter_errors, INFINITY);
   if (!w || self->owner) return; /* a scenario's world is the scenario's to destroy */
   Py_BEGIN_ALLOW_THREADS
   sensim_world_destroy(w);
@@ -167,6 +178,7 @@ static int world_traverse(sp_world *self, visitproc visit, void *arg) {
   Py_VISIT(self->sensors);
   Py_VISIT(self->owner);
   Py_VISIT(self->pending);
+  Py_VISIT(self->filter_errors);
   return 0;
 }
 
@@ -175,6 +187,7 @@ static int world_clear(sp_world *self) {
   Py_CLEAR(self->sensors);
   Py_CLEAR(self->owner);
   Py_CLEAR(self->pending);
+  Py_CLEAR(self->filter_errors);
   return 0;
 }
 
@@ -225,8 +238,9 @@ static PyObject *world_advance(sp_world *self, PyObject *arg) {
   sp_world_end(self);
   if (st) {
     Py_CLEAR(self->pending);
-    return sp_raise(st);
+    return sp_raise_from(st, self->filter_errors, t);
   }
+  sp_sink_forget(self->filter_errors, t);
   if (sp_world_take_pending(self) < 0) return NULL;
   Py_RETURN_NONE;
 }
@@ -241,6 +255,7 @@ static PyObject *world_reset(sp_world *self, PyObject *noargs) {
   Py_END_ALLOW_THREADS
   sp_world_end(self);
   if (st) return sp_raise(st);
+  sp_sink_forget(self->filter_errors, INFINITY); /* their frames are gone */
   Py_RETURN_NONE;
 }
 
@@ -281,6 +296,28 @@ static PyObject *world_set_weather(sp_world *self, PyObject *args, PyObject *kw)
   Py_RETURN_NONE;
 }
 
+/* environment: a dict (or JSON text) as the scenario's world.environment,
+ * or None for none. */
+static int environment_set(sensim_world *w, PyObject *env) {
+  if (env == Py_None) {
+    sensim_environment e;
+    sensim_environment_init(&e);
+    sensim_status st = sensim_world_set_environment(w, &e);
+    return st ? sp_raise_int(st) : 0;
+  }
+  PyObject *holder = NULL;
+  const char *json = NULL;
+  if (sp_json_dumps(env, &holder, &json) < 0) return -1;
+  sensim_status st = sensim_world_set_environment_json(w, json, "environment");
+  Py_XDECREF(holder);
+  return st ? sp_raise_int(st) : 0;
+}
+
+static PyObject *world_set_environment(sp_world *self, PyObject *env) {
+  if (sp_world_check(self) < 0 || environment_set(self->world, env) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyObject *world_sensors(sp_world *self, void *closure) {
   (void)closure;
   if (sp_world_check(self) < 0 || sp_world_sync_sensors(self) < 0) return NULL;
@@ -307,20 +344,40 @@ static PyObject *world_sensor(sp_world *self, PyObject *arg) {
 
 /* ---- meshes and textures ------------------------------------------------------ */
 
-/* A C-contiguous array of `type` with shape (n, cols) from any array-like;
- * NULL with ValueError naming `what` otherwise. */
+/* The shape of an array as "(5, 4)", for messages. */
+static void shape_text(PyArrayObject *a, char *buf, size_t size) {
+  size_t k = (size_t)snprintf(buf, size, "(");
+  for (int d = 0; d < PyArray_NDIM(a) && k < size; d++)
+    k += (size_t)snprintf(buf + k, size - k, "%s%zd", d ? ", " : "", (Py_ssize_t)PyArray_DIM(a, d));
+  if (k < size) snprintf(buf + k, size - k, PyArray_NDIM(a) == 1 ? ",)" : ")");
+}
+
+/* A C-contiguous array of `type` with shape (n, cols) (cols 1: shape (n,))
+ * from any real array-like; NULL with an error naming `what` otherwise:
+ * TypeError for complex values (a cast would drop the imaginary part),
+ * ValueError naming the shape it got. */
 static PyArrayObject *table(PyObject *o, int type, int cols, const char *what) {
-  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(o, type, 1, 2,
-                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
-                                                          NPY_ARRAY_FORCECAST);
-  if (!a) return NULL;
-  int ok = cols == 1 ? PyArray_NDIM(a) == 1 : (PyArray_NDIM(a) == 2 && PyArray_DIM(a, 1) == cols);
-  if (!ok) {
-    PyErr_Format(PyExc_ValueError, "%s: expected shape (n%s), got %d dimensions", what,
-                 cols == 2 ? ", 2" : cols == 3 ? ", 3" : "", PyArray_NDIM(a));
-    Py_DECREF(a);
+  PyArrayObject *in = (PyArrayObject *)PyArray_FROM_O(o);
+  if (!in) return NULL;
+  if (PyArray_ISCOMPLEX(in)) {
+    PyErr_Format(PyExc_TypeError, "%s: complex values are refused (got dtype %S); pass the real part",
+                 what, (PyObject *)PyArray_DESCR(in));
+    Py_DECREF(in);
     return NULL;
   }
+  int ok = cols == 1 ? PyArray_NDIM(in) == 1 : (PyArray_NDIM(in) == 2 && PyArray_DIM(in, 1) == cols);
+  if (!ok) {
+    char got[96];
+    shape_text(in, got, sizeof got);
+    PyErr_Format(PyExc_ValueError, "%s: expected shape (n%s), got %s", what,
+                 cols == 1 ? ",": cols == 2 ? ", 2" : ", 3", got);
+    Py_DECREF(in);
+    return NULL;
+  }
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY((PyObject *)in, type, 1, 2,
+                                                      NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED |
+                                                          NPY_ARRAY_FORCECAST);
+  Py_DECREF(in);
   return a;
 }
 
@@ -385,7 +442,9 @@ static PyObject *world_mesh(sp_world *self, PyObject *args, PyObject *kw) {
   st = sensim_mesh_create(w, &d, &mesh);
   Py_END_ALLOW_THREADS
   sp_world_end(self);
-  result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+  result = st ? sp_raise(st)
+              : sp_handle_new_info(&sp_MeshType, self, mesh, "from arrays, %zd vertices",
+                                   (Py_ssize_t)d.nvert);
 done:
   Py_XDECREF(v);
   Py_XDECREF(ix);
@@ -416,7 +475,7 @@ static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
     st = sensim_mesh_load(w, p, mp, &mesh);
     Py_END_ALLOW_THREADS
     sp_world_end(self);
-    result = st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+    result = st ? sp_raise(st) : sp_handle_new_info(&sp_MeshType, self, mesh, "from '%s'", p);
   }
   Py_DECREF(path);
   return result;
@@ -459,7 +518,7 @@ static PyObject *world_shape(sp_world *self, PyObject *args, PyObject *kw) {
   sensim_shape sh = {(sensim_shape_kind)k, {size[0], size[1], size[2]}, segments};
   sensim_mesh *mesh = NULL;
   sensim_status st = sensim_mesh_create_shape(self->world, &sh, &mat, &mesh);
-  return st ? sp_raise(st) : sp_handle_new(&sp_MeshType, self, mesh);
+  return st ? sp_raise(st) : sp_handle_new_info(&sp_MeshType, self, mesh, "%s", kind);
 }
 
 static PyObject *world_texture(sp_world *self, PyObject *arg) {
@@ -475,7 +534,9 @@ static PyObject *world_texture(sp_world *self, PyObject *arg) {
     sensim_texture *t = NULL;
     sensim_status st = sensim_texture_create(self->world, (uint32_t)PyArray_DIM(a, 1),
                                              (uint32_t)PyArray_DIM(a, 0), PyArray_DATA(a), &t);
-    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+    r = st ? sp_raise(st)
+           : sp_handle_new_info(&sp_TextureType, self, t, "%zdx%zd", (Py_ssize_t)PyArray_DIM(a, 1),
+                                (Py_ssize_t)PyArray_DIM(a, 0));
   }
   Py_DECREF(a);
   return r;
@@ -488,7 +549,8 @@ static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
   if (sp_world_check(self) == 0) {
     sensim_texture *t = NULL;
     sensim_status st = sensim_texture_load_png(self->world, PyBytes_AS_STRING(path), &t);
-    r = st ? sp_raise(st) : sp_handle_new(&sp_TextureType, self, t);
+    r = st ? sp_raise(st) : sp_handle_new_info(&sp_TextureType, self, t, "from '%s'",
+                                                            PyBytes_AS_STRING(path));
   }
   Py_DECREF(path);
   return r;
@@ -497,28 +559,35 @@ static PyObject *world_load_texture(sp_world *self, PyObject *arg) {
 /* ---- lights and bodies ------------------------------------------------------------ */
 
 static PyObject *world_light(sp_world *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"kind", "position", "direction", "color", "intensity", "spot_inner",
-                           "spot_outer", "cast_shadows", NULL};
-  static const char *const kinds[] = {"point", "directional", "spot", NULL};
+  static char *kwlist[] = {"kind",   "position", "direction", "color",  "intensity",
+                           "spot_inner", "spot_outer", "cast_shadows", "edge_u", "edge_v",
+                           "radius", "angular_diameter_deg", NULL};
+  static const char *const kinds[] = {"point", "directional", "spot", "rect", "disc", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = "directional";
-  PyObject *po = Py_None, *dO = Py_None, *co = Py_None;
-  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer;
+  PyObject *po = Py_None, *dO = Py_None, *co = Py_None, *eu = Py_None, *ev = Py_None;
+  float intensity = l.intensity, inner = l.spot_inner, outer = l.spot_outer, radius = 0.0f, adiam = 0.0f;
   int shadows = l.cast_shadows;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffp:light", kwlist, &kind, &po, &dO, &co,
-                                   &intensity, &inner, &outer, &shadows))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOOOfffpOOff:light", kwlist, &kind, &po, &dO, &co, &intensity,
+                                   &inner, &outer, &shadows, &eu, &ev, &radius, &adiam))
     return NULL;
   if (sp_world_check(self) < 0) return NULL;
   int k = name_index("light kind", kind, kinds);
   double p[3] = {l.position.x, l.position.y, l.position.z};
   double d[3] = {l.direction.x, l.direction.y, l.direction.z};
+  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0};
   if (k < 0 || sp_doubles_from(po, p, 3, "position") < 0 || sp_doubles_from(dO, d, 3, "direction") < 0 ||
-      sp_floats_from(co, l.color, 3, "color") < 0)
+      sp_floats_from(co, l.color, 3, "color") < 0 || sp_doubles_from(eu, u, 3, "edge_u") < 0 ||
+      sp_doubles_from(ev, v, 3, "edge_v") < 0)
     return NULL;
   l.kind = (sensim_light_kind)k;
   l.position = (sensim_vec3){p[0], p[1], p[2]};
   l.direction = (sensim_vec3){d[0], d[1], d[2]};
+  l.edge_u = (sensim_vec3){u[0], u[1], u[2]};
+  l.edge_v = (sensim_vec3){v[0], v[1], v[2]};
+  l.radius = radius;
+  l.angular_diameter = (float)(adiam * M_PI / 180.0);
   l.intensity = intensity;
   l.spot_inner = inner;
   l.spot_outer = outer;
@@ -550,45 +619,66 @@ static PyObject *world_body(sp_world *self, PyObject *args, PyObject *kw) {
   p.is_static = is_static;
   sensim_body *b = NULL;
   sensim_status st = sensim_body_create(self->world, &p, &b);
-  return st ? sp_raise(st) : sp_handle_new(&sp_BodyType, self, b);
+  if (st) return sp_raise(st);
+  return sp_handle_new_info(&sp_BodyType, self, b, "%s, class_id=%u%s", p.mesh ? "with mesh" : "no mesh",
+                            cls, is_static ? ", static" : "");
 }
 
 static PyMethodDef world_methods[] = {
     {"close", (PyCFunction)world_close, METH_NOARGS,
+     "close($self, /)\n--\n\n"
      "Finish every capture and free the world. Later calls on it, its bodies and sensors raise "
      "StateError; frames already taken stay valid."},
-    {"__enter__", (PyCFunction)world_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)world_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)world_enter, METH_NOARGS, "__enter__($self, /)\n--\n\nEnter a with block: returns self."},
+    {"__exit__", (PyCFunction)world_exit, METH_VARARGS, "__exit__($self, exc_type, exc_value, traceback, /)\n--\n\nLeave a with block: close() the world."},
     {"advance", (PyCFunction)world_advance, METH_O,
+     "advance($self, t, /)\n--\n\n"
      "advance(t): move the clock to t (s): start every capture due and deliver every frame "
      "whose delivery time has come. Push the bodies' states for t first."},
     {"reset", (PyCFunction)world_reset, METH_NOARGS,
+     "reset($self, /)\n--\n\n"
      "Start over at time zero (episodes): frames in flight are dropped, body tracks emptied, "
      "built-in filters re-created; the next episode's frames equal the first one's."},
-    {"sensor", (PyCFunction)world_sensor, METH_O, "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"sensor", (PyCFunction)world_sensor, METH_O, "sensor($self, name, /)\n--\n\n"
+     "sensor(name) -> the Sensor (NotFound otherwise)."},
+    {"set_environment", (PyCFunction)world_set_environment, METH_O, "set_environment($self, env, /)\n--\n\n"
+     "set_environment(env): the light from the sky for the path integrator (docs/rendering.md): a dict "
+     "{'type': 'uniform', 'radiance': [r, g, b]} (W/(sr m^2)), {'type': 'sky', 'sun_elevation_deg': e, "
+     "'sun_azimuth_deg': a, 'turbidity': t, 'sun': True}, or None for none (the background)."},
     {"set_weather", (PyCFunction)(void (*)(void))world_set_weather, METH_VARARGS | METH_KEYWORDS,
+     "set_weather($self, /, *, fog_visibility=0.0, rain_rate=0.0, snow_rate=0.0)\n--\n\n"
      "set_weather(fog_visibility=0 m, rain_rate=0 mm/h, snow_rate=0 mm/h of water): the weather of "
      "every capture started by a later advance (keys left out: none of it; docs/weather.md)."},
     {"mesh", (PyCFunction)(void (*)(void))world_mesh, METH_VARARGS | METH_KEYWORDS,
+     "mesh($self, vertices, indices, uvs=None, tri_reflectance=None, material=None)\n--\n\n"
      "mesh(vertices (N, 3) m, indices (M, 3) counter-clockwise, uvs=None (N, 2), "
      "tri_reflectance=None (M,), material=None) -> Mesh (the arrays are copied)."},
     {"load_mesh", (PyCFunction)(void (*)(void))world_load_mesh, METH_VARARGS | METH_KEYWORDS,
+     "load_mesh($self, path, material=None)\n--\n\n"
      "load_mesh(path, material=None) -> Mesh from an OBJ, PLY, STL or glTF file."},
     {"shape", (PyCFunction)(void (*)(void))world_shape, METH_VARARGS | METH_KEYWORDS,
+     "shape($self, kind, size, segments=0, material=None)\n--\n\n"
      "shape(kind, size, segments=0, material=None) -> Mesh. kind: 'box' (size: full extents "
      "x, y, z, m), 'sphere' (radius), 'cylinder'/'cone' (radius, _, height; standing on z = 0), "
      "'plane' (extents x, y)."},
     {"texture", (PyCFunction)world_texture, METH_O,
+     "texture($self, rgb, /)\n--\n\n"
      "texture(rgb) -> Texture from an (H, W, 3) array of linear RGB in [0, 1] (copied)."},
     {"load_texture", (PyCFunction)world_load_texture, METH_O,
+     "load_texture($self, path, /)\n--\n\n"
      "load_texture(path) -> Texture from an sRGB PNG."},
     {"light", (PyCFunction)(void (*)(void))world_light, METH_VARARGS | METH_KEYWORDS,
-     "light(kind='directional'|'point'|'spot', position=(x, y, z) m, direction=, color=(r, g, b), "
-     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True)."},
+     "light($self, kind='directional', position=None, direction=None, color=None, intensity=1.0, spot_inner=0.0, spot_outer=0.0, cast_shadows=True, edge_u=None, edge_v=None, radius=0.0, angular_diameter_deg=0.0)\n--\n\n"
+     "light(kind='directional'|'point'|'spot'|'rect'|'disc', position=(x, y, z) m, direction=, color=(r, g, b), "
+     "intensity=, spot_inner= rad, spot_outer= rad, cast_shadows=True, edge_u=, edge_v= (rect, m), radius= m "
+     "(disc; point/spot soft), angular_diameter_deg= (directional); docs/rendering.md)."},
     {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
+     "body($self, mesh=None, pose=None, class_id=0, instance_id=0, static=False)\n--\n\n"
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
     {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,
-     "add_sensor(kind, name='sensor', body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
+     "add_sensor($self, kind, /, *, name=None, body=None, mount=None, rate=10.0, phase=0.0, lag=0.0, window=None, filters=(), **keys)\n--\n\n"
+     "add_sensor(kind, name=None (the kind's name, numbered from the second: camera_2), "
+     "body=None, mount=None, rate=10.0 Hz, phase=0.0 s, lag=0.0 s, "
      "window=None (the kind's default) s, filters=(), **keys) -> Sensor. keys are the kind's "
      "scenario keys (docs/scenario.md), e.g. width=, hfov_deg=, preset='VLP-16'."},
     {NULL, NULL, 0, NULL}};
@@ -605,10 +695,12 @@ PyTypeObject sp_WorldType = {
     .tp_basicsize = sizeof(sp_world),
     .tp_dealloc = (destructor)world_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
+    .tp_doc = "World(seed=1, threads=2, origin=None, gravity='normal', background=None, ambient=None, weather=None, environment=None)\n--\n\n"
+              "World(seed=1, threads=2, origin=(lat deg, lon deg, height m), gravity=\"normal\" "
               "(WGS84 normal gravity at the origin) or m/s^2, "
               "background=(r, g, b), ambient=0.1, weather={'fog_visibility': m, 'rain_rate': mm/h, "
-              "'snow_rate': mm/h}): a simulated world; it owns every mesh, body and "
+              "'snow_rate': mm/h}, environment=None (set_environment)): a simulated world; it owns "
+              "every mesh, body and "
               "sensor made in it. Same seed, same frames.",
     .tp_traverse = (traverseproc)world_traverse,
     .tp_clear = (inquiry)world_clear,
@@ -632,6 +724,7 @@ static PyObject *m_register_world_class(PyObject *self, PyObject *cls) {
 
 static PyMethodDef world_module_methods[] = {
     {"_register_world_class", m_register_world_class, METH_O,
+     "_register_world_class($module, cls, /)\n--\n\n"
      "The World subclass the extension makes scenario worlds of (sensim.World)."},
     {NULL, NULL, 0, NULL}};
 

@@ -120,10 +120,15 @@ def test_signature_lists_exactly_the_kind_keys(kind):
 def test_sensor_names_are_unique(world):
     w, car = world
     w.imu(body=car)
+    # A name given twice is refused; unnamed sensors are numbered.
     with pytest.raises(sensim.InvalidArgument, match="already exists"):
-        w.imu(body=car)
+        w.imu(name="imu", body=car)
     w.imu(name="imu2", body=car)
-    assert [s.name for s in w.sensors] == ["imu", "imu2"]
+    w.imu(body=car)
+    w.add_sensor("imu", body=car)
+    w.imu(name="imu_4", body=car)
+    w.imu(body=car)
+    assert [s.name for s in w.sensors] == ["imu", "imu2", "imu_2", "imu_3", "imu_4", "imu_5"]
 
 
 def test_none_keyword_means_default(world):

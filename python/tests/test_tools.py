@@ -393,6 +393,13 @@ def test_vepd_experiment_and_simulated_runs():
     assert np.allclose(a["v_true"], 2.0, atol=1e-6)  # the circle is driven at 2 m/s
     with pytest.raises(sensim.NotFound):
         ext.vepd_simulate_run(v, "figure_eight")
+    # The paper's all-bins entropy by default; the fluctuation bins on request
+    # give the same W1 (RMSE) and another W2.
+    f = ext.vepd_experiment(runs=2, duration=3.0, variants=variants[:1], seed=4, entropy_bins="fluctuation")
+    for m, cell in f["gauss"].items():
+        assert cell["w1"] == r["gauss"][m]["w1"] and cell["w2"] != r["gauss"][m]["w2"]
+    with pytest.raises(ValueError):
+        ext.vepd_experiment(entropy_bins="dc")
     with pytest.raises(TypeError):
         ext.vepd_experiment(no_such_parameter=1)
     with pytest.raises(TypeError):

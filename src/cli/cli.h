@@ -33,6 +33,11 @@ int sensim__cli_vepd(int argc, char **argv);
 int sensim__cli_ekf(int argc, char **argv);
 int sensim__cli_vepd_experiment(int argc, char **argv);
 int sensim__cli_ablate(int argc, char **argv);
+int sensim__cli_dataset(int argc, char **argv);  /* dataset_cmd.c */
+int sensim__cli_judge(int argc, char **argv);    /* judge_cmd.c: runs python3 -m sensim.judge */
+/* SENSIM_PYTHON (when unset) and PYTHONPATH for sensim.judge, as `sensim
+ * judge` runs it: for judge sweeps, whose runs start it. 0, or -1. */
+int sensim__cli_judge_env(void);
 int sensim__cli_sweep(int argc, char **argv); /* sweep_cmd.c, sweep_mpi.c */
 int sensim__cli_augment(int argc, char **argv);
 int sensim__cli_image_stats(int argc, char **argv);

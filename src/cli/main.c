@@ -28,6 +28,8 @@ static const command commands[] = {
      "the five GNSS models on three manoeuvres, scored by VEPD"},
     {"sweep", sensim__cli_sweep, "many runs over seeds, values and variants, alone or under mpirun"},
     {"ablate", sensim__cli_ablate, "render a scenario once per camera stage removed"},
+    {"dataset", sensim__cli_dataset, "labelled images (YOLO boxes) per ablation variant"},
+    {"judge", sensim__cli_judge, "which camera components change a detector: train/test study"},
     {"augment", sensim__cli_augment, "give existing images a camera's signature, stage by stage"},
     {"image-stats", sensim__cli_image_stats, "statistics and histograms of two image sets"},
     {"contact-sheet", sensim__cli_contact_sheet, "a folder's camera frames on one page"},

@@ -249,6 +249,11 @@ int sensim__sweep_mpi(const sweep_options *opt) {
 
 int sensim__cli_sweep(int argc, char **argv) {
   sweep_options opt = {NULL, NULL, -1, 0};
+  /* A judge sweep's runs start `python3 -m sensim.judge job`. */
+  if (sensim__cli_judge_env()) {
+    fprintf(stderr, "sensim sweep: out of memory\n");
+    return 1;
+  }
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (sensim__cli_is_help(a)) {

@@ -47,7 +47,7 @@ static int parse_long(const char *s, long lo, long hi, long *v) {
 /* ---- sensim vepd ---------------------------------------------------------- */
 
 static const char vepd_help[] =
-    "usage: sensim vepd REAL_DIR SIM_DIR [--per-run]\n"
+    "usage: sensim vepd REAL_DIR SIM_DIR [--per-run] [--entropy all|fluctuation]\n"
     "  VEPD between two sets of runs: every *.csv in each folder (columns t,\n"
     "  v_est, v_true, or per-axis v_est_e, v_est_n[, v_est_u], v_true_e, ...;\n"
     "  docs/vepd.md). Prints W1 (Wasserstein-1 of the RMSE sets, m/s), W2\n"
@@ -57,9 +57,18 @@ static const char vepd_help[] =
     "                     `sensim vepd-experiment --out` (DIR/runs/MODEL/MANOEUVRE)\n"
     "options:\n"
     "  --per-run          also print each run's RMSE and entropies\n"
+    "  --entropy BINS     Wiener entropy over all DFT bins (all, the paper's\n"
+    "                     Eq. 2, default) or without DC and Nyquist (fluctuation)\n"
     "example:\n"
     "  sensim vepd out/vepd/runs/reference/circle out/vepd/runs/hdop/circle\n"
     "exit status: 0 success, 1 unreadable or malformed runs, 2 bad usage\n";
+
+/* --entropy's value; -1 for an unknown one. */
+static int entropy_bins_of(const char *v) {
+  if (strcmp(v, "all") == 0) return SENSIM_ENTROPY_ALL_BINS;
+  if (strcmp(v, "fluctuation") == 0) return SENSIM_ENTROPY_FLUCTUATION;
+  return -1;
+}
 
 static void print_set(const char *label, const char *dir, const sensim_vepd_run_metrics *m,
                       size_t n, int per_run) {
@@ -76,7 +85,7 @@ static void print_set(const char *label, const char *dir, const sensim_vepd_run_
 
 int sensim__cli_vepd(int argc, char **argv) {
   const char *dirs[2] = {NULL, NULL};
-  int per_run = 0, nd = 0;
+  int per_run = 0, nd = 0, bins = SENSIM_ENTROPY_ALL_BINS;
   for (int i = 2; i < argc; i++) {
     if (is_help(argv[i])) {
       fputs(vepd_help, stdout);
@@ -84,8 +93,12 @@ int sensim__cli_vepd(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--per-run") == 0)
       per_run = 1;
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      static const char *const known[] = {"--per-run", "--help", NULL};
+    else if (strcmp(argv[i], "--entropy") == 0) {
+      if (i + 1 >= argc) return usage("vepd", "option needs a value:", argv[i], vepd_help);
+      if ((bins = entropy_bins_of(argv[++i])) < 0)
+        return usage("vepd", "--entropy: expected all or fluctuation, got", argv[i], vepd_help);
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      static const char *const known[] = {"--per-run", "--entropy", "--help", NULL};
       return sensim__cli_unknown_option("vepd", argv[i], known);
     }
     else if (nd < 2)
@@ -105,7 +118,7 @@ int sensim__cli_vepd(int argc, char **argv) {
   }
   sensim_vepd_run_metrics *m = malloc((na + nb) * sizeof *m);
   sensim_vepd_result r;
-  st = m ? sensim_vepd_compute(a, na, b, nb, &r, m, m + na) : SENSIM_ENOMEM;
+  st = m ? sensim_vepd_compute_bins(a, na, b, nb, (sensim_entropy_bins)bins, &r, m, m + na) : SENSIM_ENOMEM;
   int rc = 0;
   if (st != SENSIM_OK) {
     rc = failed("vepd", "scoring", st);
@@ -338,7 +351,8 @@ int sensim__cli_ekf(int argc, char **argv) {
 
 static const char exp_help[] =
     "usage: sensim vepd-experiment [--out DIR] [--runs K] [--duration S] [--seed N]\n"
-    "                              [--reference VARIANT | --real DIR]\n"
+    "                              [--reference VARIANT | --real DIR] [--imu-rate HZ]\n"
+    "                              [--entropy all|fluctuation] [--pullback ratio|linear]\n"
     "  a 1/6-scale vehicle drives a straight line, a circle and a half-sine\n"
     "  slalom K times (default 10, 20 s each) with each GNSS model (gauss,\n"
     "  random_walk, hdop, gauss_hdop, random_walk_hdop); the EKF judge's speed\n"
@@ -354,6 +368,13 @@ static const char exp_help[] =
     "  --seed N           first world seed, >= 0 (default 1)\n"
     "  --reference MODEL  score against this model's runs with other seeds\n"
     "  --real DIR         score against real runs in DIR/<manoeuvre>/*.csv\n"
+    "                     (without it the reference is simulated: no real\n"
+    "                     drive ships with sensim)\n"
+    "  --imu-rate HZ      IMU rate, (0, 500] (default 100, the paper's)\n"
+    "  --entropy BINS     all (the paper's Eq. 2, default) or fluctuation\n"
+    "  --pullback RULE    random walks pulled back by p / p_max (ratio, the\n"
+    "                     paper's, default) or by the exact linear -k e with\n"
+    "                     the same k = g / p_max (linear)\n"
     "example:\n"
     "  sensim vepd-experiment --runs 3 --duration 10 --out out/vepd\n"
     "exit status: 0 success, 1 the experiment failed, 2 bad usage\n";
@@ -368,8 +389,9 @@ int sensim__cli_vepd_experiment(int argc, char **argv) {
       fputs(exp_help, stdout);
       return 0;
     }
-    static const char *const known[] = {"--out", "--runs", "--duration", "--seed",
-                                        "--reference", "--real", "--help", NULL};
+    static const char *const known[] = {"--out",      "--runs",    "--duration", "--seed",
+                                        "--reference", "--real",   "--imu-rate", "--entropy",
+                                        "--pullback", "--help",    NULL};
     int listed = 0;
     for (size_t k = 0; known[k]; k++) listed |= strcmp(a, known[k]) == 0;
     if (!listed && a[0] == '-') return sensim__cli_unknown_option("vepd-experiment", a, known);
@@ -388,6 +410,24 @@ int sensim__cli_vepd_experiment(int argc, char **argv) {
       if (parse_long(v, 1, 100000, &n) != 0)
         return usage("vepd-experiment", "--runs: expected an integer K >= 1, got", v, exp_help);
       p.runs = (size_t)n;
+    } else if (strcmp(a, "--imu-rate") == 0) {
+      if (parse_double(v, 1e-9, 500.0, &d) != 0)
+        return usage("vepd-experiment", "--imu-rate: expected Hz in (0, 500], got", v, exp_help);
+      p.imu_rate = d;
+    } else if (strcmp(a, "--entropy") == 0) {
+      int b = entropy_bins_of(v);
+      if (b < 0) return usage("vepd-experiment", "--entropy: expected all or fluctuation, got", v, exp_help);
+      p.entropy_bins = (sensim_entropy_bins)b;
+    } else if (strcmp(a, "--pullback") == 0) {
+      if (strcmp(v, "linear") == 0) {
+        /* k = g / p_max = 0.05 / 0.06 1/s^2: the same spring, integrated
+         * exactly instead of held over the step (docs/gnss.md). */
+        static const char *lin = "{\"pullback\":0.8333333333333334,\"reported_sigma\":0}";
+        for (size_t k = 0; k < p.nvariants; k++)
+          if (strcmp(p.variants[k].filters[0], "gnss_random_walk") == 0) p.variants[k].params[0] = lin;
+      } else if (strcmp(v, "ratio") != 0) {
+        return usage("vepd-experiment", "--pullback: expected ratio or linear, got", v, exp_help);
+      }
     } else if (strcmp(a, "--seed") == 0) {
       if (parse_long(v, 0, 2147483647L, &n) != 0)
         return usage("vepd-experiment", "--seed: expected an integer >= 0, got", v, exp_help);
@@ -419,6 +459,11 @@ int sensim__cli_vepd_experiment(int argc, char **argv) {
          p.reference_dir ? "real runs in " : "model ",
          p.reference_dir ? p.reference_dir : p.variants[p.reference_variant].name, p.runs,
          p.duration);
+  if (!p.reference_dir)
+    printf("(the reference is simulated, not a real drive; score real runs with --real DIR)\n");
+  printf("IMU %g Hz, GNSS %g Hz, entropy over %s\n", p.imu_rate, p.gnss_rate,
+         p.entropy_bins == SENSIM_ENTROPY_ALL_BINS ? "all DFT bins (the paper's Eq. 2)"
+                                                   : "the fluctuation bins (no DC, no Nyquist)");
   printf("%-18s %-10s %10s %10s %10s\n", "model", "manoeuvre", "W1 (m/s)", "W2", "VEPD");
   for (size_t v = 0; v < p.nvariants; v++)
     for (int m = 0; m < SENSIM_VEPD_MANOEUVRES; m++) {

@@ -50,6 +50,21 @@
  * variance grows without limit (no damping removes energy), so the bound
  * still holds it; the pull centres it on mu / k (tests/gnss/noise_model_tests.c).
  *
+ * Published pull-back ("pullback_ratio" g, m/s^2 per ENU axis, default 0):
+ * the rule of the study itself, a nudge of -g p / p_max added to the
+ * step's acceleration draw, p the error at the step's start and p_max the
+ * bound (max_error), so the nudge is g at the wall and scales with the
+ * fraction of the bound used (the study defines the pull by that ratio;
+ * the bound keeps |p / p_max| <= 1). It is held over the step, as the
+ * study's discrete update does: e' = e + v dt + a dt^2 / 2,
+ * v' = v + a dt with a = draw - g e / p_max. That is the linear pull with
+ * k = g / p_max held from the step's start, whose step matrix has
+ * determinant 1 + k dt^2 / 2 (the growth the exact "pullback" avoids); at
+ * the study's scales (k ~ 1 / s^2, dt = 0.01 s) that is a factor
+ * exp(k dt t / 4) = 1.05 over 20 s, and the bound holds the error anyway.
+ * "pullback" and "pullback_ratio" exclude each other per axis; with
+ * max_error 0 on an axis there is no error to pull and the ratio is 0.
+ *
  * Reported covariance: diag(reported_sigma^2) is added to the fix's
  * (default reported_sigma = max / sqrt(3), the standard deviation of a
  * uniform distribution over [-max, max], a stated approximation of the
@@ -66,6 +81,7 @@ typedef struct gnss_rw {
   double max[3];     /* bound per ENU axis, m */
   double rep_var[3]; /* variance added to the reported covariance, m^2 */
   int pulled[3];     /* 1 where the pull-back k > 0 */
+  double ratio[3];   /* published pull g / p_max, 1/s^2 (0: none) */
   double phi[3][4];  /* exact step per axis: e' = phi0 e + phi1 v + g0 a, v' = phi2 e + phi3 v + g1 a */
   double gam[3][2];  /* (g0, m/(m/s^2), g1, s) */
   int reflect;       /* 1: reverse the velocity at the bound; 0: zero it */
@@ -127,12 +143,12 @@ static sensim_status read_cov(const cJSON *params, double cov[9]) {
 static sensim_status rw_create(const cJSON *params, void **user) {
   static const char *const known[] = {"rate",  "accel_mean",     "accel_sigma", "accel_cov",
                                       "max_error", "reported_sigma", "bound",    "pullback",
-                                      NULL};
+                                      "pullback_ratio", NULL};
   gnss_rw cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.rate = 100.0;
   double sigma[3] = {0.05, 0.05, 0.05}, maxe[3] = {0.06, 0.06, 0.06}, rep[3] = {NAN, NAN, NAN};
-  double cov[9] = {0}, pull[3] = {0.0, 0.0, 0.0};
+  double cov[9] = {0}, pull[3] = {0.0, 0.0, 0.0}, gpull[3] = {0.0, 0.0, 0.0};
   sensim_status st = sensim__param_only(params, "gnss_random_walk", known);
   if (st == SENSIM_OK) st = sensim__param_number(params, "rate", &cfg.rate);
   if (st == SENSIM_OK) st = sensim__gnss_param_axes(params, "accel_mean", cfg.mean);
@@ -140,6 +156,7 @@ static sensim_status rw_create(const cJSON *params, void **user) {
   if (st == SENSIM_OK) st = sensim__gnss_param_axes(params, "max_error", maxe);
   if (st == SENSIM_OK) st = sensim__gnss_param_axes(params, "reported_sigma", rep);
   if (st == SENSIM_OK) st = sensim__gnss_param_axes(params, "pullback", pull);
+  if (st == SENSIM_OK) st = sensim__gnss_param_axes(params, "pullback_ratio", gpull);
   if (st != SENSIM_OK) return st;
   if (!(cfg.rate > 0.0 && cfg.rate <= 1e5))
     return sensim__fail(SENSIM_EINVAL, "gnss_random_walk: rate = %g Hz must be in (0, 1e5]",
@@ -155,6 +172,13 @@ static sensim_status rw_create(const cJSON *params, void **user) {
       return sensim__fail(SENSIM_EINVAL,
                           "gnss_random_walk: pullback[%d] = %g 1/s^2 must be in [0, 1e12]", i,
                           pull[i]);
+    if (!(gpull[i] >= 0.0 && gpull[i] <= 1e12))
+      return sensim__fail(SENSIM_EINVAL,
+                          "gnss_random_walk: pullback_ratio[%d] = %g m/s^2 must be in [0, 1e12]", i,
+                          gpull[i]);
+    if (gpull[i] > 0.0 && pull[i] > 0.0)
+      return sensim__fail(SENSIM_EINVAL,
+                          "gnss_random_walk: axis %d has both pullback and pullback_ratio; give one", i);
     if (!isnan(rep[i]) && !(rep[i] >= 0.0))
       return sensim__fail(SENSIM_EINVAL, "gnss_random_walk: reported_sigma[%d] = %g must be >= 0",
                           i, rep[i]);
@@ -183,6 +207,7 @@ static sensim_status rw_create(const cJSON *params, void **user) {
     cfg.max[i] = maxe[i];
     double r = isnan(rep[i]) ? maxe[i] / sqrt(3.0) : rep[i];
     cfg.rep_var[i] = r * r;
+    cfg.ratio[i] = maxe[i] > 0.0 ? gpull[i] / maxe[i] : 0.0;
     if (pull[i] > 0.0) {
       double w = sqrt(pull[i]), th = w / cfg.rate, h = sin(0.5 * th);
       cfg.pulled[i] = 1;
@@ -209,6 +234,7 @@ static void rw_step(gnss_rw *g, sensim_rng *rng) {
     a[i] = g->mean[i] + g->chol[3 * i] * n[0] + g->chol[3 * i + 1] * n[1] + g->chol[3 * i + 2] * n[2];
   for (int i = 0; i < 3; i++) {
     double e, v;
+    a[i] -= g->ratio[i] * g->err[i];
     if (g->pulled[i]) {
       const double *p = g->phi[i];
       e = p[0] * g->err[i] + p[1] * g->vel[i] + g->gam[i][0] * a[i];

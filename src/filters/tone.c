@@ -35,7 +35,9 @@
  *   averaging, a box pre-filter); the output is floor(W / factor) x
  *   floor(H / factor), the last W mod factor columns and H mod factor rows
  *   dropped. The depth, label and normal planes are freed and set to NULL
- *   (depth and labels cannot be averaged meaningfully). */
+ *   (depth and labels cannot be averaged meaningfully). The frame's
+ *   `binning` is multiplied by the factor, so a calibration describes the
+ *   pixels delivered (pixel u's centre is the camera's k u + (k - 1) / 2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +544,10 @@ static sensim_status down_apply(void *user, sensim_frame *f, sensim_filter_ctx *
       }
   sensim__frame_buffer_free(in);
   sensim__frame_drop_planes(f);
+  /* Blocks of blocks are blocks: k2 x k2 means of k1 x k1 means are the
+   * (k1 k2)-block means, aligned the same (the remainders dropped). */
+  const uint64_t b = (uint64_t)(f->binning > 1 ? f->binning : 1) * k;
+  f->binning = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
   return SENSIM_OK;
 }
 

@@ -77,3 +77,12 @@ void sensim_atomic_file_abort(sensim_atomic_file *f) {
   sensim__afile_abort(&f->af);
   free(f);
 }
+
+int sensim__atomic_file_errno(const sensim_atomic_file *f) { return f ? sensim__afile_errno(&f->af) : 0; }
+
+sensim_status sensim__atomic_file_salvage(sensim_atomic_file *f, uint64_t keep, const void *tail, size_t n,
+                                          const char *dest) {
+  sensim_status st = sensim__afile_salvage(&f->af, keep, tail, n, dest);
+  free(f);
+  return st;
+}

@@ -30,13 +30,18 @@ typedef struct sensim__camera_info {
  * vignetting have no CameraInfo field and are left out. */
 sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, sensim__camera_info *ci);
 
-/* *cp for images of w x h pixels that a filter (the "downsample" one)
- * made from the camera's own: the intrinsics follow the image, pixel
- * centres at integers on both sides (fx' = fx w / width, cx' = (cx + 0.5)
- * w / width - 0.5, likewise in y); distortion acts on normalised
- * coordinates and stays. The same size gives *cp unchanged. SENSIM_EINVAL
- * as sensim__camera_info_from_params, or for a zero size. */
+/* *cp for the images a camera's filter chain delivers: w x h pixels,
+ * each the mean of a binning x binning block of the camera's pixels
+ * (sensim_frame.binning, the "downsample" filter), pixel u's centre at
+ * the camera's b u + (b - 1) / 2. The intrinsics follow that map exactly,
+ * whatever remainder the blocks dropped: fx' = fx / b, cx' = (cx - (b -
+ * 1) / 2) / b, likewise in y; distortion acts on normalised coordinates
+ * and stays. With binning 0 or 1 and another size (a user filter that
+ * resized), the image is taken as the whole sensor rescaled: fx' = fx w /
+ * width, cx' = (cx + 0.5) w / width - 0.5. The camera's own size gives *cp
+ * unchanged. SENSIM_EINVAL as sensim__camera_info_from_params, for a zero
+ * size, or for blocks the camera cannot hold (b w > width). */
 sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, uint32_t w, uint32_t h,
-                                              sensim_camera_params *out);
+                                              uint32_t binning, sensim_camera_params *out);
 
 #endif

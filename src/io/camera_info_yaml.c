@@ -117,20 +117,31 @@ sensim_status sensim__camera_info_from_params(const sensim_camera_params *cp, se
 }
 
 sensim_status sensim__camera_params_for_image(const sensim_camera_params *cp, uint32_t w, uint32_t h,
-                                              sensim_camera_params *out) {
+                                              uint32_t binning, sensim_camera_params *out) {
   sensim__camera_info ci;
   sensim_status st = sensim__camera_info_from_params(cp, &ci);
   if (st != SENSIM_OK) return st;
   if (w < 1 || h < 1) return sensim__fail(SENSIM_EINVAL, "camera info: image size %ux%u", w, h);
   *out = *cp;
-  if (w == cp->width && h == cp->height) return SENSIM_OK;
-  const double sx = (double)w / cp->width, sy = (double)h / cp->height;
+  const double b = binning > 1 ? binning : 1;
+  if (binning > 1 && ((double)w * b > cp->width || (double)h * b > cp->height))
+    return sensim__fail(SENSIM_EINVAL, "camera info: %ux%u images of %u x %u blocks do not fit the %ux%u camera",
+                        w, h, binning, binning, cp->width, cp->height);
+  if (binning <= 1 && w == cp->width && h == cp->height) return SENSIM_OK;
   out->width = w;
   out->height = h;
-  out->fx = ci.K[0] * sx;
-  out->fy = ci.K[4] * sy;
-  out->cx = (ci.K[2] + 0.5) * sx - 0.5;
-  out->cy = (ci.K[5] + 0.5) * sy - 0.5;
+  if (binning > 1) {
+    out->fx = ci.K[0] / b;
+    out->fy = ci.K[4] / b;
+    out->cx = (ci.K[2] - 0.5 * (b - 1)) / b;
+    out->cy = (ci.K[5] - 0.5 * (b - 1)) / b;
+  } else {
+    const double sx = (double)w / cp->width, sy = (double)h / cp->height;
+    out->fx = ci.K[0] * sx;
+    out->fy = ci.K[4] * sy;
+    out->cx = (ci.K[2] + 0.5) * sx - 0.5;
+    out->cy = (ci.K[5] + 0.5) * sy - 0.5;
+  }
   return SENSIM_OK;
 }
 

@@ -8,7 +8,6 @@
  * owns what every layout shares: the header goes first, a frame is checked
  * against the file's type, and the file appears under its name only when
  * closed in full. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
@@ -67,8 +66,10 @@ sensim_status sensim_csv_append(sensim_csv *csv, const sensim_frame *frame) {
     return sensim__fail(SENSIM_EINVAL, "CSV '%s': %s frame with %zu elements%s", csv->file.path,
                         d->name, frame->count, frame->data ? "" : " and no data");
   d->csv_rows(csv->file.fp, frame);
-  if (ferror(csv->file.fp)) /* errno is the failed write's (ENOSPC on a full disk) */
-    return sensim__fail(SENSIM_EIO, "CSV '%s': write failed: %s", csv->file.path, strerror(errno));
+  if (ferror(csv->file.fp)) { /* the stream kept the failed write's errno (ENOSPC on a full disk) */
+    int e = sensim__afile_errno(&csv->file);
+    return sensim__fail(SENSIM_EIO, "CSV '%s': write failed: %s", csv->file.path, e ? strerror(e) : "write error");
+  }
   return SENSIM_OK;
 }
 

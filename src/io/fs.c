@@ -1,4 +1,6 @@
 /* io/fs.c: folders, whole text files and all-or-nothing file writes. */
+/* fopencookie (glibc; a stream that remembers why a write failed). */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +19,41 @@
  * the same folder: pid + a process-wide counter, created with O_EXCL. The
  * file is created with mode 0666 so the umask applies as for fopen(). */
 static atomic_uint afile_counter;
+
+/* The FILE of an afile writes through this sink (fopencookie), which
+ * remembers the errno of the first failed write: stdio only keeps an
+ * error flag, and by the time it is seen errno says something else. */
+struct sensim__afile_sink {
+  int fd;
+  int err;     /* errno of the first failed write, 0: none */
+  int discard; /* drop writes (a salvage closing the stream) */
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n) {
+  sensim__afile_sink *k = cookie;
+  if (k->discard) return (ssize_t)n;
+  size_t done = 0;
+  while (done < n) {
+    ssize_t w = write(k->fd, buf + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (!k->err) k->err = w < 0 ? errno : EIO;
+      break;
+    }
+    done += (size_t)w;
+  }
+  /* glibc takes a short count as an error and sets the stream's flag. */
+  return (ssize_t)done;
+}
+
+/* The descriptor is closed by the afile itself (a salvage still needs it
+ * after the stream is gone). */
+static int sink_close(void *cookie) {
+  (void)cookie;
+  return 0;
+}
+
+int sensim__afile_errno(const sensim__afile *af) { return af && af->sink ? af->sink->err : 0; }
 
 sensim_status sensim__afile_open(const char *path, sensim__afile *af) {
   memset(af, 0, sizeof *af);
@@ -56,22 +93,31 @@ sensim_status sensim__afile_open(const char *path, sensim__afile *af) {
     free(final);
     return sensim__fail(SENSIM_EIO, "cannot create '%s': %s", path, strerror(e));
   }
-  FILE *fp = fdopen(fd, "wb");
+  sensim__afile_sink *sink = calloc(1, sizeof *sink);
+  FILE *fp = NULL;
+  if (sink) {
+    sink->fd = fd;
+    fp = fopencookie(sink, "wb", (cookie_io_functions_t){.write = sink_write, .close = sink_close});
+  }
   if (!fp) {
-    int e = errno;
+    int e = sink ? errno : ENOMEM;
     close(fd);
     unlink(tmp);
+    free(sink);
     free(tmp);
     free(final);
-    return sensim__fail(SENSIM_EIO, "cannot open '%s': %s", path, strerror(e));
+    return sensim__fail(e == ENOMEM ? SENSIM_ENOMEM : SENSIM_EIO, "cannot open '%s': %s", path, strerror(e));
   }
   af->fp = fp;
+  af->sink = sink;
   af->tmp = tmp;
   af->path = final;
   return SENSIM_OK;
 }
 
 static void afile_free(sensim__afile *af) {
+  if (af->sink && af->sink->fd >= 0) close(af->sink->fd);
+  free(af->sink);
   free(af->tmp);
   free(af->path);
   memset(af, 0, sizeof *af);
@@ -79,6 +125,7 @@ static void afile_free(sensim__afile *af) {
 
 void sensim__afile_abort(sensim__afile *af) {
   if (!af) return;
+  if (af->sink) af->sink->discard = 1;
   if (af->fp) fclose(af->fp);
   if (af->tmp) unlink(af->tmp);
   afile_free(af);
@@ -92,6 +139,12 @@ sensim_status sensim__afile_commit(sensim__afile *af) {
     e = errno;
   }
   af->fp = NULL;
+  if (bad && af->sink->err) e = af->sink->err;
+  if (!bad && close(af->sink->fd) != 0) {
+    bad = 1;
+    e = errno;
+  }
+  af->sink->fd = -1;
   if (!bad && rename(af->tmp, af->path) != 0) {
     bad = 1;
     e = errno;
@@ -104,6 +157,34 @@ sensim_status sensim__afile_commit(sensim__afile *af) {
   }
   afile_free(af);
   return SENSIM_OK;
+}
+
+sensim_status sensim__afile_salvage(sensim__afile *af, uint64_t keep, const void *tail, size_t n, const char *dest) {
+  af->sink->discard = 1;
+  fclose(af->fp);
+  af->fp = NULL;
+  const int fd = af->sink->fd;
+  sensim_status st = SENSIM_OK;
+  if (ftruncate(fd, (off_t)keep) != 0 || lseek(fd, (off_t)keep, SEEK_SET) < 0) {
+    st = sensim__fail(SENSIM_EIO, "cannot cut '%s' back to %llu bytes: %s", af->tmp, (unsigned long long)keep,
+                      strerror(errno));
+  } else if (n) {
+    /* The closing record or nothing: a part of it would be garbage. */
+    size_t done = 0;
+    while (done < n) {
+      ssize_t w = write(fd, (const char *)tail + done, n - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      done += (size_t)w;
+    }
+    if (done < n && ftruncate(fd, (off_t)keep) != 0)
+      st = sensim__fail(SENSIM_EIO, "cannot cut '%s' back: %s", af->tmp, strerror(errno));
+  }
+  if (!st && rename(af->tmp, dest) != 0)
+    st = sensim__fail(SENSIM_EIO, "cannot rename '%s' to '%s': %s", af->tmp, dest, strerror(errno));
+  if (st) unlink(af->tmp);
+  afile_free(af);
+  return st;
 }
 
 static sensim_status mkdir_one(const char *dir, const char *whole) {

@@ -6,22 +6,20 @@
  * compression, the costliest part of recording, leaves the host's
  * dynamics loop. The bytes are the same as without the thread, which is
  * used only when it cannot be started. */
-#include <errno.h>
-#include <string.h>
 #include "io/mcap_internal.h"
-
-sensim_status sensim__mcap_write_error(const sensim__mcap *m) {
-  return sensim__fail(SENSIM_EIO, "writing an MCAP file failed: %s",
-                      m->err ? strerror(m->err) : "short write");
-}
 
 sensim_status sensim__mcap_oom(void) { return sensim__fail(SENSIM_ENOMEM, "out of memory writing an MCAP file"); }
 
 void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n) {
   if (!n || m->failed) return;
-  if (fwrite(d, 1, n, m->fp) != n) m->failed = 1, m->err = errno;
+  if (fwrite(d, 1, n, m->fp) != n) m->failed = 1;
   if (m->summing_data) m->data_crc = sensim__crc32(m->data_crc, d, n);
   m->pos += n;
+}
+
+sensim_status sensim__mcap_write_error(const sensim__mcap *m) {
+  int e = sensim__atomic_file_errno(m->af);
+  return sensim__fail(SENSIM_EIO, "writing the MCAP file '%s' failed: %s", m->path, e ? strerror(e) : "write error");
 }
 
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b) {
@@ -116,7 +114,12 @@ static sensim_status write_chunk(sensim__mcap *m, chunk *k) {
   ci->index_length = m->pos - idx_start;
   k->records.len = 0;
   k->nidx = 0;
-  return m->failed ? sensim__mcap_write_error(m) : SENSIM_OK;
+  /* A whole chunk with its indexes is on disk: what a salvage after a
+   * later failure keeps (one flush per chunk of megabytes). */
+  if (!m->failed && fflush(m->fp) != 0) m->failed = 1;
+  if (m->failed) return sensim__mcap_write_error(m);
+  m->safe_pos = m->pos;
+  return SENSIM_OK;
 }
 
 static void *chunk_thread(void *arg) {

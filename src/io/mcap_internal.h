@@ -12,6 +12,7 @@
 #include <zstd.h>
 #include "core/internal.h"
 #include "io/mcap_writer.h"
+#include "io/scenario_internal.h"
 #include "sensim/io.h"
 
 enum {
@@ -65,8 +66,10 @@ struct sensim__mcap {
   sensim_atomic_file *af;
   FILE *fp;
   int failed;
-  int err;                    /* errno of the first failed write (ENOSPC on a full disk), 0 if unknown */
   uint64_t pos;               /* bytes written */
+  uint64_t safe_pos;          /* bytes on disk up to the end of the last whole
+                                 chunk and its message indexes (0: none yet) */
+  char *path;                 /* final path, for the salvage's name */
   uint32_t data_crc;          /* running CRC of the data section */
   int summing_data;
   sensim__mcap_options o;
@@ -144,10 +147,11 @@ sensim_status sensim__mcap_oom(void);
 /* Write bytes to the file, summing them into the data section's CRC while
  * the data section is being written; sets m->failed on a short write. */
 void sensim__mcap_emit(sensim__mcap *m, const void *d, size_t n);
-/* SENSIM_EIO naming the first failed write's cause. */
-sensim_status sensim__mcap_write_error(const sensim__mcap *m);
 /* Write a buffer and empty it; SENSIM_EIO once any write failed. */
 sensim_status sensim__mcap_emit_buf(sensim__mcap *m, buf *b);
+/* SENSIM_EIO naming the file and the write's errno (ENOSPC: "No space
+ * left on device"). */
+sensim_status sensim__mcap_write_error(const sensim__mcap *m);
 
 /* The chunk writer (io/mcap_chunks.c). Start the thread (without one,
  * chunks are written by the caller); close the open chunk (handed to the

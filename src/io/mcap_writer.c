@@ -53,13 +53,15 @@ sensim_status sensim__mcap_open(const char *path, const sensim__mcap_options *o,
   sensim__mcap *m = calloc(1, sizeof *m);
   if (!m) return sensim__mcap_oom();
   m->o = *o;
-  if (m->o.compress && !(m->zc = ZSTD_createCCtx())) {
+  if (!(m->path = sensim__strdup(path)) || (m->o.compress && !(m->zc = ZSTD_createCCtx()))) {
+    free(m->path);
     free(m);
     return sensim__mcap_oom();
   }
   sensim_status st = sensim_atomic_file_open(path, &m->af);
   if (st) {
     ZSTD_freeCCtx(m->zc);
+    free(m->path);
     free(m);
     return st;
   }
@@ -286,6 +288,7 @@ static sensim_status write_summary(sensim__mcap *m) {
 static void free_all(sensim__mcap *m) {
   sensim__mcap_stop_thread(m);
   ZSTD_freeCCtx(m->zc);
+  free(m->path);
   free(m->cur.records.p);
   free(m->cur.idx);
   free(m->out.records.p);
@@ -315,11 +318,16 @@ static void free_all(sensim__mcap *m) {
   free(m);
 }
 
+static void drop_file(sensim__mcap *m);
+
 sensim_status sensim__mcap_close(sensim__mcap *m) {
   if (!m) return SENSIM_OK;
   sensim_status st = write_summary(m);
   if (st) {
-    sensim_atomic_file_abort(m->af);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sensim_last_error());
+    drop_file(m);
+    sensim__fail(st, "%s", msg);
   } else {
     st = sensim_atomic_file_commit(m->af);
   }
@@ -327,9 +335,57 @@ sensim_status sensim__mcap_close(sensim__mcap *m) {
   return st;
 }
 
+/* "x.mcap" -> "x.partial.mcap"; any other name gets ".partial" appended. */
+static char *partial_path(const char *path) {
+  size_t n = strlen(path);
+  int ext = n > 5 && strcmp(path + n - 5, ".mcap") == 0;
+  char *p = malloc(n + 16);
+  if (!p) return NULL;
+  if (ext)
+    snprintf(p, n + 16, "%.*s.partial.mcap", (int)(n - 5), path);
+  else
+    snprintf(p, n + 16, "%s.partial", path);
+  return p;
+}
+
+char *sensim__mcap_partial_path(const char *path) { return partial_path(path); }
+
+/* The file of a recording that is not completed: removed, or, when a
+ * write failed after whole chunks reached the disk, kept under the
+ * partial name. */
+static void drop_file(sensim__mcap *m) {
+  char *dest = m->failed && m->safe_pos ? partial_path(m->path) : NULL;
+  if (dest) {
+    /* A write failed (a full disk): keep the whole chunks as a readable
+     * recording without a summary: a Data End record (CRC 0: not
+     * computed) and a Footer with no summary, then the magic (MCAP spec,
+     * "Footer": summary_start 0 means none). */
+    unsigned char tail[13 + 29 + 8];
+    buf b = {tail, 0, sizeof tail};
+    size_t at = begin_record(&b, OP_DATA_END);
+    put_u32(&b, 0);
+    end_record(&b, at);
+    at = begin_record(&b, OP_FOOTER);
+    put_u64(&b, 0);
+    put_u64(&b, 0);
+    put_u32(&b, 0);
+    end_record(&b, at);
+    memcpy(b.p + b.len, magic, sizeof magic);
+    b.len += sizeof magic;
+    /* On failure nothing could be kept and the temporary file is gone;
+     * the caller reports the write error either way. */
+    (void)sensim__atomic_file_salvage(m->af, m->safe_pos, b.p, b.len, dest);
+    m->af = NULL;
+    free(dest);
+  } else {
+    sensim_atomic_file_abort(m->af);
+  }
+  m->af = NULL;
+}
+
 void sensim__mcap_abort(sensim__mcap *m) {
   if (!m) return;
   sensim__mcap_stop_thread(m); /* it may be writing to the file */
-  sensim_atomic_file_abort(m->af);
+  drop_file(m);
   free_all(m);
 }

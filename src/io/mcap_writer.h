@@ -48,11 +48,20 @@ sensim_status sensim__mcap_message(sensim__mcap *m, uint16_t channel, uint64_t l
 
 /* Close the last chunk, write the summary and footer and rename the file
  * into place. Frees m whatever the result; on failure nothing is left at
- * the path. */
+ * the path (a failed write keeps the whole chunks as
+ * sensim__mcap_partial_path says). */
 sensim_status sensim__mcap_close(sensim__mcap *m);
 
-/* Remove the temporary file and free m. NULL is a no-op. */
+/* Remove the temporary file and free m; after a failed write (a full
+ * disk) the whole chunks written so far are kept instead, as a valid MCAP
+ * file without a summary under sensim__mcap_partial_path(path). NULL is a
+ * no-op. */
 void sensim__mcap_abort(sensim__mcap *m);
+/* Where sensim__mcap_abort keeps the whole chunks of a recording whose
+ * writing failed (a full disk): "x.mcap" -> "x.partial.mcap" (other names
+ * get ".partial" appended), a valid MCAP file without a summary. Malloc'd;
+ * NULL when out of memory. */
+char *sensim__mcap_partial_path(const char *path);
 
 /* CRC-32 (ISO 3309 / ITU-T V.42, the polynomial of zlib and the MCAP
  * spec) of n bytes, continuing from `crc` (0 to start). */

@@ -130,8 +130,10 @@ sensim_status sensim_write_png(const char *path, const sensim_frame *frame) {
   free(row);
   free(l.gray);
   if (rc != 0) {
+    /* libpng says "Write Error"; the stream knows why (a full disk). */
+    int e = sensim__afile_errno(&af);
     sensim__afile_abort(&af);
-    return sensim__fail(SENSIM_EIO, "PNG '%s': %s", path, err.msg);
+    return sensim__fail(SENSIM_EIO, "PNG '%s': %s%s%s", path, err.msg, e ? ": " : "", e ? strerror(e) : "");
   }
   return sensim__afile_commit(&af);
 }

@@ -132,7 +132,7 @@ static void camera_info(sensim_recorder *r, const rec_sensor *rs, const sensim_f
   const int fov = cp->lens == SENSIM_LENS_FOV, div = cp->lens == SENSIM_LENS_DIVISION;
   if (fov || div) lens.lens = SENSIM_LENS_PINHOLE;
   sensim__camera_info ci;
-  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, &scaled);
+  sensim_status s = sensim__camera_params_for_image(&lens, f->width, f->height, f->binning, &scaled);
   if (!s) s = sensim__camera_info_from_params(&scaled, &ci);
   if (s) {
     *st = s;
@@ -166,6 +166,28 @@ static sensim_status image(sensim_recorder *r, const sensim_frame *f, uint16_t c
   unsigned char *dst = sensim__ros_image(&r->queue, sensim__rec_ns(f->t_capture), frame_id, f->height,
                                          f->width, encoding, (uint32_t)(f->width * elem));
   if (dst) memcpy(dst, px, (size_t)f->width * f->height * elem);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
+/* A depth (or range) plane as a 32FC1 image of REP 118: sensim's 0
+ * ("nothing hit", frame.h) becomes +Inf, REP 117's "no return within
+ * range", and a negative or NaN depth NaN, "invalid". depth_image_proc
+ * (depth_traits.hpp: a float depth is valid when finite) then makes no
+ * point of either, where a 0 would become a point at the camera's
+ * origin. 16UC1 images keep 0, which REP 118 reserves for "no depth". */
+static sensim_status depth_image(sensim_recorder *r, const sensim_frame *f, uint16_t ch,
+                                 const char *frame_id, const float *depth) {
+  size_t at = sensim__rec_begin(r);
+  unsigned char *dst = sensim__ros_image(&r->queue, sensim__rec_ns(f->t_capture), frame_id, f->height,
+                                         f->width, "32FC1", f->width * 4);
+  const size_t n = (size_t)f->width * f->height;
+  if (dst)
+    for (size_t i = 0; i < n; i++) {
+      float d = depth[i];
+      if (d == 0) d = INFINITY;
+      else if (!(d > 0)) d = NAN;
+      memcpy(dst + 4 * i, &d, 4);
+    }
   return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
 }
 
@@ -212,6 +234,7 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
   if (enc) {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMAGE, "image_raw", &ch))) return st;
     if (rs->is_camera && f->type == SENSIM_PAYLOAD_RGBA8) st = image_rgb8(r, f, ch, frame_id);
+    else if (f->type == SENSIM_PAYLOAD_DEPTH_F32) st = depth_image(r, f, ch, frame_id, f->data);
     else st = image(r, f, ch, frame_id, enc, f->data, sensim_payload_elem_size(f->type));
     if (st) return st;
   } else if ((st = labels(r, rs, f, f->data, frame_id))) {
@@ -224,7 +247,7 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
   }
   if (f->depth) {
     if ((st = topic(r, rs, TOPIC_DEPTH, SENSIM__ROS_IMAGE, "depth", &ch))) return st;
-    if ((st = image(r, f, ch, frame_id, "32FC1", f->depth, sizeof(float)))) return st;
+    if ((st = depth_image(r, f, ch, frame_id, f->depth))) return st;
   }
   if (f->labels && f->type != SENSIM_PAYLOAD_LABELS) st = labels(r, rs, f, f->labels, frame_id);
   return st;
@@ -232,12 +255,14 @@ static sensim_status camera_frame(sensim_recorder *r, rec_sensor *rs, const sens
 
 /* ---- lidars ------------------------------------------------------------------ */
 
-/* The time field: offset from the capture time plus t0 (the window, or
- * 0). The first beam of a scan fires at the window's start, and its float
- * offset may round a few ns beyond it: from the start, times stay >= 0. */
+/* The time field: offset from the capture time plus t0, the capture time
+ * less the stamp (the window, or 0). The first beam of a scan fires at
+ * the window's start, and its float offset may round a few ns beyond it:
+ * from the start, times stay >= 0 (a scan that began before time 0 keeps
+ * its negative times, as its stamp cannot go below the epoch). */
 static float point_time(float offset, double t0) {
   double t = offset + t0;
-  return (float)(t0 > 0 && t < 0 ? 0 : t);
+  return (float)(t0 > 0 && t < 0 && t > -1e-6 ? 0 : t);
 }
 
 static void put_point(unsigned char *d, float x, float y, float z, float intensity, uint16_t ring,
@@ -261,10 +286,24 @@ static void put_point(unsigned char *d, float x, float y, float z, float intensi
  * field counts from the scan's start (t_capture - window) or is the
  * frame's own offset from the capture time, as the recorder was set. */
 static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
+  /* The stamp is the instant the time field counts from, so that stamp +
+   * time is each point's firing time, as LIO-SAM (imageProjection.cpp:
+   * timeScanCur = header.stamp, point time added to it) and FAST-LIO
+   * (preprocess.cpp: curvature = time offset from the header stamp) read
+   * it: the first firing with "start", the capture time (the end of the
+   * scan) with "end". */
+  const int from_start = r->p.lidar_time == SENSIM_LIDAR_TIME_FROM_START;
+  /* A scan that began before time 0 (the first ones of a run) has no
+   * stamp there: ROS times are not negative (rclcpp::Time refuses them),
+   * and one clamped to 0 would repeat the next scan's. It is left out, as
+   * a driver started at time 0 publishes its first scan a revolution
+   * later. */
+  if (from_start && f->t_capture - f->window < -0.5e-9) return SENSIM_OK;
+  const uint64_t stamp = sensim__rec_ns(from_start ? f->t_capture - f->window : f->t_capture);
+  const double t0 = f->t_capture - (double)stamp * 1e-9;
   uint16_t ch = 0;
   sensim_status st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_POINT_CLOUD2, "points", &ch);
   if (st) return st;
-  const double t0 = r->p.lidar_time == SENSIM_LIDAR_TIME_FROM_START ? f->window : 0;
   uint32_t h = 1, w;
   if (f->type == SENSIM_PAYLOAD_POINTS) {
     if (f->height > 1 && (size_t)f->width * f->height == f->count) {
@@ -280,7 +319,7 @@ static sensim_status cloud_frame(sensim_recorder *r, rec_sensor *rs, const sensi
     w = (uint32_t)n;
   }
   size_t at = sensim__rec_begin(r);
-  unsigned char *d = sensim__ros_cloud_begin(&r->queue, sensim__rec_ns(f->t_capture), rs->frame, h, w);
+  unsigned char *d = sensim__ros_cloud_begin(&r->queue, stamp, rs->frame, h, w);
   int dense = 1;
   if (d && f->type == SENSIM_PAYLOAD_POINTS) {
     const sensim_point *p = f->data;

@@ -34,7 +34,7 @@ static sensim_status parse_weather(const cJSON *world, sensim_weather *wx) {
 static sensim_status parse_world(const cJSON *obj, const sensim_scenario_overrides *ov,
                                  sensim_world_params *wp) {
   static const char *const keys[] = {"seed",    "threads",    "origin", "gravity",
-                                     "background", "ambient", "weather", NULL};
+                                     "background", "ambient", "weather", "environment", NULL};
   const char *path = "world";
   double seed = (double)wp->seed, threads = wp->threads, g = wp->gravity, amb = wp->ambient;
   double origin[3] = {wp->origin_lat, wp->origin_lon, wp->origin_height};
@@ -150,6 +150,17 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if ((st = sensim_world_create(&wp, &scn->world)) != SENSIM_OK) {
     sensim__error_context("world");
     return st;
+  }
+  /* The environment once the world exists (a map's texture lives in it). */
+  const cJSON *jenv = world ? cJSON_GetObjectItemCaseSensitive(world, "environment") : NULL;
+  if (jenv) {
+    sensim_environment env;
+    if ((st = sensim__scenario_environment(jenv, "world.environment", scn->world, base_dir, &env)) != SENSIM_OK)
+      return st;
+    if ((st = sensim_world_set_environment(scn->world, &env)) != SENSIM_OK) {
+      sensim__error_context("world.environment");
+      return st;
+    }
   }
   if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;

@@ -5,7 +5,7 @@
  *   method               "lines" (published), "exact", "rays"
  *   lines                segments per face N, >= 2 (lines method)
  *   rays                 rays per axis, >= 2 (rays method)
- *   published_speed      true / false: compute speed_diff */
+ *   published_speed      true / false: compute speed and speed_diff */
 #include <math.h>
 #include <string.h>
 #include "core/internal.h"

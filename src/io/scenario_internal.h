@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include "sensim/io.h"
 #include "sensim/scenario.h"
+#include "sensim/environment.h"
 #include "sensim/camera.h"
 #include "sensim/lidar.h"
 #include "sensim/sensor.h"
@@ -17,10 +18,13 @@
  * target only when every byte was written, so a failed write never leaves a
  * truncated file under the final name (rename is atomic within a file
  * system, POSIX.1-2008 rename()). */
+typedef struct sensim__afile_sink sensim__afile_sink;
 typedef struct sensim__afile {
   FILE *fp;       /* open on the temporary file */
   char *tmp;      /* temporary path, owned */
   char *path;     /* final path, owned */
+  sensim__afile_sink *sink; /* the descriptor under fp and the errno of its first
+                               failed write, owned */
 } sensim__afile;
 
 /* Create the temporary file for `path`; SENSIM_EIO if its folder is missing
@@ -31,6 +35,20 @@ sensim_status sensim__afile_open(const char *path, sensim__afile *af);
 sensim_status sensim__afile_commit(sensim__afile *af);
 /* Close and remove the temporary file. Safe on a zeroed or freed afile. */
 void sensim__afile_abort(sensim__afile *af);
+/* The errno of the first write that failed on af->fp (ENOSPC on a full
+ * disk, EIO, EFBIG...), 0 while none has: what error messages name. */
+int sensim__afile_errno(const sensim__afile *af);
+/* After a failed write: keep the first `keep` bytes written (the last
+ * point at which the content was whole), append `tail` (n bytes, a
+ * closing record; skipped if it does not fit), and rename the result to
+ * `dest` instead of the final path. Buffered bytes not yet written are
+ * dropped. Frees `af` either way; SENSIM_EIO if even the truncation or
+ * the rename fails (the temporary file is then removed). */
+sensim_status sensim__afile_salvage(sensim__afile *af, uint64_t keep, const void *tail, size_t n, const char *dest);
+/* The same two for the public handle (io/atomic_file.c); the salvage frees f. */
+int sensim__atomic_file_errno(const sensim_atomic_file *f);
+sensim_status sensim__atomic_file_salvage(sensim_atomic_file *f, uint64_t keep, const void *tail, size_t n,
+                                          const char *dest);
 
 /* Remove the temporary files "<name>.tmp-<pid>-<n>" in folder `dir` whose
  * writer is gone (kill(pid, 0) fails with ESRCH): what a crash or a kill
@@ -227,6 +245,11 @@ sensim_status sensim__scenario_check_output(sensim_scenario *scn, const char *pa
 /* ---- sensor kinds' keys (io/scenario_kinds.c) ---- */
 
 /* "name.key: must be <what> (got v)" as SENSIM_EINVAL. */
+/* "environment" (world.environment): parsed into *env, keys named by path;
+ * a map's file (relative to base_dir, NULL: the working directory) is
+ * loaded into world (io/scenario_environment.c). */
+sensim_status sensim__scenario_environment(const cJSON *obj, const char *path, sensim_world *world,
+                                           const char *base_dir, sensim_environment *env);
 sensim_status sensim__scenario_fail_range(const char *path, const char *key, const char *what, double v);
 
 /* Storage for the lidar tables a scenario gives (the params point into it). */

@@ -101,13 +101,29 @@ sensim_status sensim__scenario_camera(const cJSON *obj, const char *path, sensim
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "exposure_time", 0, &cp->exposure_time);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "line_time", 0, &cp->line_time);
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "depth_along_ray", &cp->depth_along_ray);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 8, &bounces);
+  if (st == SENSIM_OK) st = sensim__jint(obj, path, "max_bounces", 0, 0, 64, &bounces);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "fog_visibility", 0, &cp->fog_visibility);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "f_number", 0, &cp->f_number);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "aperture", 0, &cp->aperture);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "focus_distance", 0, &cp->focus_distance);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "pixel_pitch", 0, &cp->pixel_pitch);
+  const char *integ = NULL;
+  if (st == SENSIM_OK) st = sensim__jstring(obj, path, "integrator", 0, &integ);
   if (st != SENSIM_OK) return st;
+  if (integ) {
+    static const char *const names[] = {"direct", "path", NULL};
+    if (strcmp(integ, "direct") == 0) {
+      cp->integrator = SENSIM_INTEGRATOR_DIRECT;
+    } else if (strcmp(integ, "path") == 0) {
+      cp->integrator = SENSIM_INTEGRATOR_PATH;
+    } else {
+      char hint[96];
+      return sensim__fail(SENSIM_EINVAL, "%s.integrator: unknown value '%s'%s (direct, path)", path, integ,
+                          sensim__did_you_mean(hint, sizeof hint, integ, names));
+    }
+  }
+  if (cp->integrator == SENSIM_INTEGRATOR_DIRECT && bounces > 8)
+    return sensim__scenario_fail_range(path, "max_bounces", "in [0, 8] with the direct integrator", bounces);
   if (!(cp->f_number >= 0))
     return sensim__scenario_fail_range(path, "f_number", ">= 0 (0: no depth of field)", cp->f_number);
   if (!(cp->aperture >= 0)) return sensim__scenario_fail_range(path, "aperture", ">= 0 m (0: none)", cp->aperture);
@@ -143,7 +159,7 @@ const char *const sensim__camera_keys[] = {
     "fy",         "cx",              "cy",         "lens",          "dist",
     "vignetting", "vignetting_poly", "lateral_ca", "exposure_time", "line_time",
     "depth_along_ray", "max_bounces", "fog_visibility", "f_number", "aperture",
-    "focus_distance", "pixel_pitch", NULL};
+    "focus_distance", "pixel_pitch", "integrator", NULL};
 
 sensim_status sensim_camera_params_from_json(const char *json, const char *source, sensim_camera_params *cp) {
   if (!json || !cp) return sensim__fail(SENSIM_EINVAL, "sensim_camera_params_from_json: NULL argument");
@@ -320,7 +336,7 @@ sensim_status sensim__scenario_lidar(const cJSON *obj, const char *path, sensim_
   double emin = lp->elev_min / DEG, emax = lp->elev_max / DEG, fov = lp->hfov / DEG;
   double az = lp->start_azimuth / DEG;
   st = sensim__jint(obj, path, "channels", 0, 1, SENSIM_LIDAR_MAX_CHANNELS, &ch);
-  if (st == SENSIM_OK) st = sensim__jint(obj, path, "columns", 0, 1, 1e7, &cols);
+  if (st == SENSIM_OK) st = sensim__jint(obj, path, "columns", 0, 1, SENSIM_LIDAR_MAX_COLUMNS, &cols);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_min_deg", 0, &emin);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "elev_max_deg", 0, &emax);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "hfov_deg", 0, &fov);

@@ -58,8 +58,9 @@ sensim_status sensim__scenario_pose(const cJSON *obj, const char *path, sensim_p
  * the world as the material's base-colour map. */
 static sensim_status parse_material(sensim_world *w, const cJSON *obj, const char *path, const char *base_dir,
                                     sensim_material *m) {
-  static const char *const keys[] = {"base_color",    "roughness", "metallic", "reflectance", "radar_specular",
-                                     "radar_diffuse", "texture",   NULL};
+  static const char *const keys[] = {"base_color",    "roughness", "metallic",     "reflectance", "radar_specular",
+                                     "radar_diffuse", "texture",   "emission",     "ior",         "transmission",
+                                     "thin_walled",   "specular",  NULL};
   const char *tex = NULL;
   double c[3] = {m->base_color[0], m->base_color[1], m->base_color[2]};
   double r = m->roughness, me = m->metallic, re = m->reflectance;
@@ -72,6 +73,22 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_specular", 0, &rs);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radar_diffuse", 0, &rd);
   if (st == SENSIM_OK) st = sensim__jstring(obj, path, "texture", 0, &tex);
+  /* Light transport (the path integrator, docs/rendering.md). */
+  double em[3] = {m->emission[0], m->emission[1], m->emission[2]};
+  double ior = m->ior, tr = m->transmission, sp = m->specular;
+  int thin = m->thin_walled;
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "emission", 0, 3, em);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "ior", 0, &ior);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "transmission", 0, &tr);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "specular", 0, &sp);
+  if (st == SENSIM_OK) st = sensim__jbool(obj, path, "thin_walled", &thin);
+  for (int i = 0; i < 3 && st == SENSIM_OK; i++)
+    if (!(em[i] >= 0 && em[i] <= 3.4e38))
+      st = sensim__fail(SENSIM_EINVAL, "%s.emission[%d]: must be finite and >= 0 W/(sr m^2) (got %g)", path, i, em[i]);
+  if (st == SENSIM_OK && !(ior > 0 && ior <= 3.4e38))
+    st = sensim__fail(SENSIM_EINVAL, "%s.ior: must be finite and > 0 (got %g)", path, ior);
+  if (st == SENSIM_OK) st = in_unit(path, "transmission", tr);
+  if (st == SENSIM_OK) st = in_unit(path, "specular", sp);
   for (int i = 0; i < 3 && st == SENSIM_OK; i++)
     if (!(c[i] >= 0 && c[i] <= 1))
       st = sensim__fail(SENSIM_EINVAL, "%s.base_color[%d]: %g is outside [0, 1]", path, i, c[i]);
@@ -102,6 +119,11 @@ static sensim_status parse_material(sensim_world *w, const cJSON *obj, const cha
   m->reflectance = (float)re;
   m->radar_specular = (float)rs;
   m->radar_diffuse = (float)rd;
+  for (int i = 0; i < 3; i++) m->emission[i] = (float)em[i];
+  m->ior = (float)ior;
+  m->transmission = (float)tr;
+  m->specular = (float)sp;
+  m->thin_walled = thin;
   return SENSIM_OK;
 }
 
@@ -237,8 +259,9 @@ sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
 /* ---- lights -------------------------------------------------------------- */
 
 static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *path) {
-  static const char *const keys[] = {"kind",      "position", "direction",  "color",
-                                     "intensity", "shadows",  "spot_inner", "spot_outer", NULL};
+  static const char *const keys[] = {"kind",      "position", "direction",  "color",  "intensity",
+                                     "shadows",   "spot_inner", "spot_outer", "edge_u", "edge_v",
+                                     "radius",    "angular_diameter_deg", NULL};
   sensim_light l;
   sensim_light_init(&l);
   const char *kind = NULL;
@@ -256,6 +279,12 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
   if (st == SENSIM_OK) st = sensim__jbool(obj, path, "shadows", &shadows);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_inner", 0, &inner);
   if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "spot_outer", 0, &outer);
+  /* Area lights and soft shadows (the path integrator, docs/rendering.md). */
+  double eu[3] = {0, 0, 0}, ev[3] = {0, 0, 0}, radius = 0, adiam = 0;
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "edge_u", 0, 3, eu);
+  if (st == SENSIM_OK) st = sensim__jvec(obj, path, "edge_v", 0, 3, ev);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "radius", 0, &radius);
+  if (st == SENSIM_OK) st = sensim__jnumber(obj, path, "angular_diameter_deg", 0, &adiam);
   if (st != SENSIM_OK) return st;
   if (strcmp(kind, "point") == 0)
     l.kind = SENSIM_LIGHT_POINT;
@@ -263,10 +292,14 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
     l.kind = SENSIM_LIGHT_DIRECTIONAL;
   else if (strcmp(kind, "spot") == 0)
     l.kind = SENSIM_LIGHT_SPOT;
+  else if (strcmp(kind, "rect") == 0)
+    l.kind = SENSIM_LIGHT_RECT;
+  else if (strcmp(kind, "disc") == 0)
+    l.kind = SENSIM_LIGHT_DISC;
   else {
-    static const char *const kinds[] = {"point", "directional", "spot", NULL};
+    static const char *const kinds[] = {"point", "directional", "spot", "rect", "disc", NULL};
     char hint[96];
-    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s'%s (point, directional, spot)",
+    return sensim__fail(SENSIM_EINVAL, "%s.kind: unknown light '%s'%s (point, directional, spot, rect, disc)",
                         path, kind, sensim__did_you_mean(hint, sizeof hint, kind, kinds));
   }
   if (l.kind != SENSIM_LIGHT_SPOT && (cJSON_GetObjectItemCaseSensitive(obj, "spot_inner") ||
@@ -278,8 +311,26 @@ static sensim_status parse_light(sensim_world *w, const cJSON *obj, const char *
   for (int i = 0; i < 3; i++)
     if (!(col[i] >= 0 && col[i] <= 1))
       return sensim__fail(SENSIM_EINVAL, "%s.color[%d]: %g is outside [0, 1]", path, i, col[i]);
-  if (l.kind != SENSIM_LIGHT_POINT && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
+  if (l.kind != SENSIM_LIGHT_POINT && l.kind != SENSIM_LIGHT_RECT && dir[0] == 0 && dir[1] == 0 && dir[2] == 0)
     return sensim__fail(SENSIM_EINVAL, "%s.direction: must not be zero", path);
+  if (l.kind != SENSIM_LIGHT_RECT &&
+      (cJSON_GetObjectItemCaseSensitive(obj, "edge_u") || cJSON_GetObjectItemCaseSensitive(obj, "edge_v")))
+    return sensim__fail(SENSIM_EINVAL, "%s: edge_u/edge_v belong to rect lights", path);
+  if (l.kind == SENSIM_LIGHT_RECT &&
+      !(cJSON_GetObjectItemCaseSensitive(obj, "edge_u") && cJSON_GetObjectItemCaseSensitive(obj, "edge_v")))
+    return sensim__fail(SENSIM_EINVAL, "%s: a rect light needs edge_u and edge_v", path);
+  if ((l.kind == SENSIM_LIGHT_DIRECTIONAL || l.kind == SENSIM_LIGHT_RECT) &&
+      cJSON_GetObjectItemCaseSensitive(obj, "radius"))
+    return sensim__fail(SENSIM_EINVAL, "%s.radius: belongs to point, spot and disc lights", path);
+  if (l.kind != SENSIM_LIGHT_DIRECTIONAL && cJSON_GetObjectItemCaseSensitive(obj, "angular_diameter_deg"))
+    return sensim__fail(SENSIM_EINVAL, "%s.angular_diameter_deg: belongs to directional lights", path);
+  if (!(radius >= 0 && radius <= 1e6)) return sensim__scenario_fail_range(path, "radius", "in [0, 1e6] m", radius);
+  if (!(adiam >= 0 && adiam <= 28.0))
+    return sensim__scenario_fail_range(path, "angular_diameter_deg", "in [0, 28] deg", adiam);
+  l.edge_u = v3(eu[0], eu[1], eu[2]);
+  l.edge_v = v3(ev[0], ev[1], ev[2]);
+  l.radius = (float)radius;
+  l.angular_diameter = (float)(adiam * M_PI / 180.0);
   l.position = v3(pos[0], pos[1], pos[2]);
   l.direction = v3(dir[0], dir[1], dir[2]);
   for (int i = 0; i < 3; i++) l.color[i] = (float)col[i];

@@ -14,7 +14,7 @@ const char *const sensim__scenario_radar_keys[] = {
     "noise_figure",   "bandwidth",    "cpi",          "hfov_deg",        "vfov_deg",
     "azimuth_resolution_deg", "ray_spacing_deg", "min_range", "max_range",  "min_velocity",
     "max_velocity",   "snr_threshold", "max_bounces", "sigma_range",     "sigma_azimuth_deg",
-    "sigma_elevation_deg", "sigma_velocity", NULL};
+    "sigma_elevation_deg", "sigma_velocity", "beam_width_az_deg", "beam_width_el_deg", NULL};
 
 sensim_status sensim__scenario_radar(const cJSON *obj, const char *path, sensim_radar_params *rp) {
   if (!obj || !path || !rp) return sensim__fail(SENSIM_EINVAL, "scenario radar: NULL argument");
@@ -48,7 +48,9 @@ sensim_status sensim__scenario_radar(const cJSON *obj, const char *path, sensim_
              {"sigma_range", &rp->sigma_range, 1.0},
              {"sigma_azimuth_deg", &rp->sigma_azimuth, DEG},
              {"sigma_elevation_deg", &rp->sigma_elevation, DEG},
-             {"sigma_velocity", &rp->sigma_velocity, 1.0}};
+             {"sigma_velocity", &rp->sigma_velocity, 1.0},
+             {"beam_width_az_deg", &rp->beam_width_az, DEG},
+             {"beam_width_el_deg", &rp->beam_width_el, DEG}};
   for (size_t i = 0; i < sizeof num / sizeof num[0] && st == SENSIM_OK; i++) {
     double v = *num[i].field / num[i].scale;
     st = sensim__jnumber(obj, path, num[i].key, 0, &v);

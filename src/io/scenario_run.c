@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "core/internal.h"
 #include "io/camera_info.h"
+#include "io/mcap_writer.h"
 #include "io/scenario_internal.h"
 #include "sensim/nmea.h"
 #include "sensim/record.h"
@@ -66,7 +68,7 @@ static sensim_status open_side_files(const sensim_sensor *s, run_out *o) {
 static sensim_status write_camera_info(const sensim_sensor *s, run_out *o, const sensim_frame *f) {
   sensim_camera_params cp, scaled;
   sensim_status st = sensim_camera_params_get(s, &cp);
-  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, &scaled);
+  if (st == SENSIM_OK) st = sensim__camera_params_for_image(&cp, f->width, f->height, f->binning, &scaled);
   if (st != SENSIM_OK) return st;
   char *file = join(o->dir, "camera_info.yaml", NULL);
   if (!file) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
@@ -218,7 +220,9 @@ static sensim_status drain(sensim_scenario *scn, run_out *outs, sensim_recorder 
         int n = sensim__tum_line(line, sizeof line, f);
         if (n < 0 || fwrite(line, 1, (size_t)n, outs[i].poses.fp) != (size_t)n)
           st = sensim__fail(SENSIM_EIO, "cannot write %s/poses.txt: %s", outs[i].dir,
-                            n < 0 ? "pose does not fit a line" : strerror(errno));
+                            n < 0                                 ? "pose does not fit a line"
+                            : sensim__afile_errno(&outs[i].poses) ? strerror(sensim__afile_errno(&outs[i].poses))
+                                                                  : "write error");
       }
       if (st == SENSIM_OK) st = record_frame(rec, ss, &outs[i], f);
       if (st != SENSIM_OK) {
@@ -361,9 +365,24 @@ sensim_status sensim_scenario_run_ex(sensim_scenario *scn, const sensim_scenario
   sum.wall_time = wall_now() - wall0;
   if (st != SENSIM_OK) {
     /* The run's error is the one to report, not a later closing error. */
-    char msg[512];
+    char msg[1024];
     snprintf(msg, sizeof msg, "%s", sensim_last_error());
-    if (rec) sensim_recorder_abort(rec);
+    if (rec) {
+      /* A recording whose writing failed keeps its whole chunks aside
+       * (io/mcap_writer.h): say where. */
+      char *partial = sensim__mcap_partial_path(o.mcap);
+      struct stat before;
+      int existed = partial && stat(partial, &before) == 0;
+      sensim_recorder_abort(rec);
+      struct stat after;
+      if (partial && stat(partial, &after) == 0 &&
+          (!existed || after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+           after.st_mtim.tv_nsec != before.st_mtim.tv_nsec || after.st_ino != before.st_ino)) {
+        size_t used = strlen(msg);
+        snprintf(msg + used, sizeof msg - used, "; the recording's whole chunks were kept in '%s'", partial);
+      }
+      free(partial);
+    }
     close_outputs(scn, outs);
     if (summary) *summary = sum;
     return sensim__fail(st, "%s", msg);

@@ -51,6 +51,7 @@ static sensim_status build_blas(sensim_rt *rt, const sensim_mesh *m, RTCScene *o
   }
   memcpy(v, m->vertices, 3 * m->nvert * sizeof(float));
   memcpy(ix, m->indices, 3 * m->ntri * sizeof(unsigned));
+  sensim__rt_alpha_attach(g, m);
   rtcCommitGeometry(g);
   rtcAttachGeometryByID(sc, g, 0);
   rtcReleaseGeometry(g);

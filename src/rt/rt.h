@@ -114,6 +114,11 @@ void sensim__rt_packet16_normals(const sensim_rt_view *v, const sensim_rt_packet
 /* Occlusion of the lanes in `lanes`; returns the lanes that are occluded. */
 unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, unsigned lanes);
 
+/* Rotation of snapshot body `body` (mesh frame to world, row-major) at ray
+ * time `time`, as the hit normals are rotated: what turns a mesh's vertex
+ * normals and tangents into the world. */
+void sensim__rt_body_matrix(const sensim_rt_view *v, int body, float time, float m[9]);
+
 /* Absolute time t (s) as the view's ray time: [t0, t1] mapped to [0, 1],
  * clamped (what sensim_rt_ray.time becomes). */
 float sensim__rt_ray_time(const sensim_rt_view *v, double t);

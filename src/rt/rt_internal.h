@@ -102,6 +102,11 @@ struct sensim_rt_view {
   const sensim_snapshot *snap;  /* borrowed: the capture owns it */
 };
 
+/* Filter functions on a mesh's geometry that make its alpha-masked and
+ * alpha-blended triangles let rays through (rt/alpha.c); nothing for an
+ * opaque mesh. */
+void sensim__rt_alpha_attach(RTCGeometry g, const sensim_mesh *m);
+
 /* Free the kernel's spare blocks (rt/view.c; the world's release). */
 void sensim__rt_spares_free(sensim_rt *rt);
 

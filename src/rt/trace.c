@@ -149,6 +149,15 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
 
 float sensim__rt_ray_time(const sensim_rt_view *v, double t) { return ray_time(v, t); }
 
+void sensim__rt_body_matrix(const sensim_rt_view *v, int body, float time, float m[9]) {
+  const sensim_rt_scene *sh = sensim__rt_part_of(v, (unsigned)body);
+  if (sh->fixed[body].one_step) {
+    memcpy(m, sh->fixed[body].m, 9 * sizeof *m);
+    return;
+  }
+  q_matrix_f(body_rot(sh, body, time), m);
+}
+
 void sensim__rt_intersect8(const sensim_rt_view *v, sensim_rt_packet8 *pk, int n) {
   RTC_ALIGN(32) int valid[8];
   struct RTCIntersectContext ctx;

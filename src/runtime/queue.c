@@ -47,6 +47,7 @@ void sensim__sensor_collect_due(sensim_sensor *s, double t) {
 
 sensim_status sensim__sensor_hand_over(sensim_sensor *s, sensim_capture *c) {
   if (c->status != SENSIM_OK) {
+    s->failed++;
     sensim_status rc = sensim__fail(c->status, "sensor '%s' frame %llu: %s", s->name,
                                     (unsigned long long)c->ctx.index, c->error);
     sensim__capture_free(c);

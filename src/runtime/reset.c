@@ -66,7 +66,7 @@ static void commit(sensim_sensor *s, void **fresh) {
   memset(&s->chain.exposure, 0, sizeof s->chain.exposure);
   if (s->kind->reset) s->kind->reset(s->impl);
   s->next_index = 0;
-  s->captured = s->delivered = s->skipped = 0;
+  s->captured = s->delivered = s->skipped = s->failed = 0;
   s->unfinished = 0;
   s->filtering = 0;
 }

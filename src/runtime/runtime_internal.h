@@ -69,6 +69,7 @@ struct sensim_sensor {
   uint64_t next_index;         /* next capture k */
   uint64_t captured, delivered;
   uint64_t skipped;            /* captures not taken under SENSIM_OVERRUN_SKIP */
+  uint64_t failed;             /* captures dropped at delivery: generator or chain failed */
   int max_inflight;            /* captures not yet generated and filtered, >= 1 */
   int overrun;                 /* sensim_overrun: what a capture does at the bound */
   sensim_frame_callback callback; /* NULL: frames queue for sensim_sensor_poll */

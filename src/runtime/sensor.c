@@ -75,6 +75,7 @@ const sensim_sensor_params *sensim_sensor_params_get(const sensim_sensor *s) { r
 uint64_t sensim_sensor_frames_captured(const sensim_sensor *s) { return s ? s->captured : 0; }
 uint64_t sensim_sensor_frames_delivered(const sensim_sensor *s) { return s ? s->delivered : 0; }
 uint64_t sensim_sensor_frames_skipped(const sensim_sensor *s) { return s ? s->skipped : 0; }
+uint64_t sensim_sensor_frames_failed(const sensim_sensor *s) { return s ? s->failed : 0; }
 
 sensim_status sensim_sensor_set_overrun(sensim_sensor *s, int max_inflight, sensim_overrun policy) {
   if (!s) return sensim__fail(SENSIM_EINVAL, "sensim_sensor_set_overrun: sensor is NULL");

@@ -3,6 +3,7 @@
 #ifndef SENSIM_SCENE_SCENE_H
 #define SENSIM_SCENE_SCENE_H
 
+#include <stdio.h>
 #include "sensim/frame.h"
 #include "sensim/world.h"
 
@@ -17,6 +18,9 @@ typedef struct sensim_track {
   size_t n, cap;
 } sensim_track;
 
+/* Triangles per culling sphere of a mesh (sensim_mesh.chunk_bounds). */
+#define SENSIM__MESH_CHUNK 32
+
 struct sensim_mesh {
   sensim_world *world;
   int index;              /* position in world->meshes */
@@ -26,7 +30,16 @@ struct sensim_mesh {
   uint32_t *indices;      /* 3 * ntri */
   size_t nvert, ntri;
   double radius;          /* largest distance of a vertex from the mesh origin, m */
-  sensim_material material;
+  float *chunk_bounds;    /* per run of SENSIM__MESH_CHUNK consecutive triangles, a sphere
+                             holding them: centre x, y, z and radius (mesh frame, m);
+                             ceil(ntri / SENSIM__MESH_CHUNK) x 4. For culling (the radar's
+                             facets): index order is usually spatially coherent. */
+  sensim_material material; /* the mesh's own; materials[0] when there are several */
+  float *normals;         /* 3 * nvert unit vertex normals, mesh frame, or NULL */
+  float *tangents;        /* 4 * nvert unit tangents and handedness (+-1), or NULL */
+  sensim_material *materials; /* nmaterials, or NULL: `material` everywhere */
+  uint32_t *tri_material; /* ntri indices into materials, or NULL: materials[0] */
+  size_t nmaterials;
 };
 
 /* A deforming body's vertex keyframes (scene/deform.c): n arrays of nvert
@@ -36,6 +49,27 @@ typedef struct sensim_vtrack {
   float *v;               /* n x 3 x nvert */
   size_t n, cap, nvert;
 } sensim_vtrack;
+
+/* The material of triangle `prim` of m. */
+static inline const sensim_material *sensim__mesh_tri_material(const sensim_mesh *m, unsigned prim) {
+  if (!m->materials) return &m->material;
+  return &m->materials[m->tri_material ? m->tri_material[prim] : 0];
+}
+
+/* Texture coordinates at barycentric (u, v) of triangle prim; 0 if the
+ * mesh has none (scene/material_eval.c). */
+int sensim__mesh_uv(const sensim_mesh *m, unsigned prim, float u, float v, float uv[2]);
+/* The material's alpha there: its alpha times the base-colour texture's. */
+float sensim__mesh_alpha(const sensim_mesh *m, unsigned prim, float u, float v);
+/* Whether any material of m is alpha-masked or blended. */
+int sensim__mesh_has_alpha(const sensim_mesh *m);
+
+/* Per-vertex tangents for the normal maps of a mesh (scene/tangents.c),
+ * MikkTSpace-compatible (Mikkelsen 2008): 4 * nvert floats, or NULL with
+ * the error set when out of memory. `normals` may be NULL (area-weighted
+ * face normals are used). */
+float *sensim__mesh_tangents(const float *v, const float *uv, const float *normals, size_t nvert,
+                             const uint32_t *ix, size_t ntri);
 
 struct sensim_body {
   sensim_world *world;
@@ -54,11 +88,36 @@ struct sensim_body {
 struct sensim_texture {
   sensim_world *world;
   uint32_t width, height;
-  float *rgb;             /* width x height x 3 linear RGB, row 0 on top */
+  float *stored;          /* width x height x 4 RGBA as given, row 0 on top: sRGB-encoded
+                             RGB if srgb, else linear; alpha always linear (1 where none) */
+  float *linear;          /* the same with RGB decoded to linear light; == stored unless srgb */
+  int srgb;               /* RGB was given sRGB-encoded (image files) */
+  int has_alpha;          /* some texel's alpha is below 1 */
 };
 
-/* Bilinear, wrapping texture lookup at (u, v) (scene/texture.c). */
+/* How a material uses a texture: colour (base colour, emission: decoded
+ * to linear light) or data (metallic-roughness, normals: the values as
+ * stored). glTF 2.0, sec. 3.9. */
+enum { SENSIM__TEX_COLOR = 0, SENSIM__TEX_DATA = 1 };
+
+/* Bilinear, wrapping texture lookup at (u, v) of RGBA for a use
+ * (scene/texture.c). */
+void sensim__texture_sample4(const sensim_texture *t, float u, float v, int use, float out[4]);
+/* Colour use, RGB only. */
 void sensim__texture_sample(const sensim_texture *t, float u, float v, float rgb[3]);
+/* A texture from texels of nch channels (1 grey, 2 grey + alpha, 3 RGB, 4
+ * RGBA) in [0, max] (1, or FLT_MAX for high-dynamic-range radiance),
+ * copied; srgb: RGB is sRGB-encoded. */
+sensim_status sensim__texture_make(sensim_world *w, uint32_t width, uint32_t height, const float *texels, int nch,
+                                   int srgb, float max, sensim_texture **out);
+/* A texture from PNG or JPEG bytes read from fp (scene/texture_image.c),
+ * sRGB-encoded as image files are; `name` names it in errors. */
+sensim_status sensim__texture_from_png(sensim_world *w, FILE *fp, const char *name, sensim_texture **out);
+void sensim__texture_free(sensim_texture *t);
+/* Free the textures made after the world held n (a failed import's). */
+void sensim__texture_rollback(sensim_world *w, size_t n);
+/* IEC 61966-2-1 sRGB decoding of one value in [0, 1]. */
+float sensim__srgb_decode(float c);
 
 struct sensim_world {
   sensim_world_params params;
@@ -85,6 +144,12 @@ struct sensim_world {
   size_t nlights, cap_lights;
   sensim_texture **textures;
   size_t ntextures, cap_textures;
+  /* The environment (scene/environment.c): the one in use (NULL: none),
+   * and every one built so far, kept until the world goes because
+   * snapshots of captures in flight point to them. */
+  const struct sensim_env *env;
+  struct sensim_env **envs;
+  size_t nenvs, cap_envs;
   uint32_t next_instance_id;
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
@@ -152,6 +217,7 @@ typedef struct sensim_snapshot {
   sensim_body_snap *bodies;  /* indexed like world->bodies */
   size_t nlights;
   sensim_light *lights;
+  const struct sensim_env *env; /* the world's environment (NULL: none); lives as long as the world */
 } sensim_snapshot;
 
 /* b's entry in world->snap_base: its fields, and a static body's

@@ -99,6 +99,7 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
   s->nbodies = nb;
   s->bodies = (sensim_body_snap *)(block + off_bodies);
   s->nlights = nl;
+  s->env = w->env;
   s->lights = (sensim_light *)(block + off_lights);
   if (nl) memcpy(s->lights, w->lights, nl * sizeof *s->lights);
   if (nb) memcpy(s->bodies, w->snap_base, nb * sizeof *s->bodies);

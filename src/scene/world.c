@@ -5,6 +5,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "scene/scene.h"
+#include "scene/environment.h"
 #include "scene/weather.h"
 
 void sensim_world_params_init(sensim_world_params *p) {
@@ -65,14 +66,16 @@ void sensim_world_destroy(sensim_world *w) {
     sensim__vtrack_free(&w->bodies[i]->deform);
     free(w->bodies[i]);
   }
-  for (size_t i = 0; i < w->ntextures; i++) {
-    free(w->textures[i]->rgb);
-    free(w->textures[i]);
-  }
+  for (size_t i = 0; i < w->ntextures; i++) sensim__texture_free(w->textures[i]);
   free(w->textures);
   for (size_t i = 0; i < w->nmeshes; i++) {
     free(w->meshes[i]->uvs);
     free(w->meshes[i]->tri_reflectance);
+    free(w->meshes[i]->normals);
+    free(w->meshes[i]->tangents);
+    free(w->meshes[i]->materials);
+    free(w->meshes[i]->tri_material);
+    free(w->meshes[i]->chunk_bounds);
     free(w->meshes[i]->vertices);
     free(w->meshes[i]->indices);
     free(w->meshes[i]);
@@ -82,6 +85,7 @@ void sensim_world_destroy(sensim_world *w) {
   free(w->snap_base);
   free(w->meshes);
   free(w->lights);
+  sensim__env_free_all(w);
   free(w);
 }
 
@@ -98,10 +102,28 @@ void sensim_light_init(sensim_light *l) {
 
 sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
   if (!w || !l) return sensim__fail(SENSIM_EINVAL, "sensim_light_add: NULL argument");
-  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_DIRECTIONAL && l->kind != SENSIM_LIGHT_SPOT)
-    return sensim__fail(SENSIM_EINVAL, "light kind %d is not point, directional or spot", (int)l->kind);
+  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_DIRECTIONAL && l->kind != SENSIM_LIGHT_SPOT &&
+      l->kind != SENSIM_LIGHT_RECT && l->kind != SENSIM_LIGHT_DISC)
+    return sensim__fail(SENSIM_EINVAL, "light kind %d is not point, directional, spot, rect or disc", (int)l->kind);
   if (!sensim__finite3(l->position) || !sensim__finite3(l->direction))
     return sensim__fail(SENSIM_EINVAL, "light position/direction must be finite");
+  if (!(l->radius >= 0.0f && l->radius <= 1e6f))
+    return sensim__fail(SENSIM_EINVAL, "light radius %g m must be in [0, 1e6]", (double)l->radius);
+  if (l->kind == SENSIM_LIGHT_DISC && !(l->radius > 0.0f))
+    return sensim__fail(SENSIM_EINVAL, "disc light radius %g m must be > 0", (double)l->radius);
+  if (!(l->angular_diameter >= 0.0f && l->angular_diameter <= 0.5f))
+    return sensim__fail(SENSIM_EINVAL, "light angular_diameter %g rad must be in [0, 0.5]",
+                        (double)l->angular_diameter);
+  if (l->kind == SENSIM_LIGHT_RECT) {
+    if (!sensim__finite3(l->edge_u) || !sensim__finite3(l->edge_v))
+      return sensim__fail(SENSIM_EINVAL, "rect light edge_u/edge_v must be finite");
+    const sensim_vec3 a = l->edge_u, b = l->edge_v;
+    const double cx = a.y * b.z - a.z * b.y, cy = a.z * b.x - a.x * b.z, cz = a.x * b.y - a.y * b.x;
+    const double area = sqrt(cx * cx + cy * cy + cz * cz);
+    if (!(area > 1e-12 && area < 1e12))
+      return sensim__fail(SENSIM_EINVAL, "rect light edge_u x edge_v has area %g m^2: the edges must span a rectangle",
+                          area);
+  }
   /* A point or spot light's position is where shadow rays end: a world
    * coordinate like any other. A directional light's is unused. */
   if (l->kind != SENSIM_LIGHT_DIRECTIONAL) {
@@ -118,9 +140,9 @@ sensim_status sensim_light_add(sensim_world *w, const sensim_light *l) {
    * must be a positive finite number: 1e200 per component squares to
    * infinity and normalises to 0, 1e-200 to 0 and divides by it. */
   double d2 = l->direction.x * l->direction.x + l->direction.y * l->direction.y + l->direction.z * l->direction.z;
-  if (l->kind != SENSIM_LIGHT_POINT && !(d2 > 0 && isfinite(d2)))
+  if (l->kind != SENSIM_LIGHT_POINT && l->kind != SENSIM_LIGHT_RECT && !(d2 > 0 && isfinite(d2)))
     return sensim__fail(SENSIM_EINVAL,
-                        "directional and spot lights need a nonzero direction of finite squared length (got %g, %g, %g)",
+                        "directional, spot and disc lights need a nonzero direction of finite squared length (got %g, %g, %g)",
                         l->direction.x, l->direction.y, l->direction.z);
   if (!(l->intensity >= 0.0f && isfinite(l->intensity)))
     return sensim__fail(SENSIM_EINVAL, "light intensity %g must be finite and >= 0", l->intensity);

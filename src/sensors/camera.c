@@ -97,8 +97,12 @@ static sensim_status check(const sensim_camera_params *cp) {
     return sensim__fail(SENSIM_EINVAL, "camera exposure_time %g s must be in [0, 1000)", cp->exposure_time);
   if (!(cp->line_time >= 0 && cp->line_time < 1.0))
     return sensim__fail(SENSIM_EINVAL, "camera line_time %g s must be in [0, 1)", cp->line_time);
-  if (cp->max_bounces < 0 || cp->max_bounces > 8)
-    return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 8]", cp->max_bounces);
+  if (cp->integrator != SENSIM_INTEGRATOR_DIRECT && cp->integrator != SENSIM_INTEGRATOR_PATH)
+    return sensim__fail(SENSIM_EINVAL, "camera integrator %d is not one of direct (0), path (1)", (int)cp->integrator);
+  if (cp->integrator == SENSIM_INTEGRATOR_DIRECT && (cp->max_bounces < 0 || cp->max_bounces > 8))
+    return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 8] (direct integrator)", cp->max_bounces);
+  if (cp->integrator == SENSIM_INTEGRATOR_PATH && (cp->max_bounces < 0 || cp->max_bounces > 64))
+    return sensim__fail(SENSIM_EINVAL, "camera max_bounces %d must be in [0, 64] (path integrator)", cp->max_bounces);
   if (!(cp->fog_visibility >= 0 && isfinite(cp->fog_visibility)))
     return sensim__fail(SENSIM_EINVAL, "camera fog_visibility %g m must be finite and >= 0", cp->fog_visibility);
   /* A bound on a row's samples: the renderer keeps four rows of them in

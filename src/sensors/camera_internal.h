@@ -16,6 +16,8 @@ typedef struct sensim_camera_wave_ray {
   float w[3];           /* path throughput */
   float time;           /* the view's ray time */
   size_t sample;        /* sample index in the strip */
+  float pdf;            /* path: density of dir at the vertex it left (0: delta) */
+  unsigned char ch;     /* path: colour channel of a lateral-CA ray */
 } sensim_camera_wave_ray;
 
 typedef struct sensim_camera_wave {
@@ -30,7 +32,12 @@ typedef struct sensim_camera_body {
   float rough, metal;   /* roughness, metallic */
   uint16_t class_id;
   uint32_t instance_id;
-  int textured;         /* the material has a texture (shading.c samples it) */
+  int textured;         /* the material varies over the surface: shading.c evaluates it per hit
+                           (sensim__surface_varies) */
+  /* What the path integrator needs besides (sensors/render/path.c). */
+  float emission[3];    /* emitted radiance, W/(sr m^2) */
+  float specular, ior, transmission;
+  int thin_walled;
 } sensim_camera_body;
 
 /* What one render band works in: a strip's samples (4 rows x width x

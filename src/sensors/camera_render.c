@@ -25,42 +25,8 @@
 #include "sensors/camera_shade.h"
 #include "sensors/shading.h"
 #include "scene/weather.h"
-
-#define TILE 4 /* a tile is TILE x TILE pixels: one packet of 16 */
-#define LANES 16
-#define RENDER_SUNS 8
-
-/* A packet of rays with what the shading needs besides Embree's fields. */
-typedef struct lanes {
-  sensim_rt_packet16 pk;
-  float w[3][LANES];    /* path throughput per channel */
-  size_t sample[LANES]; /* sample index in the strip */
-  unsigned valid;       /* lanes holding a ray */
-  unsigned plane;       /* lanes whose hit feeds the depth/label/normal planes */
-} lanes;
-
-/* What a band renders with: the capture's read-only state and its scratch. */
-typedef struct render {
-  sensim_stream_key key;
-  const sensim_camera *cam;
-  const sensim_snapshot *snap;
-  sensim_rt_view *view;
-  sensim_pose_table poses;
-  sensim_camera_scratch *s;
-  const sensim_camera_body *bodies; /* per snapshot body, shared by the frame's bands */
-  int fixed;            /* one pose for every ray */
-  float org[3], rot[9]; /* that pose: origin, sensor-to-world rotation (row-major) */
-  int pinhole;          /* plain pinhole on a fixed pose: rays by the packet kernel */
-  sensim_camera_pinhole pin;
-  int static_view; /* ray times do not matter */
-  float bg[3];     /* background radiance */
-  float beta;      /* fog extinction, 1/m */
-  float ambient;   /* ambient irradiance / pi */
-  /* Directional lights (the first RENDER_SUNS): direction to them,
-   * irradiance, whether they send anything; the same at every point. */
-  float sun_to[RENDER_SUNS][3], sun_irr[RENDER_SUNS];
-  int sun_ok[RENDER_SUNS];
-} render;
+#include "sensors/camera_render.h"
+#include "sensors/render/lights.h"
 
 static void add3(float dst[3], const float w[3], const float v[3], float k) {
   for (int c = 0; c < 3; c++) dst[c] += w[c] * v[c] * k;
@@ -70,7 +36,7 @@ static void add3(float dst[3], const float w[3], const float v[3], float k) {
  * stratified times in each row's exposure, from the row's stream in pixel
  * order (two random words per sample, three with an exposure time, and two
  * more for the aperture point with depth of field). */
-static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
+void sensim__camera_strip_samples(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const int S = cam->p.samples;
@@ -138,7 +104,7 @@ static void strip_samples(render *r, uint32_t y0, uint32_t nrows) {
 
 /* Primary rays of tile tx for sample k, channel c. OpenCV pixel
  * coordinates: pixel x spans [x - 0.5, x + 0.5]. */
-static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k, int c, lanes *L) {
+void sensim__camera_tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k, int c, lanes *L) {
   const sensim_camera *cam = r->cam;
   sensim_camera_scratch *s = r->s;
   const uint32_t W = cam->p.width;
@@ -211,7 +177,7 @@ static void tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t tx, int k
   }
 }
 
-static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time, const float w[3],
+sensim_status sensim__camera_wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time, const float w[3],
                                size_t sample) {
   if (q->n == q->cap) {
     size_t cap = q->cap ? 2 * q->cap : 1024;
@@ -226,6 +192,8 @@ static sensim_status wave_push(sensim_camera_wave *q, const float o[3], const fl
   memcpy(e->w, w, sizeof e->w);
   e->time = time;
   e->sample = sample;
+  e->pdf = 0.0f;
+  e->ch = 0;
   return SENSIM_OK;
 }
 
@@ -249,6 +217,8 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
   memset(sh.metal, 0, sizeof sh.metal);
   memset(sh.T, 0, sizeof sh.T);
   for (int l = 0; l < LANES; l++) sh.rough[l] = 1.0f;
+  unsigned varied = 0;   /* lanes on a surface of varying material */
+  float emit[3][LANES];  /* their emitted radiance */
   for (unsigned lv = L->valid; lv; lv &= lv - 1) {
     const int l = __builtin_ctz(lv);
     const float w[3] = {L->w[0][l], L->w[1][l], L->w[2][l]};
@@ -269,30 +239,49 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     }
     const sensim_camera_body *cb = &r->bodies[body];
     if (cb->textured) {
+      /* Material varying over the surface (shading.h): textures, and
+       * emission, from either face as the path integrator has it. */
       sensim_surface sf;
       sensim__surface_material(snap, body, pk->prim[l], pk->u[l], pk->v[l], &sf);
       for (int c = 0; c < 3; c++) sh.base[c][l] = sf.base[c];
+      sh.rough[l] = sf.roughness, sh.metal[l] = sf.metallic;
+      for (int c = 0; c < 3; c++) emit[c][l] = sf.emission[c];
+      varied |= 1u << l;
     } else {
       for (int c = 0; c < 3; c++) sh.base[c][l] = cb->base[c];
+      sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
     }
-    sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
   }
   unsigned shaded = 0; /* hits that light reaches through the fog */
   for (int l = 0; l < LANES; l++)
     if (((hit >> l) & 1) && sh.T[l] > 0) shaded |= 1u << l;
   if (!shaded) return SENSIM_OK;
   sensim__camera_surfaces16(pk, &sh, r->ambient);
+  /* Shading normals (vertex normals, normal maps) where the material has
+   * them, now that the geometric normal faces the viewer; secondary rays
+   * keep their offset along the geometric one. */
+  for (unsigned lv = varied & shaded; lv; lv &= lv - 1) {
+    const int l = __builtin_ctz(lv);
+    const int body = (int)pk->body[l];
+    float rot[9], n[3];
+    const float ng[3] = {sh.nx[l], sh.ny[l], sh.nz[l]}, view[3] = {sh.vx[l], sh.vy[l], sh.vz[l]};
+    sensim__rt_body_matrix(r->view, body, pk->time[l], rot);
+    sensim__surface_normal(snap, body, pk->prim[l], pk->u[l], pk->v[l], rot, ng, view, n);
+    sh.nx[l] = n[0], sh.ny[l] = n[1], sh.nz[l] = n[2];
+  }
   const int mirrors = bounce < r->cam->p.max_bounces;
   for (unsigned ls = shaded; ls; ls &= ls - 1) {
     const int l = __builtin_ctz(ls);
     float *col = s->col[L->sample[l]];
     for (int c = 0; c < 3; c++) col[c] += sh.amb[c][l];
+    if ((varied >> l) & 1)
+      for (int c = 0; c < 3; c++) col[c] += sh.wt[c][l] * emit[c][l];
     if (mirrors && sh.rough[l] < SENSIM_MIRROR_ROUGHNESS) {
-      sensim_surface sf = {{sh.nx[l], sh.ny[l], sh.nz[l]},
-                           {sh.vx[l], sh.vy[l], sh.vz[l]},
-                           {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
-                           sh.rough[l],
-                           sh.metal[l]};
+      sensim_surface sf = {.n = {sh.nx[l], sh.ny[l], sh.nz[l]},
+                           .v = {sh.vx[l], sh.vy[l], sh.vz[l]},
+                           .base = {sh.base[0][l], sh.base[1][l], sh.base[2][l]},
+                           .roughness = sh.rough[l],
+                           .metallic = sh.metal[l]};
       float F[3];
       sensim__fresnel_view(&sf, F);
       const float wr[3] = {sh.wt[0][l] * F[0], sh.wt[1][l] * F[1], sh.wt[2][l] * F[2]};
@@ -300,7 +289,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       const float dn = 2.0f * sensim__dot3f(sf.v, sf.n);
       const float refl[3] = {sf.n[0] * dn - sf.v[0], sf.n[1] * dn - sf.v[1], sf.n[2] * dn - sf.v[2]};
       const float po[3] = {sh.pox[l], sh.poy[l], sh.poz[l]};
-      sensim_status rc = wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
+      sensim_status rc = sensim__camera_wave_push(&s->next, po, refl, pk->time[l], wr, L->sample[l]);
       if (rc) return rc;
     }
   }
@@ -398,23 +387,37 @@ static sensim_status reflections(render *r) {
   return SENSIM_OK;
 }
 
-static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
+/* The direct integrator: the strip's primary packets shaded tile by tile,
+ * then its mirror reflections. */
+static sensim_status direct_strip(render *r, uint32_t y0, uint32_t nrows) {
   const sensim_camera *cam = r->cam;
-  const uint32_t nrows = cam->p.height - y0 < TILE ? cam->p.height - y0 : TILE;
   const uint32_t tiles = (cam->p.width + TILE - 1) / TILE;
-  strip_samples(r, y0, nrows);
+  sensim__camera_strip_samples(r, y0, nrows);
   r->s->next.n = 0;
   lanes L;
   for (uint32_t tx = 0; tx < tiles; tx++)
     for (int k = 0; k < cam->p.samples; k++)
       for (int c = 0; c < cam->nch; c++) {
-        tile_rays(r, y0, nrows, tx, k, c, &L);
+        sensim__camera_tile_rays(r, y0, nrows, tx, k, c, &L);
         if (!L.valid) continue;
         sensim__rt_intersect16(r->view, &L.pk, L.valid, 1);
         sensim_status rc = shade(r, &L, 0);
         if (rc) return rc;
       }
-  sensim_status rc = reflections(r);
+  return reflections(r);
+}
+
+/* The integrators by sensim_integrator: each renders a strip's samples
+ * into its scratch. */
+static sensim_status (*const integrators[])(render *r, uint32_t y0, uint32_t nrows) = {
+    [SENSIM_INTEGRATOR_DIRECT] = direct_strip,
+    [SENSIM_INTEGRATOR_PATH] = sensim__camera_path_strip,
+};
+
+static sensim_status render_strip(render *r, uint32_t y0, sensim_frame *f) {
+  const sensim_camera *cam = r->cam;
+  const uint32_t nrows = cam->p.height - y0 < TILE ? cam->p.height - y0 : TILE;
+  sensim_status rc = integrators[cam->p.integrator](r, y0, nrows);
   if (rc) return rc;
   sensim__camera_resolve(cam, r->s, r->bodies, r->fixed, r->rot, y0, nrows, f);
   return SENSIM_OK;
@@ -443,6 +446,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   sensim_pose_table poses = {0, 0, 0, NULL};
   band bands[SENSIM_CAMERA_MAX_BANDS];
   sensim_camera_scratch *table = NULL; /* holds the frame's body table */
+  sensim_emitters emitters = {0, NULL, NULL, NULL, 0.0, NULL, NULL, NULL};
   sensim_status rc = sensim__traced_view(ctx, &view);
   if (rc) goto done;
   /* The sensor's pose over the whole readout; it cannot move if it is fixed
@@ -477,6 +481,14 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
    * and snow (scene/weather.c; docs/weather.md). */
   base.beta = (float)sensim__weather_beta(&ctx->snap->params.weather, cam->p.fog_visibility);
   base.ambient = (float)(ctx->snap->params.ambient / M_PI);
+  if (ctx->snap->env)
+    base.env = *ctx->snap->env;
+  else
+    sensim__env_uniform(&base.env, base.bg);
+  if (cam->p.integrator == SENSIM_INTEGRATOR_PATH) {
+    if ((rc = sensim__emitters_build(ctx->snap, &emitters))) goto done;
+    base.emitters = emitters.n ? &emitters : NULL;
+  }
   for (size_t li = 0; li < ctx->snap->nlights && li < RENDER_SUNS; li++) {
     const float o[3] = {0, 0, 0};
     float d;
@@ -505,6 +517,7 @@ sensim_status sensim__camera_render(const sensim_capture_ctx *ctx, sensim_frame 
   }
   rc = sensim__fork_run_bands(ctx->fork, strips, bands, nb, sizeof *bands, band_run);
 done:
+  sensim__emitters_free(&emitters);
   if (table) sensim__camera_scratch_give((sensim_camera *)cam, table);
   sensim__pose_table_free(&poses);
   sensim__rt_view_destroy(view);

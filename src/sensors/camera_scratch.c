@@ -8,6 +8,7 @@
 #include "core/internal.h"
 #include "scene/scene.h"
 #include "sensors/camera_internal.h"
+#include "sensors/shading.h"
 
 static void scratch_free(sensim_camera_scratch *s) {
   free(s->col);
@@ -107,12 +108,17 @@ sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sens
     if (!bs->mesh) { /* never hit: it has no geometry */
       cb->base[0] = cb->base[1] = cb->base[2] = 0.0f;
       cb->rough = 1.0f, cb->metal = 0.0f, cb->textured = 0;
+      cb->emission[0] = cb->emission[1] = cb->emission[2] = 0.0f;
+      cb->specular = 0.0f, cb->ior = 1.0f, cb->transmission = 0.0f, cb->thin_walled = 0;
       continue;
     }
     const sensim_material *m = &bs->mesh->material;
     for (int c = 0; c < 3; c++) cb->base[c] = m->base_color[c];
     cb->rough = m->roughness, cb->metal = m->metallic;
-    cb->textured = m->texture && bs->mesh->uvs;
+    cb->textured = sensim__surface_varies(bs->mesh);
+    for (int c = 0; c < 3; c++) cb->emission[c] = m->emission[c];
+    cb->specular = m->specular, cb->ior = m->ior, cb->transmission = m->transmission;
+    cb->thin_walled = m->thin_walled;
   }
   return SENSIM_OK;
 }

@@ -2,14 +2,25 @@
  * generator that finds the nearest point of the bodies' meshes inside the
  * cone (cone_lines.c, cone_exact.c, cone_rays.c) and its speed.
  *
- * Speed, two ways (docs/cone.md):
- *  - speed_diff, the published method: (R_k - R_{k-1}) / (t_k - t_{k-1}),
- *    the ranges of this capture and of the previous one at their simulation
- *    times. The previous range is recomputed from this capture's snapshot
- *    at t_{k-1} = phase + (k-1)/rate (the same keyframes give the same
- *    answer the previous capture gave), so captures stay independent and may
- *    run concurrently. NaN for k = 0, when either range is missing, or when
- *    the window does not reach back to t_{k-1}.
+ * Elevation: the lines method is the published mode and reports the
+ * thesis's Eq. 3.8, atan(y / z) in the cone frame (the angle in the
+ * sensor's vertical XZ plane, atan2(Z, X) for the forward nappe); exact
+ * and rays report the spherical elevation atan2(Z, sqrt(X^2 + Y^2)). The
+ * two agree when Y = 0 (docs/cone.md: 0.004096 against 0.003334 deg for
+ * the off-axis face at Y = 5 m).
+ *
+ * Speed, three ways (docs/cone.md):
+ *  - speed, the published one (thesis Eq. 3.9): |q_k - q_{k-1}| /
+ *    (t_k - t_{k-1}), q the nearest points in the sensor frame of this
+ *    capture and of the previous one, over the simulation time between
+ *    them (the thesis divides by the wall-clock frame time);
+ *  - speed_diff, the range rate by differences: (R_k - R_{k-1}) /
+ *    (t_k - t_{k-1}).
+ *    Both need the previous capture's nearest point. It is recomputed from
+ *    this capture's snapshot at t_{k-1} = phase + (k-1)/rate (the same
+ *    keyframes give the same answer the previous capture gave), so captures
+ *    stay independent and may run concurrently. NaN for k = 0, when either
+ *    point is missing, or when the window does not reach back to t_{k-1}.
  *  - rel_vel and radial_speed, exact: the detected point moves with its
  *    body, v_p = v_B + w_B x (p - o_B) (rigid-body kinematics, e.g. Craig,
  *    "Introduction to Robotics", 3rd ed., 2005, sec. 5.3); the sensor origin
@@ -99,7 +110,8 @@ static void fill(const sensim_capture_ctx *ctx, double t, const sensim__cone_hit
   d->class_id = b->class_id;
   d->range = hit->dist;
   d->azimuth = atan2(ps[1], ps[0]);
-  d->elevation = atan2(ps[2], hypot(ps[0], ps[1]));
+  const sensim__cone *c = ctx->impl;
+  d->elevation = c->p.method == SENSIM_CONE_LINES ? atan2(ps[2], ps[0]) : atan2(ps[2], hypot(ps[0], ps[1]));
   memcpy(d->point, ps, sizeof ps);
   sensim_vec3 rel = v3(ps[0], ps[1], ps[2]);
   sensim_vec3 pw = v3_add(pose.pos, q_rotate(pose.rot, rel));
@@ -125,7 +137,7 @@ static sensim_status cone_generate(sensim_capture_ctx ctx, sensim_frame *frame) 
   sensim_detection *d = frame->data;
   memset(d, 0, sizeof *d);
   d->range = d->azimuth = d->elevation = NAN;
-  d->speed_diff = d->radial_speed = NAN;
+  d->speed_diff = d->radial_speed = d->speed = NAN;
   for (int i = 0; i < 3; i++) d->point[i] = d->rel_vel[i] = NAN;
   sensim__cone_hit hit;
   sensim_pose pose;
@@ -139,7 +151,11 @@ static sensim_status cone_generate(sensim_capture_ctx ctx, sensim_frame *frame) 
     sensim__cone_hit prev;
     sensim_pose pp;
     if ((rc = query(&ctx, view, tp, &prev, &pp))) goto done;
-    if (prev.body >= 0) d->speed_diff = (hit.dist - prev.dist) / (t - tp);
+    if (prev.body >= 0) {
+      const double dq[3] = {hit.p[0] - prev.p[0], hit.p[1] - prev.p[1], hit.p[2] - prev.p[2]};
+      d->speed_diff = (hit.dist - prev.dist) / (t - tp);
+      d->speed = sqrt(dq[0] * dq[0] + dq[1] * dq[1] + dq[2] * dq[2]) / (t - tp);
+    }
   }
 done:
   sensim__rt_view_destroy(view);

@@ -41,6 +41,21 @@ double sensim__cone_triangle_nearest_below(const sensim_cone_shape *k, const dou
                                            const double v1[3], const double v2[3], double bound,
                                            double out[3]);
 
+/* The published method's order of candidates: nearer wins; of two equally
+ * near ones (within 1e-12 relative, far above the rounding of the line
+ * interpolation, far below any real difference), the upper one (larger
+ * cone y = sensor Z). That is the tie rule the thesis's Table 2 shows: for
+ * even N two lines are equally near the face's centre and its elevations
+ * are positive. Without a fixed rule, which of the two wins flips with the
+ * rounding from frame to frame, and Eq. 3.9's speed jumps by the line
+ * spacing. */
+static inline int sensim__cone_lines_better(double d, const double p[3], double best_d,
+                                            const double best_p[3]) {
+  if (!(d <= best_d * (1.0 + 1e-12))) return 0;
+  if (d < best_d * (1.0 - 1e-12)) return 1;
+  return p[1] > best_p[1];
+}
+
 /* Update *best with mesh m of snapshot body `body` placed by x. */
 void sensim__cone_lines_mesh(const sensim_cone_shape *k, int n, const sensim_mesh *m,
                              const sensim__cone_xf *x, int body, sensim__cone_hit *best);

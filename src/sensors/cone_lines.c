@@ -5,7 +5,8 @@
  * v1 + (v2 - v1) i/(N-1), i = 0..N-1, so L_0 = (v0, v1) and
  * L_{N-1} = (v3, v2). Each is clipped to the cone (cone_geometry.c) and its
  * point nearest the apex found by clamped projection; the nearest over all
- * segments of all faces is the detection. Between two lines the true
+ * segments of all faces is the detection (ties: the upper point,
+ * sensim__cone_lines_better). Between two lines the true
  * nearest point can be missed by up to half the line spacing, which for a
  * face of half extent e seen square-on at distance d bounds the angular
  * error by atan(e / ((N - 1) d)) (docs/cone.md).
@@ -32,7 +33,7 @@ double sensim_cone_quad_nearest_lines(const sensim_cone_shape *k, const double v
   const double *v[4] = {v0, v1, v2, v3};
   for (int i = 0; i < 4; i++)
     if (!isfinite(v[i][0]) || !isfinite(v[i][1]) || !isfinite(v[i][2])) return INFINITY;
-  double best = INFINITY;
+  double best = INFINITY, q[3] = {0.0, 0.0, 0.0};
   for (int i = 0; i < n; i++) {
     double a[3], b[3], p[3];
     if (i == 0) {
@@ -49,11 +50,12 @@ double sensim_cone_quad_nearest_lines(const sensim_cone_shape *k, const double v
       }
     }
     double d = sensim_cone_segment_nearest(k, a, b, p);
-    if (d < best) {
+    if (d < INFINITY && sensim__cone_lines_better(d, p, best, q)) {
       best = d;
-      if (out) memcpy(out, p, sizeof p);
+      memcpy(q, p, sizeof p);
     }
   }
+  if (out && best < INFINITY) memcpy(out, q, sizeof q);
   return best;
 }
 
@@ -133,7 +135,7 @@ void sensim__cone_lines_mesh(const sensim_cone_shape *k, int n, const sensim_mes
     f += used;
     if (sensim__cone_cull(k, (const double (*)[3])v, 4)) continue;
     double d = sensim_cone_quad_nearest_lines(k, v[0], v[1], v[2], v[3], n, p);
-    if (d < best->dist) {
+    if (d < INFINITY && sensim__cone_lines_better(d, p, best->dist, best->p)) {
       best->dist = d;
       memcpy(best->p, p, sizeof p);
       best->body = body;

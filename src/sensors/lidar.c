@@ -173,8 +173,9 @@ static sensim_status check(const sensim_lidar_params *p) {
   if (p->channels < 1 || p->channels > SENSIM_LIDAR_MAX_CHANNELS)
     return sensim__fail(SENSIM_EINVAL, "lidar channels %d must be in [1, %d] (an empty beam table)", p->channels,
                         SENSIM_LIDAR_MAX_CHANNELS);
-  if (p->columns < 1 || p->columns > 1000000)
-    return sensim__fail(SENSIM_EINVAL, "lidar columns %d must be in [1, 1e6]", p->columns);
+  if (p->columns < 1 || p->columns > SENSIM_LIDAR_MAX_COLUMNS)
+    return sensim__fail(SENSIM_EINVAL, "lidar columns %d must be in [1, %d]", p->columns,
+                        SENSIM_LIDAR_MAX_COLUMNS);
   if (!(p->hfov > 0 && p->hfov <= 2.0 * M_PI + 1e-12))
     return sensim__fail(SENSIM_EINVAL, "lidar hfov %g rad must be in (0, 2 pi]", p->hfov);
   if (!isfinite(p->start_azimuth)) return sensim__fail(SENSIM_EINVAL, "lidar start_azimuth must be finite");

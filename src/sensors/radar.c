@@ -66,6 +66,12 @@ static void apply(const preset *q, sensim_radar_params *p) {
   p->sigma_azimuth = q->sigma_az_deg * DEG;
   p->sigma_elevation = 1.0 * DEG;
   p->sigma_velocity = 0.1 * KMH;
+  /* The data sheet's 2.2 / 4.4 deg is the beamformed azimuth resolution,
+   * not the gain pattern over the field: chosen, the one-way pattern is at
+   * half power at the field's edges (-6 dB two-way), so targets there fade
+   * as the data sheet's detection ranges at the field's edges do. */
+  p->beam_width_az = p->hfov;
+  p->beam_width_el = p->vfov;
   /* L such that SNR(10 m^2 at max_range) = threshold:
    * P_t G^2 lambda^2 sigma cpi / ((4 pi)^3 R^4 k T0 F) / L = SNR_min. */
   const double g = pow(10.0, p->antenna_gain / 10.0), F = pow(10.0, p->noise_figure / 10.0);
@@ -125,6 +131,10 @@ sensim_status sensim_radar_params_check(const sensim_radar_params *p) {
   static const char *const sn[4] = {"sigma_range", "sigma_azimuth", "sigma_elevation", "sigma_velocity"};
   for (int i = 0; i < 4; i++)
     if (!(sig[i] >= 0 && isfinite(sig[i]))) return bad(sn[i], sig[i], "finite and >= 0");
+  if (!(p->beam_width_az >= 0 && p->beam_width_az <= 2.0 * M_PI))
+    return bad("beam_width_az", p->beam_width_az, "in [0, 2 pi] rad (0: uniform)");
+  if (!(p->beam_width_el >= 0 && p->beam_width_el <= 2.0 * M_PI))
+    return bad("beam_width_el", p->beam_width_el, "in [0, 2 pi] rad (0: uniform)");
   const double naz = ceil(p->hfov / p->ray_spacing), nel = ceil(p->vfov / p->ray_spacing);
   if (naz * nel > 4194304.0)
     return sensim__fail(SENSIM_EINVAL, "radar: %g x %g rays (field of view / ray_spacing) exceed 2^22", naz, nel);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "rt/rt.h"
 #include "runtime/kind.h"
 #include "sensim/radar.h"
 
@@ -49,6 +50,35 @@ typedef struct sensim__radar_echoes {
   size_t n, cap;
 } sensim__radar_echoes;
 
+/* Append an echo (grown with realloc). */
+sensim_status sensim__radar_push(sensim__radar_echoes *out, const sensim__radar_echo *e);
+
+/* Closest hits of the rays, looking through the carrier's own mesh (the
+ * radar sits behind its bumper): a ray that hits snapshot body `skip`
+ * goes on from there (up to 8 times). tmp_r, tmp_h and idx hold n each. */
+void sensim__radar_intersect(const sensim_rt_view *view, sensim_rt_ray *rays, sensim_rt_hit *hits, size_t n,
+                             int skip, sensim_rt_ray *tmp_r, sensim_rt_hit *tmp_h, size_t *idx);
+
+/* Single-bounce echoes of every lit facet in the field of view by physical
+ * optics and Lambert's law (radar_facets.c), appended to *out; `pose` and
+ * `vs` the radar's pose and velocity at ray time t; `depth` the grid
+ * rays' first-hit distances (naz x nel, row by row in elevation; INFINITY
+ * for a miss), which spare the visibility rays of facets clearly behind
+ * what every ray around them hits. */
+sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_rt_view *view, sensim_pose pose,
+                                   sensim_vec3 vs, double t, double rain_db_per_m, const float *depth,
+                                   sensim__radar_echoes *out);
+
+/* The physical-optics integral I = int exp(j w . r) dA over the triangle
+ * v[0..2] (m, relative to its centroid) for the phase gradient w (1/m;
+ * its part normal to the triangle is ignored), in closed form (Gordon
+ * 1975, radar_facets.c): *re + j *im, m^2. */
+void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re, double *im);
+
+/* One-way antenna power gain relative to boresight towards (az, el), rad:
+ * separable sinc^2 patterns of the 3 dB beam widths (radar_antenna.c). */
+double sensim__radar_gain(const sensim_radar_params *p, double az, double el);
+
 /* Trace the capture's rays and collect their echoes into *out (grown with
  * realloc; the caller frees out->e). */
 sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_echoes *out);
@@ -63,8 +93,11 @@ sensim_status sensim__radar_detect(const sensim_capture_ctx *ctx, sensim__radar_
  * J1 from Abramowitz & Stegun 9.4.4 and 9.4.6 (error below 1e-7). */
 double sensim__radar_jinc(double x);
 /* Rain's specific attenuation at `frequency` (Hz) for `rain_rate` (mm/h),
- * dB/km, CCIR Rec. 838 for circular polarisation (radar_rain.c); 0
+ * dB/km, ITU-R P.838-3 for circular polarisation (radar_rain.c); 0
  * without rain. */
 double sensim__radar_rain_db_per_km(double frequency, double rain_rate);
+/* P.838-3's k_H, alpha_H, k_V, alpha_V at `frequency` (Hz), its frequency
+ * fits (Tables 1-4), valid over 1-1000 GHz. */
+void sensim__radar_rain_coefficients(double frequency, double *kh, double *ah, double *kv, double *av);
 
 #endif

@@ -1,57 +1,72 @@
 /* sensors/radar_rain.c: attenuation of a radar's echoes by the world's rain
- * (docs/radar.md, "Weather"). Rain's specific attenuation at microwave and
- * millimetre-wave frequencies follows the power law
+ * (docs/radar.md, "Weather"). Rain's specific attenuation follows the power
+ * law
  *
  *     gamma = k R^alpha   dB/km,   R the rain rate in mm/h,
  *
- * with k and alpha for horizontal (H) and vertical (V) polarisation from
- * CCIR Recommendation 838 (1992), "Specific attenuation model for rain for
- * use in prediction methods", Table 1, interpolated as its text says:
- * logarithmic in frequency and k, linear in alpha. The radar's polarisation
- * is not modelled, so the coefficients are those of circular polarisation,
- * Rec. 838 eqs. (2)-(3) with tau = 45 deg on a level path:
+ * with k and alpha from ITU-R Recommendation P.838-3 (03/2005), "Specific
+ * attenuation model for rain for use in prediction methods", eqs. (2)-(3),
+ * fitted over 1-1000 GHz:
  *
- *     k = (kH + kV) / 2,   alpha = (kH aH + kV aV) / (2 k).
+ *     log10 k = sum_j a_j exp(-((log10 f - b_j) / c_j)^2) + m_k log10 f + c_k
+ *     alpha   = sum_j a_j exp(-((log10 f - b_j) / c_j)^2) + m_a log10 f + c_a
  *
- * Rec. 838 calls its values tested up to about 40 GHz; ITU-R P.838-3
- * (2005) refits the same scattering calculations up to 1000 GHz and is not
- * transcribed here. The table ends at 90 GHz: beyond it the 90 GHz
- * coefficients stand (automotive radars are at 24 and 76-81 GHz). Fog and
- * snow are not applied to the radar. */
+ * f in GHz, the coefficients of its Tables 1 (k_H), 2 (k_V), 3 (alpha_H)
+ * and 4 (alpha_V). The radar's polarisation is not modelled, so the
+ * coefficients are those of circular polarisation, eqs. (4)-(5) with
+ * tau = 45 deg (cos 2 tau = 0) for any path elevation:
+ *
+ *     k = (k_H + k_V) / 2,   alpha = (k_H alpha_H + k_V alpha_V) / (2 k).
+ *
+ * At 76.5 GHz: k = 1.123, alpha = 0.7135. This replaces the 1992 CCIR
+ * Rec. 838 table (0.897 R^0.777 at 76.5 GHz), which that edition calls
+ * tested only up to about 40 GHz. Fog and snow are not applied to the
+ * radar. */
 #include <math.h>
 #include "sensors/radar_internal.h"
 
-typedef struct rain_row {
-  double ghz, kh, kv, ah, av;
-} rain_row;
+typedef struct gauss_term {
+  double a, b, c;
+} gauss_term;
 
-/* CCIR Rec. 838 (1992), Table 1. */
-static const rain_row kRows[] = {
-    {1, 0.0000387, 0.0000352, 0.912, 0.880}, {2, 0.000154, 0.000138, 0.963, 0.923},
-    {4, 0.000650, 0.000591, 1.121, 1.075},   {6, 0.00175, 0.00155, 1.308, 1.265},
-    {7, 0.00301, 0.00265, 1.332, 1.312},     {8, 0.00454, 0.00395, 1.327, 1.310},
-    {10, 0.0101, 0.00887, 1.276, 1.264},     {12, 0.0188, 0.0168, 1.217, 1.200},
-    {15, 0.0367, 0.0335, 1.154, 1.128},      {20, 0.0751, 0.0691, 1.099, 1.065},
-    {25, 0.124, 0.113, 1.061, 1.030},        {30, 0.187, 0.167, 1.021, 1.000},
-    {35, 0.263, 0.233, 0.979, 0.963},        {40, 0.350, 0.310, 0.939, 0.929},
-    {45, 0.442, 0.393, 0.903, 0.897},        {50, 0.536, 0.479, 0.873, 0.868},
-    {60, 0.707, 0.642, 0.826, 0.824},        {70, 0.851, 0.784, 0.793, 0.793},
-    {80, 0.975, 0.906, 0.769, 0.769},        {90, 1.06, 0.999, 0.753, 0.754},
-};
-enum { NROWS = sizeof kRows / sizeof kRows[0] };
+/* P.838-3 Table 1: coefficients for k_H. */
+static const gauss_term kKH[4] = {
+    {-5.33980, -0.10008, 1.13098}, {-0.35351, 1.26970, 0.45400},
+    {-0.23789, 0.86036, 0.15354},  {-0.94158, 0.64552, 0.16817}};
+/* Table 2: k_V. */
+static const gauss_term kKV[4] = {
+    {-3.80595, 0.56934, 0.81061}, {-3.44965, -0.22911, 0.51059},
+    {-0.39902, 0.73042, 0.11899}, {0.50167, 1.07319, 0.27195}};
+/* Table 3: alpha_H. */
+static const gauss_term kAH[5] = {{-0.14318, 1.82442, -0.55187}, {0.29591, 0.77564, 0.19822},
+                                  {0.32177, 0.63773, 0.13164},   {-5.37610, -0.96230, 1.47828},
+                                  {16.1721, -3.29980, 3.43990}};
+/* Table 4: alpha_V. */
+static const gauss_term kAV[5] = {{-0.07771, 2.33840, -0.76284}, {0.56727, 0.95545, 0.54039},
+                                  {-0.20238, 1.14520, 0.26809},  {-48.2991, 0.791669, 0.116226},
+                                  {48.5833, 0.791459, 0.116479}};
+
+static double fit(const gauss_term *t, int n, double m, double c, double x) {
+  double s = m * x + c;
+  for (int j = 0; j < n; j++) {
+    const double u = (x - t[j].b) / t[j].c;
+    s += t[j].a * exp(-u * u);
+  }
+  return s;
+}
+
+void sensim__radar_rain_coefficients(double frequency, double *kh, double *ah, double *kv, double *av) {
+  const double x = log10(frequency * 1e-9);
+  *kh = pow(10.0, fit(kKH, 4, -0.18961, 0.71147, x));
+  *kv = pow(10.0, fit(kKV, 4, -0.16398, 0.63297, x));
+  *ah = fit(kAH, 5, 0.67849, -1.95537, x);
+  *av = fit(kAV, 5, -0.053739, 0.83433, x);
+}
 
 double sensim__radar_rain_db_per_km(double frequency, double rain_rate) {
   if (!(rain_rate > 0)) return 0.0;
-  double f = frequency * 1e-9;
-  if (f <= kRows[0].ghz) f = kRows[0].ghz;
-  if (f >= kRows[NROWS - 1].ghz) f = kRows[NROWS - 1].ghz;
-  int i = 0;
-  while (i < NROWS - 2 && f > kRows[i + 1].ghz) i++;
-  const rain_row *a = &kRows[i], *b = &kRows[i + 1];
-  const double u = (log(f) - log(a->ghz)) / (log(b->ghz) - log(a->ghz));
-  const double kh = exp(log(a->kh) + u * (log(b->kh) - log(a->kh)));
-  const double kv = exp(log(a->kv) + u * (log(b->kv) - log(a->kv)));
-  const double ah = a->ah + u * (b->ah - a->ah), av = a->av + u * (b->av - a->av);
+  double kh, ah, kv, av;
+  sensim__radar_rain_coefficients(frequency, &kh, &ah, &kv, &av);
   const double k = 0.5 * (kh + kv), alpha = (kh * ah + kv * av) / (2.0 * k);
   return k * pow(rain_rate, alpha);
 }

@@ -11,15 +11,14 @@
  * radar's mirror image, so at path length L its cross-section is
  * A = L^2 dOmega (geometrical optics).
  *
- * Diffuse echo (first hit only, incoherent). The tube lights A / cos(theta)
- * of the surface; Lambert's law for a surface of albedo rho_d gives the
- * backscatter coefficient sigma0 = 4 rho_d cos^2(theta) (the monostatic
- * case of the Lambertian bistatic coefficient; Ulaby, Long, "Microwave
- * Radar and Radiometric Remote Sensing", 2014, sec. 10-5), so the tube's
- * cross-section is sigma = 4 rho_d cos(theta) A and its power
- * K sigma / R^4.
+ * First hits. Since issue 30 the single bounce (diffuse and specular) is
+ * radar_facets.c's, by physical optics over every lit facet; the first
+ * hits here only give it a depth map and start the paths. (The diffuse
+ * echo was 4 rho_d cos(theta) L^2 dOmega per ray: Lambert's law,
+ * sigma0 = 4 rho_d cos^2(theta), Ulaby, Long, "Microwave Radar and
+ * Radiometric Remote Sensing", 2014, sec. 10-5, now per facet area.)
  *
- * Specular echo (every bounce, coherent). After each bounce the tube's
+ * Specular echo (after the second and every later bounce, coherent). After each bounce the tube's
  * exit aperture, of area A, radiates back to the radar as a uniformly lit
  * aperture of the same area, a disc of radius a = sqrt(A / pi), whose
  * amplitude pattern at angle psi off its exit direction is
@@ -78,6 +77,7 @@ typedef struct path {
   sensim_vec3 va;   /* velocity of the segment's start (the radar, then the last bounce point), m/s */
   double amp;       /* product of the bounces' reflection amplitudes */
   double domega;    /* the tube's solid angle, sr */
+  double g_dep;     /* the antenna's one-way gain towards the ray's start, relative to boresight */
   int live;
   /* the last bounce's specular echo, kept until the next segment shows
    * whether its way back is clear */
@@ -86,7 +86,7 @@ typedef struct path {
   sensim__radar_echo echo;
 } path;
 
-static sensim_status push(sensim__radar_echoes *out, const sensim__radar_echo *e) {
+sensim_status sensim__radar_push(sensim__radar_echoes *out, const sensim__radar_echo *e) {
   if (out->n == out->cap) {
     size_t cap = out->cap ? 2 * out->cap : 1024;
     sensim__radar_echo *ne = realloc(out->e, cap * sizeof *ne);
@@ -98,9 +98,7 @@ static sensim_status push(sensim__radar_echoes *out, const sensim__radar_echo *e
   return SENSIM_OK;
 }
 
-/* Closest hits of the rays, looking through the carrier's own mesh (the
- * radar sits behind its bumper): a ray that hits it goes on from there. */
-static void intersect(const sensim_rt_view *view, sensim_rt_ray *rays, sensim_rt_hit *hits, size_t n, int skip,
+void sensim__radar_intersect(const sensim_rt_view *view, sensim_rt_ray *rays, sensim_rt_hit *hits, size_t n, int skip,
                       sensim_rt_ray *tmp_r, sensim_rt_hit *tmp_h, size_t *idx) {
   sensim__rt_intersect(view, rays, hits, n, 0);
   if (skip < 0) return;
@@ -151,6 +149,7 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
       q->amp = 1.0;
       q->va = vs;
       q->domega = daz * del * cos(el);
+      q->g_dep = sensim__radar_gain(p, az, el);
       q->live = 1;
     }
   }
@@ -177,14 +176,28 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
       live[m++] = r;
     }
     if (m == 0) break;
-    intersect(view, rays, hits, m, ctx->carrier, rays + n, hits + n, idx);
+    sensim__radar_intersect(view, rays, hits, m, ctx->carrier, rays + n, hits + n, idx);
+    if (bounce == 0) {
+      /* Single bounces: physical optics over the lit facets
+       * (radar_facets.c), with the rays' first hits as a depth map; the
+       * rays give the multiple bounces only. */
+      float *depth = malloc(n * sizeof *depth);
+      if (!depth) {
+        rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for %zu rays", n);
+        break;
+      }
+      for (size_t k = 0; k < m; k++) depth[live[k]] = hits[k].body >= 0 ? hits[k].t : INFINITY;
+      rc = sensim__radar_facets(ctx, view, pose, vs, t, rain_db_per_m, depth, out);
+      free(depth);
+      if (rc) break;
+    }
     for (size_t k = 0; k < m && rc == SENSIM_OK; k++) {
       path *q = &ps[live[k]];
       const sensim_rt_hit *h = &hits[k];
       const int hit = h->body >= 0 && isfinite(h->t);
       if (q->pending) {
         q->pending = 0;
-        if (!hit || h->t >= q->back) rc = push(out, &q->echo);
+        if (!hit || h->t >= q->back) rc = sensim__radar_push(out, &q->echo);
       }
       if (!q->live || bounce == p->max_bounces) {
         q->live = 0;
@@ -207,8 +220,7 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
       const sensim_vec3 u = back > 0 ? v3_scale(to_s, 1.0 / back) : v3_scale(q->d, -1.0);
       const double L_tot = q->L + back, range = 0.5 * L_tot;
       const double area = q->L * q->L * q->domega;
-      const double cosi = fabs(v3_dot(q->d, nrm));
-      sensim__radar_echo e;
+            sensim__radar_echo e;
       memset(&e, 0, sizeof e);
       e.range = range;
       /* segment back from pt to the radar: u . (v_s - v_p) */
@@ -221,13 +233,6 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
       const int in_fov = fabs(e.az) <= 0.5 * p->hfov + daz && fabs(e.el) <= 0.5 * p->vfov + del;
       const int in_gate = range >= p->min_range && range <= p->max_range && e.vel >= p->min_velocity &&
                           e.vel <= p->max_velocity && in_fov;
-      if (bounce == 0 && mat->radar_diffuse > 0 && in_gate) {
-        const double sigma = 4.0 * mat->radar_diffuse * cosi * area;
-        sensim__radar_echo d = e;
-        d.p_inc = d.w = R->K * sigma / (range * range * range * range);
-        if (rain_db_per_m > 0) d.p_inc = d.w *= pow(10.0, -0.1 * rain_db_per_m * L_tot);
-        rc = push(out, &d);
-      }
       /* Mirror reflection about the facet. */
       q->d = v3_normalize(v3_sub(q->d, v3_scale(nrm, 2.0 * v3_dot(q->d, nrm))));
       q->o = pt;
@@ -237,12 +242,12 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
         continue;
       }
       const double c = v3_dot(q->d, u);
-      if (c > 0 && in_gate) {
+      if (bounce > 0 && c > 0 && in_gate) {
         const double s = sqrt(fmax(0.0, 1.0 - c * c));
         const double a = sqrt(area / M_PI);
         const double pat = sensim__radar_jinc(R->k * a * s);
         if (fabs(pat) >= RADAR_MIN_PATTERN) {
-          double mag = q->amp * area * pat / (range * range);
+          double mag = q->amp * area * pat * sqrt(q->g_dep * sensim__radar_gain(p, e.az, e.el)) / (range * range);
           if (rain_db_per_m > 0) mag *= pow(10.0, -0.05 * rain_db_per_m * L_tot);
           const double ph = -fmod(R->k * L_tot, 2.0 * M_PI);
           e.re = mag * cos(ph);

@@ -19,21 +19,44 @@
 #include <math.h>
 
 typedef struct sensim_surface {
-  float n[3];      /* unit geometric normal, turned towards the viewer */
+  float n[3];      /* unit shading normal on the viewer's side: the geometric normal,
+                      or the interpolated vertex normals bent by the normal map
+                      (sensim__surface_at) */
   float v[3];      /* unit direction from the point to the viewer */
   float base[3];   /* base colour, texture applied */
-  float roughness; /* perceptual roughness */
+  float roughness; /* perceptual roughness, metallic-roughness texture applied */
   float metallic;
+  float emission[3]; /* emitted radiance, W/(sr m^2), emissive texture applied */
+  float alpha;     /* coverage: material alpha x base-colour texture alpha */
 } sensim_surface;
 
 /* Surfaces whose roughness is below this also mirror the scene. */
 #define SENSIM_MIRROR_ROUGHNESS 0.1f
 
 /* The material of the hit on snapshot body `body`, triangle `prim` at
- * barycentric (u, v): base colour (texture applied through the mesh's
- * UVs), roughness and metallic. */
+ * barycentric (u, v), through the mesh's UVs (glTF 2.0 sec. 3.9): base
+ * colour x base-colour texture (decoded to linear), roughness x the
+ * metallic-roughness texture's G and metallic x its B (stored values),
+ * emission x emissive texture (decoded), alpha. n and v are left alone. */
 void sensim__surface_material(const sensim_snapshot *snap, int body, unsigned prim, float u, float v,
                               sensim_surface *s);
+/* sensim__surface_material and the shading normal: the triangle's vertex
+ * normals interpolated (its flat normal where the mesh has none), bent by
+ * the material's normal map in the tangent frame (glTF 2.0 sec. 3.9.3:
+ * n = normalize((2 t - 1) x (scale, scale, 1)) in (T, w (N x T), N)),
+ * taken to the world by `rot` (the body's mesh-to-world rotation,
+ * row-major) and put on the side of `ng` (unit world geometric normal,
+ * towards the viewer, which is `view`). Where the result faces away from
+ * the viewer, ng is used. */
+void sensim__surface_at(const sensim_snapshot *snap, int body, unsigned prim, float u, float v, const float rot[9],
+                        const float ng[3], const float view[3], sensim_surface *s);
+/* The shading normal of sensim__surface_at alone, into n. */
+void sensim__surface_normal(const sensim_snapshot *snap, int body, unsigned prim, float u, float v,
+                            const float rot[9], const float ng[3], const float view[3], float n[3]);
+/* Whether a mesh's appearance varies over it (textures with uvs, vertex
+ * normals, emission, alpha, several materials): its hits then need
+ * sensim__surface_at rather than one colour per body. */
+int sensim__surface_varies(const sensim_mesh *m);
 
 static inline float sensim__dot3f(const float a[3], const float b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

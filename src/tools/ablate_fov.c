@@ -30,7 +30,7 @@ double sensim_tools__pinhole_focal_for_fov(double a, double b, double fov) {
 
 /* The camera's parameters as the loader makes them from its keys
  * (sensim_camera_params_from_json, which takes the camera keys alone). */
-static sensim_status camera_params(const cJSON *cam, const char *name, sensim_camera_params *cp) {
+sensim_status sensim_tools__ablate_camera_params(const cJSON *cam, const char *name, sensim_camera_params *cp) {
   cJSON *keys = cJSON_CreateObject();
   if (!keys) return sensim_error_set(SENSIM_ENOMEM, "ablation: out of memory");
   const char *const *known = sensim_sensor_kind_keys("camera");
@@ -66,7 +66,7 @@ static sensim_status edge_angle(const sensim_camera_params *cp, double u, double
 
 sensim_status sensim_tools__ablate_pinhole_fov(cJSON *cam, const char *name, sensim_tools__ablate_notes *n) {
   sensim_camera_params cp;
-  sensim_status st = camera_params(cam, name, &cp);
+  sensim_status st = sensim_tools__ablate_camera_params(cam, name, &cp);
   if (st) return st;
   if (cp.lens == SENSIM_LENS_PINHOLE) {
     sensim_tools__ablate_note(n, name, "lens is already pinhole: unchanged");

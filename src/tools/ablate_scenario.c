@@ -17,6 +17,11 @@
  *   exposure_fixed   auto_exposure removed: the image_sensor's own
  *                    exposure_time and gain hold for every frame
  *   supersampling_1  "samples" -> 1 (one ray per pixel, no anti-aliasing)
+ *   lens_pinhole_fov, lighting_flat, fov_lighting: ablate_fov.c,
+ *                    ablate_lighting.c
+ *   reflections_off, light_single: ablate_scene.c; lens_fov:
+ *                    ablate_fov_lens.c (the camera component study's
+ *                    variants, issue 28)
  *
  * Sensors other than cameras are dropped from every variant. */
 #include <errno.h>
@@ -30,7 +35,8 @@
 
 static const char *const kNames[SENSIM_ABLATE_COUNT] = {
     "baseline",        "lens_pinhole",     "noise_off",     "demosaic_off", "wb_ideal", "exposure_fixed",
-    "supersampling_1", "lens_pinhole_fov", "lighting_flat", "fov_lighting"};
+    "supersampling_1", "lens_pinhole_fov", "lighting_flat", "fov_lighting", "reflections_off", "light_single",
+    "lens_fov"};
 
 const char *sensim_ablation_name(sensim_ablation a) {
   return (int)a >= 0 && a < SENSIM_ABLATE_COUNT ? kNames[a] : NULL;
@@ -45,7 +51,8 @@ sensim_status sensim_ablation_from_name(const char *name, sensim_ablation *a) {
     }
   return sensim_error_set(SENSIM_ENOTFOUND,
                       "unknown ablation variant '%s' (baseline, lens_pinhole, noise_off, demosaic_off, wb_ideal, "
-                      "exposure_fixed, supersampling_1, lens_pinhole_fov, lighting_flat, fov_lighting)",
+                      "exposure_fixed, supersampling_1, lens_pinhole_fov, lighting_flat, fov_lighting, reflections_off, "
+                      "light_single, lens_fov)",
                       name);
 }
 
@@ -168,7 +175,7 @@ sensim_status sensim_tools__ablate_set_number(cJSON *obj, const char *key, doubl
   return SENSIM_OK;
 }
 
-static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name, notes *n) {
+static sensim_status edit_camera(const cJSON *root, cJSON *cam, sensim_ablation a, const char *name, notes *n) {
   cJSON *filters = cJSON_GetObjectItemCaseSensitive(cam, "filters");
   if (filters && !cJSON_IsArray(filters)) return sensim_error_set(SENSIM_EPARSE, "%s: 'filters' is not an array", name);
   char removed[256], msg[320];
@@ -234,7 +241,12 @@ static sensim_status edit_camera(cJSON *cam, sensim_ablation a, const char *name
     case SENSIM_ABLATE_COMBINED:
       return sensim_tools__ablate_pinhole_fov(cam, name, n);
     case SENSIM_ABLATE_LIGHTING: /* the scene's, not a camera's: edit_tree */
+    case SENSIM_ABLATE_SINGLE_LIGHT:
       return SENSIM_OK;
+    case SENSIM_ABLATE_REFLECTIONS:
+      return sensim_tools__ablate_no_reflections(root, cam, name, n);
+    case SENSIM_ABLATE_FOV_LENS:
+      return sensim_tools__ablate_fov_lens(cam, name, n);
     default:
       return sensim_error_set(SENSIM_EINVAL, "ablation: unknown variant %d", (int)a);
   }
@@ -266,7 +278,7 @@ static sensim_status edit_tree(cJSON *root, sensim_ablation a, size_t frames, no
     const cJSON *nm = cJSON_GetObjectItemCaseSensitive(s, "name");
     char path[64];
     snprintf(path, sizeof path, "sensors[%zu]", i);
-    sensim_status st = edit_camera(s, a, cJSON_IsString(nm) ? nm->valuestring : path, n);
+    sensim_status st = edit_camera(root, s, a, cJSON_IsString(nm) ? nm->valuestring : path, n);
     if (st) return st;
     double rate = number_or(s, "rate", 10), t = number_or(s, "phase", 0) + number_or(s, "lag", 0);
     if (!(rate > 0)) return sensim_error_set(SENSIM_EINVAL, "ablation: %s: rate %g must be > 0", path, rate);
@@ -278,6 +290,10 @@ static sensim_status edit_tree(cJSON *root, sensim_ablation a, size_t frames, no
   if (!cameras) return sensim_error_set(SENSIM_EINVAL, "ablation: the scenario has no camera sensor");
   if (a == SENSIM_ABLATE_LIGHTING || a == SENSIM_ABLATE_COMBINED) {
     sensim_status st = sensim_tools__ablate_flat_lighting(root, n);
+    if (st) return st;
+  }
+  if (a == SENSIM_ABLATE_SINGLE_LIGHT) {
+    sensim_status st = sensim_tools__ablate_single_light(root, n);
     if (st) return st;
   }
   /* Frame N - 1 is delivered at its capture time plus lag; one more step

@@ -227,7 +227,9 @@ sensim_status sensim_sweep_execute(const sensim_sweep *s, size_t i, const char *
   sensim_error_set(SENSIM_OK, NULL);
   sensim_status run = results ? sensim_tools__sweep_resolve(s, i, &doc) : SENSIM_ENOMEM;
   if (run == SENSIM_OK)
-    run = s->kind == SENSIM_SWEEP_VEPD ? run_vepd(s, i, doc, dir, results) : run_scenario(s, i, doc, dir, results);
+    run = s->kind == SENSIM_SWEEP_VEPD    ? run_vepd(s, i, doc, dir, results)
+          : s->kind == SENSIM_SWEEP_JUDGE ? sensim_tools__sweep_judge_run(s, doc, dir, results)
+                                          : run_scenario(s, i, doc, dir, results);
   cJSON_Delete(doc);
   int ok;
   if (run == SENSIM_OK) {

@@ -117,4 +117,13 @@ sensim_status sensim_tools__sweep_vepd_params(const cJSON *doc, sensim_vepd_expe
  * SENSIM_EIO naming what could not be removed. */
 sensim_status sensim_tools__remove_tree(const char *path);
 
+/* Judge sweeps (sweep_judge.c): the "judge" object's keys (NULL-terminated),
+ * a run's seed (its document's "seed"), and one run: `python3 -m
+ * sensim.judge job` with the document's settings, its output in dir/log.txt,
+ * its record (dir/result.json) merged into results. */
+const char *const *sensim_tools__sweep_judge_keys(void);
+sensim_status sensim_tools__sweep_judge_seed(const cJSON *doc, uint64_t *seed);
+sensim_status sensim_tools__sweep_judge_run(const sensim_sweep *s, const cJSON *doc, const char *dir,
+                                           cJSON *results);
+
 #endif

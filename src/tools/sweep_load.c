@@ -339,13 +339,17 @@ static int reserved(const sensim_sweep *s, const char *name) {
                                      "hdiff_mean_ref", "hdiff_mean_variant", NULL};
   for (size_t i = 0; common[i]; i++)
     if (strcmp(name, common[i]) == 0) return 1;
-  const char *const *own = s->kind == SENSIM_SWEEP_VEPD ? vepd : scenario;
+  static const char *const judge[] = {"epochs", "val_map", NULL};
+  const char *const *own = s->kind == SENSIM_SWEEP_VEPD ? vepd : s->kind == SENSIM_SWEEP_JUDGE ? judge : scenario;
   for (size_t i = 0; own[i]; i++)
     if (strcmp(name, own[i]) == 0) return 1;
-  return s->kind != SENSIM_SWEEP_VEPD && strncmp(name, "frames_", 7) == 0;
+  return s->kind != SENSIM_SWEEP_VEPD && s->kind != SENSIM_SWEEP_JUDGE && strncmp(name, "frames_", 7) == 0;
 }
 
 static sensim_status load_seeds(const sensim_sweep *s, sweep_axis *a, const cJSON *seeds, const char *where) {
+  if (s->kind == SENSIM_SWEEP_JUDGE)
+    return sensim_error_set(SENSIM_EINVAL, "%s: %s: a judge sweep takes no \"seeds\" axis: set \"/seed\" by pointer",
+                            s->source, where);
   if (s->kind == SENSIM_SWEEP_VEPD)
     return sensim_error_set(SENSIM_EINVAL,
                             "%s: %s: a vepd sweep takes no \"seeds\" axis: its seeds are vepd.seed + k for k < "
@@ -625,6 +629,8 @@ static sensim_status plan_runs(sensim_sweep *s) {
         char *imu = NULL;
         st = sensim_tools__sweep_vepd_params(doc, &p, &imu);
         free(imu);
+      } else if (st == SENSIM_OK && s->kind == SENSIM_SWEEP_JUDGE) {
+        st = sensim_tools__sweep_judge_seed(doc, &doc_seed[key]);
       } else if (st == SENSIM_OK && s->seed_axis < 0) {
         st = sensim_tools__sweep_doc_seed(doc, &doc_seed[key]);
       }
@@ -658,7 +664,7 @@ static sensim_status load(sensim_sweep *s, const char *text) {
   if (st != SENSIM_OK) return st;
   if (!cJSON_IsObject(s->spec)) return sensim_error_set(SENSIM_EPARSE, "%s: a sweep is a JSON object", s->source);
   static const char *const keys[] = {"name",    "description", "scenario", "experiment", "ablation", "vepd",
-                                     "threads", "combine",     "axes",     NULL};
+                                     "judge",   "threads",     "combine",  "axes",       NULL};
   if ((st = check_keys(s->spec, keys, s->source, "sweep")) != SENSIM_OK) return st;
   const cJSON *nm = cJSON_GetObjectItemCaseSensitive(s->spec, "name");
   if (nm && (!cJSON_IsString(nm) || !*nm->valuestring))
@@ -676,7 +682,8 @@ static sensim_status load(sensim_sweep *s, const char *text) {
   const cJSON *scn = cJSON_GetObjectItemCaseSensitive(s->spec, "scenario");
   const cJSON *ab = cJSON_GetObjectItemCaseSensitive(s->spec, "ablation");
   const cJSON *vp = cJSON_GetObjectItemCaseSensitive(s->spec, "vepd");
-  static const char *const kinds[] = {"ablation", "vepd", NULL};
+  static const char *const kinds[] = {"ablation", "vepd", "judge", NULL};
+  const cJSON *jd = cJSON_GetObjectItemCaseSensitive(s->spec, "judge");
   if (ex && !cJSON_IsString(ex))
     return sensim_error_set(SENSIM_EINVAL, "%s: \"experiment\" must be \"ablation\" or \"vepd\"", s->source);
   if (!ex) {
@@ -685,12 +692,25 @@ static sensim_status load(sensim_sweep *s, const char *text) {
     s->kind = SENSIM_SWEEP_ABLATION;
   } else if (strcmp(ex->valuestring, "vepd") == 0) {
     s->kind = SENSIM_SWEEP_VEPD;
+  } else if (strcmp(ex->valuestring, "judge") == 0) {
+    s->kind = SENSIM_SWEEP_JUDGE;
   } else {
     const char *near = sensim_suggest(ex->valuestring, kinds);
-    return sensim_error_set(SENSIM_EINVAL, "%s: unknown experiment '%s' (ablation, vepd)%s%s%s", s->source,
+    return sensim_error_set(SENSIM_EINVAL, "%s: unknown experiment '%s' (ablation, vepd, judge)%s%s%s", s->source,
                             ex->valuestring, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   }
-  if (s->kind == SENSIM_SWEEP_VEPD) {
+  if (s->kind != SENSIM_SWEEP_JUDGE && jd)
+    return sensim_error_set(SENSIM_EINVAL, "%s: \"judge\" belongs to \"experiment\": \"judge\"", s->source);
+  if (s->kind == SENSIM_SWEEP_JUDGE) {
+    if (scn || ab || vp)
+      return sensim_error_set(SENSIM_EINVAL, "%s: a judge sweep trains detectors: no \"%s\"", s->source,
+                              scn ? "scenario" : ab ? "ablation" : "vepd");
+    if (!cJSON_IsObject(jd))
+      return sensim_error_set(SENSIM_EINVAL, "%s: a judge sweep needs a \"judge\" object", s->source);
+    st = check_keys(jd, sensim_tools__sweep_judge_keys(), s->source, "judge");
+    if (st == SENSIM_OK && !(s->base = cJSON_Duplicate(jd, 1)))
+      st = sensim_error_set(SENSIM_ENOMEM, "%s: out of memory", s->source);
+  } else if (s->kind == SENSIM_SWEEP_VEPD) {
     if (scn || ab)
       return sensim_error_set(SENSIM_EINVAL, "%s: a vepd sweep simulates its own drives: no \"%s\"", s->source,
                               scn ? "scenario" : "ablation");

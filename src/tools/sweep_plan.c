@@ -54,7 +54,7 @@ const sensim_vepd_variant *sensim_tools__sweep_model(const sensim_sweep *s, size
 }
 
 const char *sensim_sweep_kind_name(sensim_sweep_kind k) {
-  return k == SENSIM_SWEEP_VEPD ? "vepd" : k == SENSIM_SWEEP_ABLATION ? "ablation" : "scenario";
+  return k == SENSIM_SWEEP_JUDGE ? "judge" : k == SENSIM_SWEEP_VEPD ? "vepd" : k == SENSIM_SWEEP_ABLATION ? "ablation" : "scenario";
 }
 
 /* Set ptr in doc to a copy of v. */

@@ -40,6 +40,7 @@ static const cJSON *get(const cJSON *o, const char *key) {
 /* ---- summary.csv ------------------------------------------------------------ */
 
 static const char *const kVepdResults[] = {"estimates", "rmse", "h_est", "h_true", "h_diff", NULL};
+static const char *const kJudgeResults[] = {"epochs", "val_map", NULL};
 
 /* Sensor names over every record's results.frames, in order of first
  * appearance (scenario and ablation sweeps). */
@@ -70,8 +71,9 @@ static void summary_header(FILE *fp, const sensim_sweep *s, const char *const *s
   }
   if (s->kind == SENSIM_SWEEP_VEPD) fputs(",model,manoeuvre,k", fp);
   fputs(",world_seed", fp);
-  if (s->kind == SENSIM_SWEEP_VEPD) {
-    for (size_t k = 0; kVepdResults[k]; k++) fprintf(fp, ",%s", kVepdResults[k]);
+  if (s->kind == SENSIM_SWEEP_VEPD || s->kind == SENSIM_SWEEP_JUDGE) {
+    const char *const *cols = s->kind == SENSIM_SWEEP_VEPD ? kVepdResults : kJudgeResults;
+    for (size_t k = 0; cols[k]; k++) fprintf(fp, ",%s", cols[k]);
   } else {
     fputs(",sim_time", fp);
     for (size_t k = 0; k < nsensors; k++) {
@@ -112,8 +114,9 @@ static void summary_row(FILE *fp, const sensim_sweep *s, size_t i, const cJSON *
   }
   fprintf(fp, ",%llu", (unsigned long long)s->seeds[i]);
   const cJSON *res = get(rec, "results");
-  if (s->kind == SENSIM_SWEEP_VEPD) {
-    for (size_t k = 0; kVepdResults[k]; k++) optional_number(fp, get(res, kVepdResults[k]));
+  if (s->kind == SENSIM_SWEEP_VEPD || s->kind == SENSIM_SWEEP_JUDGE) {
+    const char *const *cols = s->kind == SENSIM_SWEEP_VEPD ? kVepdResults : kJudgeResults;
+    for (size_t k = 0; cols[k]; k++) optional_number(fp, get(res, cols[k]));
   } else {
     optional_number(fp, get(res, "sim_time"));
     for (size_t k = 0; k < nsensors; k++) optional_number(fp, get(get(res, "frames"), sensors[k]));
@@ -127,7 +130,8 @@ static void summary_row(FILE *fp, const sensim_sweep *s, size_t i, const cJSON *
 static sensim_status write_summary(const sensim_sweep *s, const char *out_dir, cJSON *const *recs) {
   const char **sensors = NULL;
   size_t nsensors = 0;
-  sensim_status st = s->kind == SENSIM_SWEEP_VEPD ? SENSIM_OK : sensor_names(s, recs, &sensors, &nsensors);
+  sensim_status st =
+      s->kind == SENSIM_SWEEP_VEPD || s->kind == SENSIM_SWEEP_JUDGE ? SENSIM_OK : sensor_names(s, recs, &sensors, &nsensors);
   size_t n = strlen(out_dir) + 16;
   char *path = malloc(n);
   if (st == SENSIM_OK && !path) st = sensim_error_set(SENSIM_ENOMEM, "out of memory");

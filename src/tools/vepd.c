@@ -42,6 +42,11 @@ static void signal_of(const double *v, size_t n, size_t dim, double *s) {
 
 sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
                                               sensim_vepd_run_metrics *out) {
+  return sensim_vepd_run_metrics_compute_bins(run, SENSIM_ENTROPY_ALL_BINS, out);
+}
+
+sensim_status sensim_vepd_run_metrics_compute_bins(const sensim_vepd_run *run, sensim_entropy_bins bins,
+                                                   sensim_vepd_run_metrics *out) {
   if (!out) return sensim_error_set(SENSIM_EINVAL, "vepd run metrics: NULL out");
   sensim_status st = sensim_tools__vepd_run_check(run, "vepd run metrics");
   if (st != SENSIM_OK) return st;
@@ -55,10 +60,10 @@ sensim_status sensim_vepd_run_metrics_compute(const sensim_vepd_run *run,
   sensim_vepd_run_metrics m;
   m.rmse = sqrt(se / (double)run->n);
   signal_of(run->v_est, run->n, run->dim, s);
-  st = sensim_wiener_entropy(s, run->n, &m.h_est);
+  st = sensim_wiener_entropy_bins(s, run->n, bins, &m.h_est);
   if (st == SENSIM_OK) {
     signal_of(run->v_true, run->n, run->dim, s);
-    st = sensim_wiener_entropy(s, run->n, &m.h_true);
+    st = sensim_wiener_entropy_bins(s, run->n, bins, &m.h_true);
   }
   free(s);
   if (st != SENSIM_OK) return st;
@@ -96,6 +101,12 @@ sensim_status sensim_tools__vepd_from_metrics(const sensim_vepd_run_metrics *ma,
 sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
                                   size_t nb, sensim_vepd_result *out, sensim_vepd_run_metrics *ma,
                                   sensim_vepd_run_metrics *mb) {
+  return sensim_vepd_compute_bins(a, na, b, nb, SENSIM_ENTROPY_ALL_BINS, out, ma, mb);
+}
+
+sensim_status sensim_vepd_compute_bins(const sensim_vepd_run *a, size_t na, const sensim_vepd_run *b,
+                                       size_t nb, sensim_entropy_bins bins, sensim_vepd_result *out,
+                                       sensim_vepd_run_metrics *ma, sensim_vepd_run_metrics *mb) {
   if (!out) return sensim_error_set(SENSIM_EINVAL, "vepd: NULL out");
   if (!a || !b) return sensim_error_set(SENSIM_EINVAL, "vepd: NULL run set");
   if (na == 0 || nb == 0)
@@ -104,7 +115,7 @@ sensim_status sensim_vepd_compute(const sensim_vepd_run *a, size_t na, const sen
   if (!met) return sensim_error_set(SENSIM_ENOMEM, "vepd: out of memory");
   sensim_status st = SENSIM_OK;
   for (size_t i = 0; i < na + nb && st == SENSIM_OK; i++) {
-    st = sensim_vepd_run_metrics_compute(i < na ? &a[i] : &b[i - na], &met[i]);
+    st = sensim_vepd_run_metrics_compute_bins(i < na ? &a[i] : &b[i - na], bins, &met[i]);
     if (st != SENSIM_OK) sensim_error_prefix("vepd: set %s run %zu", i < na ? "a" : "b", i < na ? i : i - na);
   }
   if (st == SENSIM_OK) st = sensim_tools__vepd_from_metrics(met, na, met + na, nb, out);

@@ -161,6 +161,21 @@ static void test_each_variant_edits_only_its_stage(void **state) {
           break;
         case SENSIM_ABLATE_LENS_FOV:
         case SENSIM_ABLATE_COMBINED: expect_pinhole_fov(c, camera(got, cams[k])); break;
+        case SENSIM_ABLATE_REFLECTIONS: cJSON_AddNumberToObject(c, "max_bounces", 0); break;
+        case SENSIM_ABLATE_FOV_LENS: {
+          /* The FOV lens of the Brown-Conrady lens's horizontal field: the
+           * edge rays of the principal row (12 px from the centre) have
+           * tan(angle) = undistort(12 / f), so hfov = 2 atan of that. */
+          const double f = 12.0 / tan(30.0 * 3.14159265358979323846 / 180.0);
+          const double hfov = 2.0 * atan(undistort(12.0 / f, -0.15, 0.02)) * 180.0 / 3.14159265358979323846;
+          double got_h = cJSON_GetObjectItem(camera(got, cams[k]), "hfov_deg")->valuedouble;
+          assert_near(got_h, hfov, 1e-6 * hfov);
+          assert_true(hfov > 60.0); /* barrel distortion sees more than its focal length says */
+          cJSON_ReplaceItemInObject(c, "lens", cJSON_CreateString("fov"));
+          cJSON_DeleteItemFromObject(c, "dist");
+          cJSON_ReplaceItemInObject(c, "hfov_deg", cJSON_CreateNumber(got_h));
+          break;
+        }
         default: break;
       }
     }
@@ -170,7 +185,7 @@ static void test_each_variant_edits_only_its_stage(void **state) {
       fail_msg("variant %s:\nwant %s\ngot %s", sensim_ablation_name((sensim_ablation)a), w, g);
     }
     /* One note per camera, and the lights' for the lighting variants. */
-    if (a != SENSIM_ABLATE_LIGHTING) {
+    if (a != SENSIM_ABLATE_LIGHTING && a != SENSIM_ABLATE_SINGLE_LIGHT) {
       assert_non_null(strstr(notes, "cam: "));
       assert_non_null(strstr(notes, "clean: "));
     }
@@ -178,6 +193,8 @@ static void test_each_variant_edits_only_its_stage(void **state) {
       assert_non_null(strstr(notes, "lights: 1 directional light removed"));
     if (a == SENSIM_ABLATE_NOISE) assert_non_null(strstr(notes, "clean: no noise filter: unchanged"));
     if (a == SENSIM_ABLATE_EXPOSURE) assert_non_null(strstr(notes, "clean: no auto_exposure: unchanged"));
+    if (a == SENSIM_ABLATE_SINGLE_LIGHT) assert_non_null(strstr(notes, "lights: one light already: unchanged"));
+    if (a == SENSIM_ABLATE_REFLECTIONS) assert_non_null(strstr(notes, "no material of roughness < 0.1"));
     cJSON_Delete(want);
     cJSON_Delete(got);
   }
@@ -334,7 +351,8 @@ static int same_patch(const sensim_image *a, const sensim_image *b) {
 }
 
 /* The "clean" camera has no noise and no auto exposure: those variants
- * give it byte-identical frames; lens, demosaic and supersampling change
+ * give it byte-identical frames, as do reflections_off and light_single
+ * (kScene has no mirror and one light); lens, demosaic and supersampling change
  * the box's edges but not the flat background; white balance changes the
  * whole colour balance. */
 static void test_ablate_clean_camera_changes_only_where_the_stage_acts(void **state) {
@@ -348,6 +366,8 @@ static void test_ablate_clean_camera_changes_only_where_the_stage_acts(void **st
       switch ((sensim_ablation)a) {
         case SENSIM_ABLATE_NOISE:
         case SENSIM_ABLATE_EXPOSURE:
+        case SENSIM_ABLATE_REFLECTIONS:  /* no mirror in kScene */
+        case SENSIM_ABLATE_SINGLE_LIGHT: /* one light in kScene */
           if (!same) fail_msg("%s frame %d differs from the baseline", name, k);
           break;
         case SENSIM_ABLATE_WHITE_BALANCE:
@@ -403,6 +423,138 @@ static void test_ablate_exposure_fixed_keeps_the_brightness(void **state) {
   sensim_image_free(&x3);
 }
 
+/* ---- the camera component study's variants (issue 28) ---- */
+
+/* A mirror floor (roughness 0.02, grey) under a blue sky, lit straight
+ * down by two directional lights (intensities 1 and 0.5) and a point
+ * light, seen from 1.5 m up looking 40 deg down: the lower image is floor.
+ * No noise, linear output (quantize only), one sample per pixel. */
+static const char kStudy[] =
+    "{\"world\": {\"seed\": 3, \"threads\": 1, \"background\": [0.05, 0.05, 1.0], \"ambient\": 0.1},\n"
+    " \"duration\": 0.15,\n"
+    " \"meshes\": [{\"name\": \"floor\", \"shape\": {\"kind\": \"plane\", \"size\": [40, 40, 0]},\n"
+    "              \"material\": {\"base_color\": [0.3, 0.3, 0.3], \"roughness\": 0.02}},\n"
+    "             {\"name\": \"matte\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]},\n"
+    "              \"material\": {\"roughness\": 0.8}}],\n"
+    " \"lights\": [{\"kind\": \"directional\", \"direction\": [0, 0, -1], \"intensity\": 0.5},\n"
+    "            {\"kind\": \"directional\", \"direction\": [0, 0, -1], \"intensity\": 1},\n"
+    "            {\"kind\": \"point\", \"position\": [0, 0, 3], \"intensity\": 2}],\n"
+    " \"bodies\": [{\"name\": \"floor\", \"mesh\": \"floor\"},\n"
+    "            {\"name\": \"rig\", \"pose\": {\"position\": [0, 0, 1.5]}}],\n"
+    " \"sensors\": [{\"name\": \"cam\", \"type\": \"camera\", \"body\": \"rig\", \"rate\": 10,\n"
+    "   \"mount\": {\"rpy\": [0, 0.7, 0]}, \"width\": 24, \"height\": 16, \"hfov_deg\": 60, \"samples\": 1,\n"
+    "   \"filters\": [{\"name\": \"quantize\"}]}]}\n";
+
+static void test_study_variants_edit_the_scene_as_documented(void **state) {
+  (void)state;
+  char *json = NULL, notes[1024];
+  /* light_single: the stronger directional light (1 on level ground)
+   * stays, the weaker and the point light go. */
+  SENSIM_OK_OR_FAIL(sensim_ablation_edit(kStudy, SENSIM_ABLATE_SINGLE_LIGHT, 0, &json, notes, sizeof notes));
+  cJSON *got = cJSON_Parse(json), *want = cJSON_Parse(kStudy);
+  free(json);
+  cJSON *lights = cJSON_GetObjectItem(want, "lights");
+  cJSON_DeleteItemFromArray(lights, 2);
+  cJSON_DeleteItemFromArray(lights, 0);
+  assert_true(cJSON_Compare(want, got, 1));
+  assert_non_null(strstr(notes, "kept lights[1]"));
+  assert_non_null(strstr(notes, "2 other lights removed"));
+  cJSON_Delete(got);
+  cJSON_Delete(want);
+  /* reflections_off names the mirroring floor and sets max_bounces 0. */
+  SENSIM_OK_OR_FAIL(sensim_ablation_edit(kStudy, SENSIM_ABLATE_REFLECTIONS, 0, &json, notes, sizeof notes));
+  got = cJSON_Parse(json);
+  free(json);
+  want = cJSON_Parse(kStudy);
+  cJSON_AddNumberToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(want, "sensors"), 0), "max_bounces", 0);
+  assert_true(cJSON_Compare(want, got, 1));
+  assert_non_null(strstr(notes, "cam: max_bounces 1 -> 0: no mirror reflections (mirroring: floor)"));
+  cJSON_Delete(got);
+  cJSON_Delete(want);
+  /* lens_fov: a pinhole of hfov 60 deg becomes the FOV lens of 60 deg. */
+  SENSIM_OK_OR_FAIL(sensim_ablation_edit(kStudy, SENSIM_ABLATE_FOV_LENS, 0, &json, notes, sizeof notes));
+  got = cJSON_Parse(json);
+  free(json);
+  cJSON *cam = cJSON_GetArrayItem(cJSON_GetObjectItem(got, "sensors"), 0);
+  assert_string_equal(cJSON_GetObjectItem(cam, "lens")->valuestring, "fov");
+  assert_near(cJSON_GetObjectItem(cam, "hfov_deg")->valuedouble, 60.0, 1e-9);
+  assert_non_null(strstr(notes, "lens pinhole -> fov"));
+  cJSON_Delete(got);
+  /* Bad input: a malformed light; a field no FOV lens has. */
+  assert_int_equal(sensim_ablation_edit("{\"lights\": [{\"kind\": \"directional\", \"intensity\": \"x\"}, "
+                                        "{\"kind\": \"point\"}], \"sensors\": [{\"type\": \"camera\"}]}",
+                                        SENSIM_ABLATE_SINGLE_LIGHT, 0, &json, NULL, 0),
+                   SENSIM_EPARSE);
+  assert_non_null(strstr(sensim_last_error(), "lights[0]"));
+  assert_int_equal(sensim_ablation_edit("{\"lights\": 3, \"sensors\": [{\"type\": \"camera\"}]}",
+                                        SENSIM_ABLATE_SINGLE_LIGHT, 0, &json, NULL, 0),
+                   SENSIM_EPARSE);
+  assert_int_equal(sensim_ablation_edit("{\"sensors\": [{\"name\": \"wide\", \"type\": \"camera\", \"width\": 64, "
+                                        "\"height\": 64, \"lens\": \"kannala_brandt\", \"hfov_deg\": 170, "
+                                        "\"dist\": [0, 0, 0, 0]}]}",
+                                        SENSIM_ABLATE_FOV_LENS, 0, &json, NULL, 0),
+                   SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "wide"));
+  assert_null(json);
+  sensim_ablation a;
+  SENSIM_OK_OR_FAIL(sensim_ablation_from_name("light_single", &a));
+  assert_int_equal(a, SENSIM_ABLATE_SINGLE_LIGHT);
+}
+
+/* Mean of channel c over the image's lower rows (the floor), 8-bit levels. */
+static double floor_mean(const sensim_image *img, int c) {
+  double s = 0, n = 0;
+  for (int y = 12; y < 16; y++)
+    for (int x = 4; x < 20; x++) {
+      s += img->data[3 * (y * 24 + x) + c] * 255.0;
+      n++;
+    }
+  return s / n;
+}
+
+static sensim_image study_frame(const char *variant) {
+  char p[512];
+  snprintf(p, sizeof p, DIR_A "/study/%s/cam/frame_000000.png", variant);
+  sensim_image img;
+  SENSIM_OK_OR_FAIL(sensim_read_png(p, &img));
+  return img;
+}
+
+/* Rendered: the mirror floor shows the blue sky in the baseline and its
+ * own grey with reflections off; with one light the floor is darker; the
+ * FOV lens moves the horizon (the image changes) but keeps the field. */
+static void test_study_variants_render_what_they_remove(void **state) {
+  (void)state;
+  ablate_fresh_dir(DIR_A "/study");
+  ablate_write_text(DIR_A "/study/scene.json", kStudy);
+  const sensim_ablation vs[4] = {SENSIM_ABLATE_BASELINE, SENSIM_ABLATE_REFLECTIONS, SENSIM_ABLATE_SINGLE_LIGHT,
+                                 SENSIM_ABLATE_FOV_LENS};
+  sensim_ablate_options o;
+  sensim_ablate_options_init(&o);
+  o.variants = vs;
+  o.nvariants = 4;
+  o.frames = 1;
+  SENSIM_OK_OR_FAIL(sensim_ablate_run(DIR_A "/study/scene.json", DIR_A "/study", &o));
+  sensim_image base = study_frame("baseline"), refl = study_frame("reflections_off");
+  sensim_image one = study_frame("light_single"), fov = study_frame("lens_fov");
+  double br = floor_mean(&base, 0), bb = floor_mean(&base, 2);
+  double rr = floor_mean(&refl, 0), rg = floor_mean(&refl, 1), rb = floor_mean(&refl, 2);
+  print_message("floor R/G/B: baseline %.1f/%.1f, reflections_off %.1f/%.1f/%.1f, single light G %.1f\n", br, bb, rr,
+                rg, rb, floor_mean(&one, 1));
+  /* The sky's blue in the mirror: B well above R; without it grey. */
+  if (!(bb - br > 6)) fail_msg("baseline floor does not mirror the blue sky: R %g B %g", br, bb);
+  assert_near(rb, rr, 1.0);
+  assert_near(rg, rr, 1.0);
+  /* One light of the three: less light on the floor. */
+  if (!(floor_mean(&one, 1) < floor_mean(&base, 1) - 5))
+    fail_msg("single light is not darker: %g against %g", floor_mean(&one, 1), floor_mean(&base, 1));
+  assert_false(same_image(&base, &fov));
+  sensim_image_free(&base);
+  sensim_image_free(&refl);
+  sensim_image_free(&one);
+  sensim_image_free(&fov);
+}
+
 int sensim_test_ablate_scenario(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_each_variant_edits_only_its_stage),
@@ -414,6 +566,8 @@ int sensim_test_ablate_scenario(void) {
       cmocka_unit_test_setup(test_ablate_clean_camera_changes_only_where_the_stage_acts, render_setup),
       cmocka_unit_test_setup(test_ablate_wb_ideal_makes_the_grey_background_grey, render_setup),
       cmocka_unit_test_setup(test_ablate_exposure_fixed_keeps_the_brightness, render_setup),
+      cmocka_unit_test(test_study_variants_edit_the_scene_as_documented),
+      cmocka_unit_test(test_study_variants_render_what_they_remove),
   };
   return cmocka_run_group_tests_name("ablate_scenario", tests, NULL, NULL);
 }

@@ -2,7 +2,6 @@
  * (alloc_count.h). Only this binary links it. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +20,27 @@ enum { MAX_RECS = 1 << 16 };
 static alloc_rec recs[MAX_RECS];
 static atomic_size_t nrecs;
 static atomic_int counting;
-/* Allocations left before the one that fails (alloc_fail_nth); < 0: none
- * armed. */
-static atomic_long fail_in = -1;
-static atomic_long failed_count;
 
-/* Whether this allocation is the one armed to fail. */
-static int inject(void) {
-  if (atomic_load_explicit(&fail_in, memory_order_relaxed) < 0) return 0;
-  if (atomic_fetch_sub(&fail_in, 1) != 0) return 0;
-  atomic_fetch_add(&failed_count, 1);
-  errno = ENOMEM;
+/* Failure injection: the allocation number fail_at (from 0, counting from
+ * alloc_fail_after) returns NULL; -1: off. */
+static atomic_long fail_at = -1;
+static atomic_int fired;
+
+static int failing(void) {
+  if (atomic_load_explicit(&fail_at, memory_order_relaxed) < 0) return 0;
+  if (atomic_fetch_sub(&fail_at, 1) != 0) return 0;
+  atomic_store(&fired, 1);
   return 1;
+}
+
+void alloc_fail_after(long k) {
+  atomic_store(&fired, 0);
+  atomic_store(&fail_at, k);
+}
+
+int alloc_fail_stop(void) {
+  atomic_store(&fail_at, -1);
+  return atomic_load(&fired);
 }
 
 static void note(void *p, size_t bytes, const void *site) {
@@ -42,21 +50,21 @@ static void note(void *p, size_t bytes, const void *site) {
 }
 
 void *__wrap_malloc(size_t n) {
-  if (inject()) return NULL;
+  if (failing()) return NULL;
   void *p = __real_malloc(n);
   note(p, n, __builtin_return_address(0));
   return p;
 }
 
 void *__wrap_calloc(size_t n, size_t size) {
-  if (inject()) return NULL;
+  if (failing()) return NULL;
   void *p = __real_calloc(n, size);
   note(p, n * size, __builtin_return_address(0));
   return p;
 }
 
 void *__wrap_realloc(void *p, size_t n) {
-  if (inject()) return NULL;
+  if (failing()) return NULL;
   void *q = __real_realloc(p, n);
   note(q, n, __builtin_return_address(0));
   return q;
@@ -70,13 +78,6 @@ void alloc_count_start(void) {
 }
 
 void alloc_count_stop(void) { atomic_store(&counting, 0); }
-
-void alloc_fail_nth(long n) {
-  atomic_store(&failed_count, 0);
-  atomic_store(&fail_in, n);
-}
-
-long alloc_failed(void) { return atomic_load(&failed_count); }
 
 size_t alloc_count_total(void) { return atomic_load(&nrecs); }
 

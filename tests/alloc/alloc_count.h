@@ -19,14 +19,6 @@ int sensim_test_steady_alloc(void);
 /* Start counting from zero; stop. Counting is process-wide (every thread). */
 void alloc_count_start(void);
 void alloc_count_stop(void);
-/* Make the n-th allocation from now (0: the next) by sensim's own code
- * fail, returning NULL with errno ENOMEM, once; n < 0 disarms. */
-void alloc_fail_nth(long n);
-/* Allocations failed since alloc_fail_nth (0 or 1). */
-long alloc_failed(void);
-/* Also a test group of test_alloc (tests/alloc/malloc_fail_tests.c). */
-int sensim_test_malloc_fail(void);
-
 /* Allocations seen (all, and the first `*n` of them recorded). */
 size_t alloc_count_total(void);
 const alloc_rec *alloc_count_records(size_t *n);
@@ -37,5 +29,14 @@ int alloc_count_seen(const void *p);
  * where (the function where the binary exports it, and the offset into
  * the binary, for addr2line -f -i -e test_alloc). */
 void alloc_count_print(size_t min_bytes, int frames);
+
+/* Failure injection (tests/alloc/malloc_fail_tests.c): from now on, the
+ * allocation numbered k (0: the next one) by sensim's code returns NULL,
+ * once; alloc_fail_stop turns it off and says whether it happened. */
+void alloc_fail_after(long k);
+int alloc_fail_stop(void);
+
+/* The failing-malloc test group. */
+int sensim_test_malloc_fail(void);
 
 #endif

@@ -50,7 +50,7 @@ static void test_overview_lists_every_command_on_stdout(void **state) {
   char names[32][32];
   size_t n = listed_commands(out, names, 32);
   static const char *const expect[] = {"run", "demo", "noise-calib", "allan", "vepd", "ekf",
-                                       "vepd-experiment", "sweep", "ablate", "augment", "image-stats",
+                                       "vepd-experiment", "sweep", "ablate", "dataset", "judge", "augment", "image-stats",
                                        "contact-sheet", "preview-depth", "preview-labels"};
   assert_int_equal(n, sizeof expect / sizeof expect[0]);
   for (size_t i = 0; i < n; i++) assert_string_equal(names[i], expect[i]);

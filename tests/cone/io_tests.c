@@ -25,6 +25,7 @@ static void test_cone_csv_record_reads_back_exactly_with_nan_for_unknowns(void *
   d.rel_vel[0] = 0.7;
   d.rel_vel[1] = 0.3;
   d.rel_vel[2] = 0.0;
+  d.speed = 0.25;
   sensim_frame f;
   memset(&f, 0, sizeof f);
   f.type = SENSIM_PAYLOAD_DETECTION;
@@ -40,12 +41,12 @@ static void test_cone_csv_record_reads_back_exactly_with_nan_for_unknowns(void *
   char line[1024];
   assert_non_null(fgets(line, sizeof line, fp));
   assert_string_equal(line, "t_capture,detected,instance_id,class_id,range,azimuth,elevation,x,y,z,"
-                            "speed_diff,radial_speed,vx,vy,vz\n");
+                            "speed_diff,radial_speed,vx,vy,vz,speed\n");
   assert_non_null(fgets(line, sizeof line, fp));
   fclose(fp);
-  double v[15];
+  double v[16];
   char *p = line;
-  for (int i = 0; i < 15; i++) {
+  for (int i = 0; i < 16; i++) {
     char *end = NULL;
     v[i] = strtod(p, &end);
     assert_true(end != p);
@@ -55,6 +56,7 @@ static void test_cone_csv_record_reads_back_exactly_with_nan_for_unknowns(void *
   assert_true(v[4] == d.range && v[5] == d.azimuth && v[6] == d.elevation);
   assert_true(v[7] == 0.3 && v[8] == -0.03 && v[9] == 0.08);
   assert_true(isnan(v[10]) && v[11] == 0.7 && v[12] == 0.7 && v[13] == 0.3 && v[14] == 0.0);
+  assert_true(v[15] == 0.25);
 }
 
 static sensim_status parse(const char *json, sensim_cone_params *cp) {

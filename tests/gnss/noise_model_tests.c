@@ -294,6 +294,43 @@ static void test_pulled_walk_variance_matches_rotation_sum(void **state) {
   free(err);
 }
 
+/* The study's own pull-back, "pullback_ratio" g: a = draw - g e / p_max
+ * held over each step (e' = e + v dt + a dt^2 / 2, v' = v + a dt), checked
+ * step by step against that recursion written out here, deterministic with
+ * accel_sigma 0 and a mean mu. mu = [0.02, -0.01, 0.005], g = 0.05, p_max
+ * 0.06: the error swings about mu p_max / g (0.024 m) and, the held pull
+ * growing it by exp(k dt t / 4) = 1.23 over the 100 s (k = g / p_max),
+ * stays inside the bound, so the wall never acts. The exact linear pull
+ * with the same k differs from it by up to 5.5 mm (10 % of the swing)
+ * here: the test would see a mix-up. */
+static void test_ratio_pullback_follows_the_published_held_recursion(void **state) {
+  (void)state;
+  void *u = gt_filter("gnss_random_walk", "{\"rate\": 100, \"accel_sigma\": 0, \"pullback_ratio\": "
+                                          "0.05, \"accel_mean\": [0.02, -0.01, 0.005], "
+                                          "\"max_error\": 0.06}");
+  const double mu[3] = {0.02, -0.01, 0.005}, g = 0.05, pmax = 0.06, dt = 0.01;
+  const int nfix = 1001;
+  double *err = malloc(sizeof(double) * 3 * nfix);
+  assert_non_null(err);
+  walk_series(u, nfix, 0.1, 5, err);
+  double e[3] = {0, 0, 0}, v[3] = {0, 0, 0}, swing = 0.0;
+  for (int j = 0; j < nfix; j++) {
+    for (int i = 0; i < 3; i++) {
+      assert_near(err[3 * j + i], e[i], 1e-12);
+      swing = fmax(swing, fabs(e[i]));
+    }
+    for (int st = 0; st < 10; st++)
+      for (int i = 0; i < 3; i++) {
+        double a = mu[i] - g * e[i] / pmax;
+        e[i] += v[i] * dt + 0.5 * a * dt * dt;
+        v[i] += a * dt;
+      }
+  }
+  assert_true(swing > 0.04 && swing < 0.06);
+  gt_filter_free("gnss_random_walk", u);
+  free(err);
+}
+
 /* pullback 0 runs today's double integration bit for bit, and pulling one
  * axis leaves the other axes' bits alone (the draws are the same). */
 static void test_pullback_zero_reproduces_unpulled_walk_bits(void **state) {
@@ -427,6 +464,9 @@ static void test_bad_noise_parameters_are_refused(void **state) {
       {"gnss_noise", "{\"reported_sigma\": [0.1, 0.1]}"},
       {"gnss_random_walk", "{\"pullback\": [1, 1, 2e12]}"},
       {"gnss_random_walk", "{\"pullback\": \"strong\"}"},
+      {"gnss_random_walk", "{\"pullback_ratio\": -0.05}"},
+      {"gnss_random_walk", "{\"pullback_ratio\": [0.05, 0.05, 2e12]}"},
+      {"gnss_random_walk", "{\"pullback_ratio\": 0.05, \"pullback\": 1}"},
       {"gnss_gauss_markov", "{\"tau\": 0}"},
       {"gnss_gauss_markov", "{\"tau\": [1, 0, 1]}"},
       {"gnss_gauss_markov", "{\"tau\": -5}"},
@@ -464,6 +504,7 @@ int sensim_test_gnss_noise_models(void) {
       cmocka_unit_test(test_random_walk_reports_covariance_and_accepts_full_sigma),
       cmocka_unit_test(test_pulled_walk_mean_follows_undamped_oscillator),
       cmocka_unit_test(test_pulled_walk_variance_matches_rotation_sum),
+      cmocka_unit_test(test_ratio_pullback_follows_the_published_held_recursion),
       cmocka_unit_test(test_pullback_zero_reproduces_unpulled_walk_bits),
       cmocka_unit_test(test_gauss_markov_variance_and_autocorrelation_match_exact_discretisation),
       cmocka_unit_test(test_bad_noise_parameters_are_refused),

@@ -102,8 +102,12 @@ static void test_study_variants_load_from_one_scenario_line_each(void **state) {
       "[{\"name\": \"gnss_noise\", \"params\": {\"sigma\": [0.02, 0.02, 0.04], \"reported_sigma\": 0}}]",
       "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback\": 1, \"reported_sigma\": 0}}]",
       "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback\": 1}}, {\"name\": \"gnss_hdop\"}]",
+      /* The experiment's lines since issue 28: the study's p / p_max pull. */
+      "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback_ratio\": 0.05, \"reported_sigma\": 0}}]",
+      "[{\"name\": \"gnss_random_walk\", \"params\": {\"pullback_ratio\": 0.05, \"reported_sigma\": 0}}, "
+      "{\"name\": \"gnss_hdop\"}]",
   };
-  for (int i = 0; i < 8; i++) {
+  for (int i = 0; i < 10; i++) {
     char json[1024];
     snprintf(json, sizeof json,
              "{\"world\": {\"threads\": 0}, \"duration\": 1, \"step\": 0.01, \"sensors\": "

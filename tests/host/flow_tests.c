@@ -252,12 +252,53 @@ static void test_host_set_overrun_rejects_bad_bounds_and_policies(void **state) 
   sensim_world_destroy(w);
 }
 
+/* A filter that fails on frames 2 and 3: each failed frame is dropped at
+ * its delivery time and counted, the advance that reaches it returns the
+ * filter's status, and the sensor goes on delivering the frames after. */
+static sensim_status fail_some_apply(void *user, sensim_frame *f, sensim_filter_ctx *ctx) {
+  (void)user;
+  (void)ctx;
+  if (f->index == 2 || f->index == 3) return sensim_error_set(SENSIM_EINVAL, "frame %d refused", (int)f->index);
+  return SENSIM_OK;
+}
+
+static void test_host_failed_frames_are_dropped_counted_and_the_sensor_goes_on(void **state) {
+  (void)state;
+  static const sensim_filter_def def = {"fail_some", SENSIM_PAYLOAD_ANY, SENSIM_PAYLOAD_ANY, NULL,
+                                        fail_some_apply, NULL};
+  for (int threads = 0; threads <= 2; threads += 2) {
+    sensim_world *w = test_world(threads, 1);
+    sensim_sensor *s = gated_imu(w, "imu", 10.0, 0.05, NULL);
+    SENSIM_OK_OR_FAIL(sensim_sensor_add_user_filter(s, &def, NULL));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.16)); /* frames 0, 1 delivered */
+    assert_int_equal(sensim_sensor_frames_failed(s), 0);
+    assert_int_equal(sensim_world_advance(w, 0.26), SENSIM_EINVAL); /* frame 2 due */
+    assert_non_null(strstr(sensim_last_error(), "frame 2 refused"));
+    assert_int_equal(sensim_sensor_frames_failed(s), 1);
+    assert_true(sensim_world_time(w) == 0.26); /* the clock moved on */
+    assert_int_equal(sensim_world_advance(w, 0.36), SENSIM_EINVAL); /* frame 3 */
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.56));                /* frames 4, 5 */
+    assert_int_equal(sensim_sensor_frames_failed(s), 2);
+    assert_int_equal(sensim_sensor_frames_delivered(s), 4);
+    uint64_t got[8];
+    int n = 0;
+    for (const sensim_frame *f; n < 8 && sensim_sensor_poll(s, &f) == SENSIM_OK && f;) got[n++] = f->index;
+    assert_int_equal(n, 4);
+    assert_true(got[0] == 0 && got[1] == 1 && got[2] == 4 && got[3] == 5);
+    SENSIM_OK_OR_FAIL(sensim_world_reset(w));
+    assert_int_equal(sensim_sensor_frames_failed(s), 0);
+    assert_true(sensim_sensor_frames_failed(NULL) == 0);
+    sensim_world_destroy(w);
+  }
+}
+
 int sensim_test_host_flow(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_host_skip_policy_counts_captures_not_taken),
       cmocka_unit_test(test_host_wait_policy_blocks_at_the_bound_and_loses_nothing),
       cmocka_unit_test(test_host_callbacks_come_in_delivery_order_and_cannot_advance),
       cmocka_unit_test(test_host_set_overrun_rejects_bad_bounds_and_policies),
+      cmocka_unit_test(test_host_failed_frames_are_dropped_counted_and_the_sensor_goes_on),
   };
   return cmocka_run_group_tests_name("host_flow", tests, NULL, NULL);
 }

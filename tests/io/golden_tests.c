@@ -132,10 +132,11 @@ static void test_csv_detection_matches_golden(void **state) {
   d[0].point[0] = 1, d[0].point[1] = -2, d[0].point[2] = 0.1 + 0.2;
   d[0].speed_diff = -0.0, d[0].radial_speed = 1e-310;
   d[0].rel_vel[0] = INFINITY, d[0].rel_vel[1] = -INFINITY, d[0].rel_vel[2] = 3;
+  d[0].speed = 0.25;
   /* Nothing detected: the unknowns are NaN, one of them negative (the cone
    * writer spells every NaN "nan"). */
   d[1].range = d[1].azimuth = d[1].elevation = NAN;
-  d[1].speed_diff = copysign(NAN, -1.0), d[1].radial_speed = NAN;
+  d[1].speed_diff = copysign(NAN, -1.0), d[1].radial_speed = NAN, d[1].speed = NAN;
   for (int k = 0; k < 3; k++) d[1].point[k] = d[1].rel_vel[k] = NAN;
   sensim_frame f[2];
   for (int i = 0; i < 2; i++) f[i] = frame_of(SENSIM_PAYLOAD_DETECTION, 1, 1, &d[i], 0.05 * (i + 1));

@@ -558,6 +558,29 @@ for (const [topic, t] of byTopic) {
       if (bpp) check(m.step === m.width * bpp, topic, `step (width * ${bpp} bytes of ${m.encoding})`, m.width * bpp, m.step);
       check(m.step * m.height === m.data.length, topic, "step * height == data length", m.step * m.height, m.data.length);
     }
+    // Depth images (REP 118, as depth_image_proc reads them): a float
+    // depth is a distance > 0, +Inf where nothing was hit, NaN where
+    // invalid; never 0, which depth_image_proc makes a point at the
+    // camera's origin. The /depth planes, and image_raw of the cameras
+    // --expect lists with "depth": true.
+    const isDepth = parts && (parts.leaf === "depth" || (parts.leaf === "image_raw" && expect.cameras?.[parts.name]?.depth));
+    if (isDepth) {
+      let zeros = 0, inf = 0, nan = 0, n = 0;
+      for (const e of msgs) {
+        const m = e.msg;
+        if (m.encoding !== "32FC1") continue;
+        const dv = new DataView(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+        for (let k = 0; k + 4 <= m.data.length; k += 4) {
+          const d = dv.getFloat32(k, true);
+          n++;
+          if (d === Infinity) inf++;
+          else if (Number.isNaN(d)) nan++;
+          else if (!(d > 0)) zeros++;
+        }
+      }
+      check(zeros === 0, topic, "32FC1 depth pixels <= 0 (REP 118: +Inf no return, NaN invalid)", 0, zeros);
+      s.depth_no_return = inf; s.depth_invalid = nan; s.depth_pixels = n;
+    }
     const m0 = msgs[0].msg;
     s.width = m0.width; s.height = m0.height; s.encoding = [...encs].join(",");
   } else if (type === TYPE.info) {
@@ -903,8 +926,12 @@ for (const [name, sx] of Object.entries(expect.sensors ?? {})) {
   if (sx.lag !== undefined)
     for (const [topic, t] of mine)
       for (const e of t.msgs) {
+        // A point cloud stamped at its scan's first firing (--lidar-time
+        // start) is delivered a window after it plus the lag.
+        const first = byTopic.get(topic).schema === TYPE.cloud && expect.lidar_time !== "end";
+        const want = sx.lag + (first ? sx.window ?? NaN : 0);
         const lag = Number(e.log - stampNs(e.msg.header.stamp)) / 1e9;
-        check(Math.abs(lag - sx.lag) <= 1e-9 + 1e-12, topic, "log time - header.stamp (the sensor's lag)", sx.lag, lag);
+        check(Math.abs(lag - want) <= 1e-9 + 1e-12, topic, first ? "log time - header.stamp (the window and the sensor's lag)" : "log time - header.stamp (the sensor's lag)", want, lag);
       }
   for (const topic of sx.topics ?? [])
     check(byTopic.has(topic), topic, `topic of sensor ${name}`, "present", "absent");
@@ -917,8 +944,14 @@ for (const [name, cx] of Object.entries(expect.cameras ?? {})) {
   const m = t.msgs[0].msg;
   if (cx.hfov_deg !== undefined) {
     // docs/camera_pipeline.md: fx = fy = (W / 2) / tan(hfov / 2), cx = (W - 1) / 2, cy = (H - 1) / 2
-    const f = m.width / 2 / Math.tan((cx.hfov_deg * Math.PI) / 360);
-    const want = [f, 0, (m.width - 1) / 2, 0, f, (m.height - 1) / 2, 0, 0, 1];
+    // for the sensor's W x H; with binning b ("downsample"), delivered
+    // pixel u is the mean of the sensor's b u .. b u + b - 1, centred on
+    // b u + (b - 1) / 2: K' = [f / b, (cx - (b - 1) / 2) / b] (docs/recording.md).
+    const [W, H] = cx.sensor_size ?? [m.width, m.height];
+    const b = cx.binning ?? 1;
+    if (cx.sensor_size) check(m.width === Math.floor(W / b) && m.height === Math.floor(H / b), topic, `size of ${W} x ${H} in blocks of ${b}`, `${Math.floor(W / b)}x${Math.floor(H / b)}`, `${m.width}x${m.height}`);
+    const f = W / 2 / Math.tan((cx.hfov_deg * Math.PI) / 360) / b;
+    const want = [f, 0, ((W - 1) / 2 - (b - 1) / 2) / b, 0, f, ((H - 1) / 2 - (b - 1) / 2) / b, 0, 0, 1];
     check(want.every((v, i) => Math.abs(v - m.k[i]) <= 1e-9 * Math.max(1, Math.abs(v))), topic, `k of a ${cx.hfov_deg} deg camera`, want, Array.from(m.k));
   }
   if (cx.distortion_model !== undefined) check(m.distortion_model === cx.distortion_model, topic, "distortion_model", cx.distortion_model, m.distortion_model);

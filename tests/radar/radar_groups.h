@@ -7,6 +7,7 @@
 int sensim_test_radar_model(void);
 int sensim_test_radar_detect(void);
 int sensim_test_radar_io(void);
+int sensim_test_radar_facets(void);
 
 /* Shared by the groups (radar_fixtures.c). */
 

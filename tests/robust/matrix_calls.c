@@ -212,6 +212,13 @@ static sensim_status mesh_variant(robust_fx *fx, const robust_case *c) {
   sensim_mesh_desc d = test_mesh_desc(v, 3, ix, 1, NULL);
   sensim_material m;
   sensim_material_init(&m);
+  const float zero_n[9] = {0, 0, 1, 0, 0, 1, 0, 0, 0};
+  const float bad_w[12] = {1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1};
+  const float nan_t[12] = {1, 0, 0, 1, NAN, 0, 0, 1, 1, 0, 0, 1};
+  const uint32_t bad_id[1] = {5};
+  sensim_material mats[2];
+  sensim_material_init(&mats[0]);
+  sensim_material_init(&mats[1]);
   switch ((int)c->value) {
     case 0: return sensim_mesh_create(fx->world, NULL, &tmp_mesh);
     case 1: d.vertices = NULL; break;
@@ -228,6 +235,12 @@ static sensim_status mesh_variant(robust_fx *fx, const robust_case *c) {
     case 12: d.nvert = (size_t)UINT32_MAX + 1; break;
     case 13: d.ntri = (size_t)UINT32_MAX; break;
     case 14: m.roughness = NAN, d.material = &m; break;
+    case 16: d.normals = zero_n; break;
+    case 17: d.tangents = bad_w; break;
+    case 18: d.tangents = nan_t; break;
+    case 19: d.materials = mats, d.nmaterials = 2, d.tri_material = bad_id; break;
+    case 20: d.materials = mats, d.nmaterials = 2, d.material = &m; break;
+    case 21: d.tri_material = bad_id; break;
     default: return sensim_mesh_create(fx->world, &d, NULL);
   }
   return sensim_mesh_create(fx->world, &d, &tmp_mesh);
@@ -242,6 +255,23 @@ static sensim_status texture_variant(robust_fx *fx, const robust_case *c) {
     case 3: rgb[5] = 2.0f; return sensim_texture_create(fx->world, 2, 2, rgb, &t);
     default: rgb[0] = NAN; return sensim_texture_create(fx->world, 2, 2, rgb, &t);
   }
+}
+static sensim_status texture_rgba_variant(robust_fx *fx, const robust_case *c) {
+  float rgba[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+  sensim_texture *t = NULL;
+  switch ((int)c->value) {
+    case 0: return sensim_texture_create_rgba(fx->world, 1, 1, NULL, 1, &t);
+    case 1: return sensim_texture_create_rgba(fx->world, 1, 0, rgba, 1, &t);
+    case 2: rgba[3] = -0.5f; return sensim_texture_create_rgba(fx->world, 1, 1, rgba, 1, &t);
+    default: rgba[3] = NAN; return sensim_texture_create_rgba(fx->world, 1, 1, rgba, 0, &t);
+  }
+}
+static sensim_status gltf_broken(robust_fx *fx, const robust_case *c) {
+  static const char *files[4] = {SENSIM_TEST_DATA "/gltf/missing_texture.gltf",
+                                 SENSIM_TEST_DATA "/gltf/negative_ior.gltf",
+                                 SENSIM_TEST_DATA "/gltf/bad_image.gltf",
+                                 SENSIM_TEST_DATA "/gltf/negative_emissive_strength.gltf"};
+  return sensim_mesh_load(fx->world, files[(int)c->value], NULL, &tmp_mesh);
 }
 static sensim_status texture_of_another_world(robust_fx *fx, const robust_case *c) {
   (void)c;
@@ -478,6 +508,20 @@ const robust_case robust_call_cases[] = {
     CALLV(texture_variant, 2, EINV, "texture size"),
     CALLV(texture_variant, 3, EINV, "texture value 5"),
     CALLV(texture_variant, 4, EINV, "texture value 0"),
+    CALLV(mesh_variant, 16, EINV, "normal 2"),
+    CALLV(mesh_variant, 17, EINV, "handedness"),
+    CALLV(mesh_variant, 18, EINV, "tangent 1"),
+    CALLV(mesh_variant, 19, EINV, "material 5 of 2"),
+    CALLV(mesh_variant, 20, EINV, "both a material"),
+    CALLV(mesh_variant, 21, EINV, "nmaterials = 0"),
+    CALLV(texture_rgba_variant, 0, EINV, "NULL"),
+    CALLV(texture_rgba_variant, 1, EINV, "texture size"),
+    CALLV(texture_rgba_variant, 2, EINV, "texture value 3"),
+    CALLV(texture_rgba_variant, 3, EINV, "texture value 3"),
+    CALLV(gltf_broken, 0, SENSIM_EPARSE, "missing_base.png"),
+    CALLV(gltf_broken, 1, SENSIM_EPARSE, "ior"),
+    CALLV(gltf_broken, 2, SENSIM_EPARSE, "not_a_png.png"),
+    CALLV(gltf_broken, 3, SENSIM_EPARSE, "emissiveStrength"),
     CALL(texture_of_another_world, EINV, "another world"),
     CALL(mesh_load_missing, SENSIM_ENOTFOUND, "robust.obj"),
     CALL(mesh_load_null, EINV, NULL),

@@ -199,6 +199,14 @@ const robust_case robust_scenario_cases[] = {
       SENSIM_ETYPE, "points"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"filters\": [{\"name\": \"nope\"}]}]}",
       SENSIM_ENOTFOUND, "nope"),
+    /* The random walk's published pull-back (issue 28): out of range, or
+     * given with the linear one on the same axis. */
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", \"filters\": [{\"name\": "
+      "\"gnss_random_walk\", \"params\": {\"pullback_ratio\": -1}}]}]}",
+      EINV, "pullback_ratio"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"g\", \"type\": \"gnss\", \"filters\": [{\"name\": "
+      "\"gnss_random_walk\", \"params\": {\"pullback_ratio\": 0.05, \"pullback\": 1}}]}]}",
+      EINV, "pullback"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"output\": {\"format\": \"pcd\"}}]}",
       SENSIM_ETYPE, "pcd"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"l\", \"type\": \"lidar\", \"channels\": 300}]}", EINV, "channels"),
@@ -206,6 +214,47 @@ const robust_case robust_scenario_cases[] = {
       SENSIM_ENOTFOUND, "VLP-17"),
     S("{\"duration\": 1, \"sensors\": [{\"name\": \"a\", \"type\": \"imu\"}, {\"name\": \"a\", \"type\": \"imu\"}]}",
       EINV, "already"),
+
+    /* Light transport (issue 26): the path integrator, the environment and
+     * the material keys it reads. */
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"integrator\": \"pth\"}]}", EINV,
+      "integrator"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"max_bounces\": 9}]}", EINV,
+      "max_bounces"),
+    S("{\"duration\": 1, \"sensors\": [{\"name\": \"c\", \"type\": \"camera\", \"integrator\": \"path\", "
+      "\"max_bounces\": 65}]}",
+      EINV, "max_bounces"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"skye\"}}}", EINV, "world.environment.type"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"uniform\"}}}", EPARSE, "radiance"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"uniform\", \"radiance\": [1, -1, 1]}}}", EINV,
+      "radiance[1]"),
+    S("{\"duration\": 1, \"world\": {\"environment\": {\"type\": \"none\", \"radiance\": [1, 1, 1]}}}", EPARSE,
+      "radiance"),
+    S("{\"duration\": 1, \"world\": {\"environment\": 3}}", EPARSE, "world.environment"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"ior\": 0}}]}",
+      EINV, "ior"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"emission\": [1, -2, 0]}}]}",
+      EINV, "emission[1]"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"transmission\": 2}}]}",
+      EINV, "transmission"),
+    S("{\"duration\": 1, \"meshes\": [{\"name\": \"m\", \"shape\": {\"kind\": \"box\", \"size\": [1, 1, 1]}, "
+      "\"material\": {\"specular\": -1}}]}",
+      EINV, "specular"),
+
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rect\", \"edge_u\": [1, 0, 0]}]}", EINV, "edge_u and edge_v"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rect\", \"edge_u\": [1, 0, 0], \"edge_v\": [2, 0, 0]}]}", EINV,
+      "lights[0]"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"disc\", \"direction\": [0, 0, -1]}]}", EINV, "radius"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"point\", \"radius\": -1}]}", EINV, "radius"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"point\", \"angular_diameter_deg\": 0.5}]}", EINV,
+      "angular_diameter_deg"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"directional\", \"angular_diameter_deg\": 40}]}", EINV,
+      "angular_diameter_deg"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"spot\", \"edge_u\": [1, 0, 0]}]}", EINV, "edge_u"),
+    S("{\"duration\": 1, \"lights\": [{\"kind\": \"rectangle\"}]}", EINV, "rect"),
 
     /* The first frame due after the last step: refused before the run. */
     RUN("{\"duration\": 1, \"sensors\": [{\"name\": \"late\", \"type\": \"imu\", \"lag\": 2}]}", EINV,

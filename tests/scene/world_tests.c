@@ -272,6 +272,21 @@ static void test_mesh_create_validation_leaves_world_unchanged(void **state) {
   bad = mat;
   bad.metallic = 2.0f;
   expect_mesh_rejected(w, v, 4, ix, 2, &bad);
+  bad = mat;
+  bad.emission[1] = -1.0f;
+  expect_mesh_rejected(w, v, 4, ix, 2, &bad);
+  bad = mat;
+  bad.ior = 0.0f;
+  expect_mesh_rejected(w, v, 4, ix, 2, &bad);
+  bad = mat;
+  bad.ior = NAN;
+  expect_mesh_rejected(w, v, 4, ix, 2, &bad);
+  bad = mat;
+  bad.transmission = 1.01f;
+  expect_mesh_rejected(w, v, 4, ix, 2, &bad);
+  bad = mat;
+  bad.alpha_mode = (sensim_alpha_mode)7;
+  expect_mesh_rejected(w, v, 4, ix, 2, &bad);
   /* Edges of [0, 1] are fine; the world is still usable. */
   mat.roughness = 0.0f;
   mat.metallic = 1.0f;

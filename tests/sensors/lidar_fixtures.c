@@ -48,7 +48,7 @@ sensim_world *two_tone_wall(double dist, float r_lower, float r_upper) {
   const float v[12] = {(float)dist, 20, -20, (float)dist, -20, -20, (float)dist, -20, 20, (float)dist, 20, 20};
   const uint32_t ix[6] = {0, 1, 2, 0, 2, 3};
   const float tr[2] = {r_lower, r_upper};
-  sensim_mesh_desc d = {v, NULL, 4, ix, 2, tr, NULL};
+  sensim_mesh_desc d = {.vertices = v, .nvert = 4, .indices = ix, .ntri = 2, .tri_reflectance = tr};
   sensim_mesh *m = NULL;
   SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &d, &m));
   sensim_body_params bp;
@@ -93,7 +93,7 @@ void add_wall_ids(sensim_world *w, double d, double y0, double y1, double h, flo
   sensim_material m;
   sensim_material_init(&m);
   m.reflectance = rho;
-  sensim_mesh_desc desc = {v, NULL, 4, ix, 2, NULL, &m};
+  sensim_mesh_desc desc = {.vertices = v, .nvert = 4, .indices = ix, .ntri = 2, .material = &m};
   sensim_mesh *mesh = NULL;
   SENSIM_OK_OR_FAIL(sensim_mesh_create(w, &desc, &mesh));
   sensim_body_params bp;

@@ -57,7 +57,7 @@ static void test_unknown_key_is_eparse_with_a_suggestion(void **state) {
   sweep_load_fails("{\"experiment\": \"vepd\", \"vepd\": {\"ekf\": {\"gnss_sigm\": 1}}}", SENSIM_EPARSE,
                    NEEDLES("unknown key 'gnss_sigm'; did you mean 'gnss_sigma'?"));
   fails_with(", \"experiment\": \"ablaton\"", SENSIM_EINVAL,
-             NEEDLES("unknown experiment 'ablaton' (ablation, vepd); did you mean 'ablation'?"));
+             NEEDLES("unknown experiment 'ablaton' (ablation, vepd, judge); did you mean 'ablation'?"));
   fails_with(", \"combine\": \"zip\"", SENSIM_EINVAL, NEEDLES("\"combine\" must be \"product\" or \"list\""));
 }
 

@@ -81,6 +81,12 @@ static void test_cli_vepd_scores_two_folders_and_rejects_bad_input(void **s) {
   assert_int_equal(run_cli(one), 2);
   const char *opt[] = {"vepd", TMP "/a", TMP "/b", "--bogus", NULL};
   assert_int_equal(run_cli(opt), 2);
+  const char *fl[] = {"vepd", TMP "/a", TMP "/b", "--entropy", "fluctuation", NULL};
+  assert_int_equal(run_cli(fl), 0);
+  const char *badbins[] = {"vepd", TMP "/a", TMP "/b", "--entropy", "half", NULL};
+  assert_int_equal(run_cli(badbins), 2);
+  const char *nobins[] = {"vepd", TMP "/a", TMP "/b", "--entropy", NULL};
+  assert_int_equal(run_cli(nobins), 2);
   const char *missing[] = {"vepd", TMP "/a", TMP "/no_such_dir", NULL};
   assert_int_equal(run_cli(missing), 1);
   log_contains("no_such_dir");
@@ -244,6 +250,21 @@ static void test_cli_vepd_experiment_runs_tiny_and_rejects_bad_k(void **s) {
   const char *noreal[] = {"vepd-experiment", "--runs", "1", "--duration", "2", "--real",
                           TMP "/empty", NULL};
   assert_int_equal(run_cli(noreal), 1);
+  /* Issue 28's flags: the paper's defaults are said, others are taken,
+   * bad values are usage errors. */
+  const char *flags[] = {"vepd-experiment", "--runs", "1", "--duration", "2", "--imu-rate", "200",
+                         "--entropy", "fluctuation", "--pullback", "linear", NULL};
+  assert_int_equal(run_cli(flags), 0);
+  log_contains("IMU 200 Hz");
+  log_contains("fluctuation bins");
+  log_contains("the reference is simulated");
+  const char *bad[][3] = {{"--imu-rate", "0", NULL},     {"--imu-rate", "600", NULL},
+                          {"--entropy", "dc", NULL},     {"--pullback", "spring", NULL},
+                          {"--entropy", NULL, NULL}};
+  for (int i = 0; i < 5; i++) {
+    const char *argv[] = {"vepd-experiment", bad[i][0], bad[i][1], NULL};
+    assert_int_equal(run_cli(argv), 2);
+  }
 }
 
 /* The numeric fields of vepd_table.csv's row for variant v, manoeuvre m

@@ -41,6 +41,9 @@ static void test_gnss_doc_variants_are_the_experiments(void **state) {
   sensim_vepd_experiment_params p;
   sensim_vepd_experiment_params_init(&p);
   assert_int_equal(p.nvariants, 5);
+  /* The paper's IMU rate and entropy (issue 28). */
+  assert_true(p.imu_rate == 100.0);
+  assert_int_equal(p.entropy_bins, SENSIM_ENTROPY_ALL_BINS);
   for (size_t v = 0; v < p.nvariants; v++) {
     char code[64];
     cJSON *arr = doc_row(doc, (int)v + 1, code, sizeof code);

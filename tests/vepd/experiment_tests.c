@@ -186,7 +186,10 @@ static void test_experiment_rejects_bad_parameters(void **s) {
   p.duration = NAN;
   assert_int_equal(sensim_vepd_experiment_run(&p, &r), SENSIM_EINVAL);
   tiny(&p);
-  p.host_rate = 100.0; /* below the IMU's 200 Hz */
+  p.host_rate = 50.0; /* below the IMU's 100 Hz */
+  assert_int_equal(sensim_vepd_experiment_run(&p, &r), SENSIM_EINVAL);
+  tiny(&p);
+  p.entropy_bins = (sensim_entropy_bins)3;
   assert_int_equal(sensim_vepd_experiment_run(&p, &r), SENSIM_EINVAL);
   tiny(&p);
   p.reference_variant = 5;

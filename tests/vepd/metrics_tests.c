@@ -111,6 +111,11 @@ static void test_wiener_entropy_of_bin_centred_tone_is_near_zero(void **s) {
   static double x[n];
   for (int j = 0; j < n; j++) x[j] = 3.0 + cos(2.0 * M_PI * 37.0 * j / n + 0.3);
   double h = -1;
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(x, n, SENSIM_ENTROPY_FLUCTUATION, &h));
+  assert_true(h >= 0.0 && h < 1e-6);
+  /* All bins (the paper's Eq. 2): DC and bin 37 with its mirror hold all
+   * the energy, the rest is rounding: still a tone. */
+  h = -1;
   SENSIM_OK_OR_FAIL(sensim_wiener_entropy(x, n, &h));
   assert_true(h >= 0.0 && h < 1e-6);
 }
@@ -120,7 +125,7 @@ static double white_flatness(size_t n, uint64_t seed) {
   sensim_rng r;
   sensim_rng_init(&r, seed, 1, 2, 3);
   for (size_t j = 0; j < n; j++) x[j] = 5.0 + 0.3 * sensim_rng_normal(&r);
-  SENSIM_OK_OR_FAIL(sensim_wiener_entropy(x, n, &h));
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(x, n, SENSIM_ENTROPY_FLUCTUATION, &h));
   free(x);
   return h;
 }
@@ -168,10 +173,57 @@ static void test_wiener_entropy_ignores_offset_and_scale(void **s) {
     x[j] = sensim_rng_normal(&r) + sin(0.1 * j);
     y[j] = -40.0 * x[j] + 1e3;
   }
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(x, n, SENSIM_ENTROPY_FLUCTUATION, &hx));
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(y, n, SENSIM_ENTROPY_FLUCTUATION, &hy));
+  assert_near(hy, hx, 1e-12);
+  assert_true(hx > 0.0 && hx < 1.0);
+  /* The paper's all-bins entropy keeps DC, so an offset changes it (and a
+   * scale does not: every bin scales alike). */
+  for (int j = 0; j < n; j++) y[j] = -40.0 * x[j];
   SENSIM_OK_OR_FAIL(sensim_wiener_entropy(x, n, &hx));
   SENSIM_OK_OR_FAIL(sensim_wiener_entropy(y, n, &hy));
   assert_near(hy, hx, 1e-12);
-  assert_true(hx > 0.0 && hx < 1.0);
+  for (int j = 0; j < n; j++) y[j] = x[j] + 1e3;
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy(y, n, &hy));
+  assert_true(hy < 0.5 * hx);
+}
+
+/* The paper's Eq. 2 against an independent implementation: the DFT by its
+ * definition (direct O(n^2) sums in long double), then exp of the mean log
+ * over the n bins over the mean, for odd and even n (Nyquist present),
+ * for noise around a mean (DC dominant) and around 0. */
+static double entropy_by_definition(const double *x, size_t n) {
+  long double sl = 0.0L, sm = 0.0L;
+  for (size_t k = 0; k < n; k++) {
+    long double re = 0.0L, im = 0.0L;
+    for (size_t j = 0; j < n; j++) {
+      long double a = -2.0L * 3.14159265358979323846264338327950288L * (long double)((j * k) % n) / (long double)n;
+      re += x[j] * cosl(a);
+      im += x[j] * sinl(a);
+    }
+    long double mag = sqrtl(re * re + im * im);
+    sl += logl(mag);
+    sm += mag;
+  }
+  return (double)(expl(sl / (long double)n) / (sm / (long double)n));
+}
+
+static void test_wiener_entropy_all_bins_matches_the_dft_by_definition(void **s) {
+  (void)s;
+  const size_t ns[4] = {7, 8, 101, 128};
+  const double means[2] = {2.0, 0.0};
+  for (int c = 0; c < 4; c++)
+    for (int m = 0; m < 2; m++) {
+      double x[128], h = -1;
+      sensim_rng r;
+      sensim_rng_init(&r, 17, (uint64_t)c, (uint64_t)m, 0);
+      for (size_t j = 0; j < ns[c]; j++) x[j] = means[m] + 0.1 * sensim_rng_normal(&r) + 0.05 * sin(0.3 * j);
+      SENSIM_OK_OR_FAIL(sensim_wiener_entropy(x, ns[c], &h));
+      assert_near(h, entropy_by_definition(x, ns[c]), 1e-10);
+      double hb = -1;
+      SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(x, ns[c], SENSIM_ENTROPY_ALL_BINS, &hb));
+      assert_true(hb == h);
+    }
 }
 
 static void test_wiener_entropy_of_constant_is_zero_even_with_rounding(void **s) {
@@ -201,9 +253,10 @@ static void test_wiener_entropy_rejects_short_null_and_nan(void **s) {
   x[2] = NAN;
   assert_int_equal(sensim_wiener_entropy(x, 4, &h), SENSIM_EINVAL);
   assert_true(h == -5);
-  /* n = 3: one complex bin, whose flatness is 1 by definition. */
+  assert_int_equal(sensim_wiener_entropy_bins(x, 4, (sensim_entropy_bins)7, &h), SENSIM_EINVAL);
+  /* n = 3: one complex bin without DC, whose flatness is 1 by definition. */
   x[2] = 0.5;
-  SENSIM_OK_OR_FAIL(sensim_wiener_entropy(x, 3, &h));
+  SENSIM_OK_OR_FAIL(sensim_wiener_entropy_bins(x, 3, SENSIM_ENTROPY_FLUCTUATION, &h));
   assert_near(h, 1.0, 1e-15);
 }
 
@@ -254,8 +307,8 @@ static void test_rmse_matches_closed_forms(void **s) {
 
 static void test_vepd_of_offset_runs_is_half_the_rmse_distance(void **s) {
   (void)s;
-  /* A constant offset changes the RMSE but not the estimate's flatness (DC
-   * is left out), so every h_diff is 0, W2 = 0 and
+  /* A constant offset changes the RMSE but not the estimate's flatness over
+   * the fluctuation bins (DC left out), so every h_diff is 0, W2 = 0 and
    * VEPD = W1({0.1, 0.2}, {0.3}) / 2 = ((0.3 - 0.1) + (0.3 - 0.2)) / 2 / 2. */
   static run_buf a0, a1, b0;
   make_run(&a0, 0.1, 0.0);
@@ -264,7 +317,7 @@ static void test_vepd_of_offset_runs_is_half_the_rmse_distance(void **s) {
   sensim_vepd_run A[2] = {a0.run, a1.run}, B[1] = {b0.run};
   sensim_vepd_result r;
   sensim_vepd_run_metrics ma[2], mb[1];
-  SENSIM_OK_OR_FAIL(sensim_vepd_compute(A, 2, B, 1, &r, ma, mb));
+  SENSIM_OK_OR_FAIL(sensim_vepd_compute_bins(A, 2, B, 1, SENSIM_ENTROPY_FLUCTUATION, &r, ma, mb));
   assert_near(r.w1, 0.15, 1e-13);
   assert_near(r.w2, 0.0, 1e-12);
   assert_near(r.vepd, 0.075, 1e-13);
@@ -328,6 +381,7 @@ int sensim_test_vepd_metrics(void) {
       cmocka_unit_test(test_wiener_entropy_of_bin_centred_tone_is_near_zero),
       cmocka_unit_test(test_wiener_entropy_of_white_noise_matches_rayleigh_closed_form),
       cmocka_unit_test(test_wiener_entropy_ignores_offset_and_scale),
+      cmocka_unit_test(test_wiener_entropy_all_bins_matches_the_dft_by_definition),
       cmocka_unit_test(test_wiener_entropy_of_constant_is_zero_even_with_rounding),
       cmocka_unit_test(test_wiener_entropy_rejects_short_null_and_nan),
       cmocka_unit_test(test_rmse_matches_closed_forms),
