@@ -208,6 +208,7 @@ static PyMethodDef body_methods[] = {
      "together); acceleration m/s^2 and angular acceleration rad/s^2 (together). Missing "
      "derivatives are estimated from the keyframes. Times increase strictly."},
     {"push_vertices", (PyCFunction)(void (*)(void))body_push_vertices, METH_VARARGS | METH_KEYWORDS,
+     "push_vertices($self, t, vertices)\n--\n\n"
      "push_vertices(t, vertices): deform the body: its mesh's vertices, an (n, 3) array (float32, m, "
      "mesh frame; n the mesh's vertex count) at t (s). Captures interpolate them linearly in time per "
      "ray. Times increase strictly; a NaN or another count raises ValueError."},
