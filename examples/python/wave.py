@@ -7,9 +7,10 @@ to the sheet's tessellation error (the wave is sampled at 0.25 m).
     PYTHONPATH=build/python python3 examples/python/wave.py
 """
 import math
-from typing import Any
+from typing import Any, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 import sensim
 
@@ -20,11 +21,11 @@ SIDE, CELLS = 20.0, 80   # sheet side (m) and cells along each side
 MAST = 2.0               # lidar height above the still surface, m
 
 
-def sheet() -> tuple[Any, Any]:
+def sheet() -> Tuple[NDArray[np.float32], NDArray[np.uint32]]:
     """Vertices (n, 3) of the flat sheet and its triangles (m, 3)."""
     s = np.linspace(-SIDE / 2, SIDE / 2, CELLS + 1, dtype=np.float32)
     x, y = np.meshgrid(s, s, indexing="ij")
-    v = np.stack([x.ravel(), y.ravel(), np.zeros(x.size, np.float32)], axis=1)
+    v = np.stack([x.ravel(), y.ravel(), np.zeros(x.size, np.float32)], axis=1).astype(np.float32)
     i = np.arange(CELLS + 1)
     a = (i[:-1, None] * (CELLS + 1) + i[None, :-1]).ravel()
     b, c, d = a + CELLS + 1, a + CELLS + 2, a + 1
@@ -32,12 +33,12 @@ def sheet() -> tuple[Any, Any]:
     return v, tri
 
 
-def height(x: Any, t: Any) -> Any:
+def height(x: NDArray[Any], t: "float | NDArray[Any]") -> NDArray[np.float64]:
     k, w = 2 * math.pi / WAVELENGTH, 2 * math.pi / PERIOD
-    return AMPLITUDE * np.sin(k * x - w * t)
+    return np.asarray(AMPLITUDE * np.sin(k * x - w * t), dtype=np.float64)
 
 
-def run(duration: float = 1.0, step: float = 0.01) -> tuple[float, int]:
+def run(duration: float = 1.0, step: float = 0.01) -> Tuple[float, int]:
     """Drive the wave for `duration` s; returns the largest difference (m)
     between a lidar point's height and the wave's at that point and time,
     and the number of points checked."""

@@ -252,7 +252,7 @@ static RTCScene deformed_blas(RTCDevice dev, const sensim_body_snap *bs, double 
                     : NULL;
   if (ix) {
     memcpy(ix, m->indices, 3 * m->ntri * sizeof(unsigned));
-    sensim__rt_alpha_attach(g, m); /* the same holes as the rest mesh's */
+    sensim__rt_alpha_attach(g, m); /* alpha-cut triangles stay cut as the mesh deforms */
     rtcCommitGeometry(g);
     rtcAttachGeometryByID(sc, g, 0);
     rtcSetSceneBuildQuality(sc, RTC_BUILD_QUALITY_LOW);
