@@ -10,18 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h> /* after stdio.h and stddef.h, which it needs */
 #include "core/internal.h"
+#include "core/jpeg_error.h"
 #include "core/png_decode.h"
 
-typedef struct jerr {
-  struct jpeg_error_mgr mgr;
-  jmp_buf jump;
-  char msg[JMSG_LENGTH_MAX];
-} jerr;
-
 static void jerr_exit(j_common_ptr cinfo) {
-  jerr *e = (jerr *)cinfo->err;
+  sensim_jpeg_error *e = (sensim_jpeg_error *)cinfo->err;
   cinfo->err->format_message(cinfo, e->msg);
   longjmp(e->jump, 1);
 }
@@ -31,16 +25,22 @@ static void jerr_quiet(j_common_ptr cinfo, int level) {
   (void)level; /* libjpeg's warnings (recoverable data faults): the image decodes anyway */
 }
 
+struct jpeg_error_mgr *sensim__jpeg_error_init(sensim_jpeg_error *e) {
+  struct jpeg_error_mgr *m = jpeg_std_error(&e->mgr);
+  m->error_exit = jerr_exit;
+  m->emit_message = jerr_quiet;
+  e->msg[0] = 0;
+  return m;
+}
+
 sensim_status sensim__jpeg_decode(FILE *fp, const char *name, sensim__png *out) {
   memset(out, 0, sizeof *out);
   struct jpeg_decompress_struct d;
-  jerr e;
+  sensim_jpeg_error e;
   /* volatile: changed between setjmp and a possible longjmp. */
   uint8_t *volatile row = NULL;
   float *volatile data = NULL;
-  d.err = jpeg_std_error(&e.mgr);
-  e.mgr.error_exit = jerr_exit;
-  e.mgr.emit_message = jerr_quiet;
+  d.err = sensim__jpeg_error_init(&e);
   if (setjmp(e.jump)) {
     jpeg_destroy_decompress(&d);
     free(row);

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h>
 #include "core/internal.h"
+#include "core/jpeg_error.h"
 #include "filters/chain.h"
 
 typedef struct jpeg_params {
@@ -59,32 +59,10 @@ static sensim_status jpeg_create(const cJSON *params, void **user) {
   return SENSIM_OK;
 }
 
-/* libjpeg's error manager, made to return instead of exit. */
-typedef struct jerr {
-  struct jpeg_error_mgr mgr;
-  jmp_buf jump;
-  char msg[JMSG_LENGTH_MAX];
-} jerr;
-
-static void jerr_exit(j_common_ptr cinfo) {
-  jerr *e = (jerr *)cinfo->err;
-  cinfo->err->format_message(cinfo, e->msg);
-  longjmp(e->jump, 1);
-}
-
-static void jerr_quiet(j_common_ptr cinfo, int level) {
-  (void)cinfo;
-  (void)level; /* warnings (corrupt data we made ourselves cannot happen) */
-}
-
-/* Encode the frame's pixels (channels 1 or 3, read with stride `step` bytes
- * per pixel) into a JPEG in memory, decode it and write the result back in
- * place. All libjpeg state lives in this function so that longjmp leaves
- * nothing behind but what the clean-up below frees. */
 static sensim_status roundtrip(const jpeg_params *p, uint8_t *px, uint32_t W, uint32_t H, int channels, int step) {
   struct jpeg_compress_struct c;
   struct jpeg_decompress_struct d;
-  jerr e;
+  sensim_jpeg_error e;
   /* volatile: changed between setjmp and a possible longjmp; mem is
    * written by libjpeg through its address (jpeg_mem_dest), and is ours to
    * free whether compression finished or not. */
@@ -94,10 +72,7 @@ static sensim_status roundtrip(const jpeg_params *p, uint8_t *px, uint32_t W, ui
   unsigned long size = 0;
   memset(&c, 0, sizeof c);
   memset(&d, 0, sizeof d);
-  c.err = d.err = jpeg_std_error(&e.mgr);
-  e.mgr.error_exit = jerr_exit;
-  e.mgr.emit_message = jerr_quiet;
-  e.msg[0] = 0;
+  c.err = d.err = sensim__jpeg_error_init(&e);
   sensim_status rc = SENSIM_OK;
   if (setjmp(e.jump)) {
     rc = sensim__fail(SENSIM_EIO, "jpeg: libjpeg: %s", e.msg);
