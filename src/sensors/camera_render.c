@@ -361,30 +361,39 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
 static sensim_status reflections(render *r) {
   sensim_camera_scratch *s = r->s;
   for (int bounce = 1; s->next.n > 0; bounce++) {
-    sensim_camera_wave cur = s->next;
-    s->next = s->cur;
-    s->next.n = 0;
-    s->cur = cur;
+    const sensim_camera_wave cur = sensim__camera_wave_next(s);
     for (size_t i = 0; i < cur.n; i += LANES) {
       lanes L;
-      L.valid = L.plane = 0;
-      for (int l = 0; l < LANES && i + l < cur.n; l++) {
-        const sensim_camera_wave_ray *e = &cur.ray[i + l];
-        L.pk.org_x[l] = e->org[0], L.pk.org_y[l] = e->org[1], L.pk.org_z[l] = e->org[2];
-        L.pk.dir_x[l] = e->dir[0], L.pk.dir_y[l] = e->dir[1], L.pk.dir_z[l] = e->dir[2];
-        L.pk.tnear[l] = 0.0f;
-        L.pk.tfar[l] = INFINITY;
-        L.pk.time[l] = e->time;
-        for (int c = 0; c < 3; c++) L.w[c][l] = e->w[c];
-        L.sample[l] = e->sample;
-        L.valid |= 1u << l;
-      }
+      sensim__camera_wave_lanes(&cur, i, &L);
       sensim__rt_intersect16(r->view, &L.pk, L.valid, 0);
       sensim_status rc = shade(r, &L, bounce);
       if (rc) return rc;
     }
   }
   return SENSIM_OK;
+}
+
+sensim_camera_wave sensim__camera_wave_next(sensim_camera_scratch *s) {
+  sensim_camera_wave cur = s->next;
+  s->next = s->cur;
+  s->next.n = 0;
+  s->cur = cur;
+  return cur;
+}
+
+void sensim__camera_wave_lanes(const sensim_camera_wave *q, size_t i, lanes *L) {
+  L->valid = L->plane = 0;
+  for (int l = 0; l < LANES && i + l < q->n; l++) {
+    const sensim_camera_wave_ray *e = &q->ray[i + l];
+    L->pk.org_x[l] = e->org[0], L->pk.org_y[l] = e->org[1], L->pk.org_z[l] = e->org[2];
+    L->pk.dir_x[l] = e->dir[0], L->pk.dir_y[l] = e->dir[1], L->pk.dir_z[l] = e->dir[2];
+    L->pk.tnear[l] = 0.0f;
+    L->pk.tfar[l] = INFINITY;
+    L->pk.time[l] = e->time;
+    for (int c = 0; c < 3; c++) L->w[c][l] = e->w[c];
+    L->sample[l] = e->sample;
+    L->valid |= 1u << l;
+  }
 }
 
 /* The direct integrator: the strip's primary packets shaded tile by tile,

@@ -58,6 +58,13 @@ void sensim__camera_tile_rays(render *r, uint32_t y0, uint32_t nrows, uint32_t t
 sensim_status sensim__camera_wave_push(sensim_camera_wave *q, const float o[3], const float d[3], float time,
                                        const float w[3], size_t sample);
 
+/* Make the queued rays (s->next) the wave to trace, and the traced one
+ * the empty queue for the bounce after; returns the wave to trace. */
+sensim_camera_wave sensim__camera_wave_next(sensim_camera_scratch *s);
+/* Lanes from rays [i, i + LANES) of wave q: origin, direction, time,
+ * throughput and sample, tnear 0, tfar infinity, valid set, plane 0. */
+void sensim__camera_wave_lanes(const sensim_camera_wave *q, size_t i, lanes *L);
+
 /* The path integrator's strip (sensors/render/path.c). */
 sensim_status sensim__camera_path_strip(render *r, uint32_t y0, uint32_t nrows);
 

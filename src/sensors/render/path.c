@@ -251,24 +251,12 @@ sensim_status sensim__camera_path_strip(render *r, uint32_t y0, uint32_t nrows) 
         if (rc) return rc;
       }
   for (int bounce = 1; s->next.n > 0; bounce++) {
-    sensim_camera_wave cur = s->next;
-    s->next = s->cur;
-    s->next.n = 0;
-    s->cur = cur;
+    const sensim_camera_wave cur = sensim__camera_wave_next(s);
     for (size_t i = 0; i < cur.n; i += LANES) {
-      L.valid = L.plane = 0;
+      sensim__camera_wave_lanes(&cur, i, &L);
       for (int l = 0; l < LANES && i + l < cur.n; l++) {
-        const sensim_camera_wave_ray *e = &cur.ray[i + l];
-        L.pk.org_x[l] = e->org[0], L.pk.org_y[l] = e->org[1], L.pk.org_z[l] = e->org[2];
-        L.pk.dir_x[l] = e->dir[0], L.pk.dir_y[l] = e->dir[1], L.pk.dir_z[l] = e->dir[2];
-        L.pk.tnear[l] = 0.0f;
-        L.pk.tfar[l] = INFINITY;
-        L.pk.time[l] = e->time;
-        for (int c = 0; c < 3; c++) L.w[c][l] = e->w[c];
-        L.sample[l] = e->sample;
-        L.pdf[l] = e->pdf;
-        L.ch[l] = e->ch;
-        L.valid |= 1u << l;
+        L.pdf[l] = cur.ray[i + l].pdf;
+        L.ch[l] = cur.ray[i + l].ch;
       }
       sensim__rt_intersect16(r->view, &L.pk, L.valid, 0);
       sensim_status rc = shade(&pc, &L, bounce);
