@@ -38,29 +38,6 @@ static const char usage_text[] =
 
 static int usage(const char *what, const char *arg) { return sensim__cli_usage("ablate", what, arg); }
 
-/* Comma-separated variant names into list; -1 on an unknown or repeated one. */
-static int parse_variants(const char *s, sensim_ablation *list, size_t *n) {
-  *n = 0;
-  char buf[512];
-  if (strlen(s) >= sizeof buf) return -1;
-  strcpy(buf, s);
-  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    sensim_ablation a;
-    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK) {
-      const char *names[SENSIM_ABLATE_COUNT + 1];
-      for (int k = 0; k < SENSIM_ABLATE_COUNT; k++) names[k] = sensim_ablation_name((sensim_ablation)k);
-      names[SENSIM_ABLATE_COUNT] = NULL;
-      const char *near = sensim_suggest(tok, names);
-      if (near) fprintf(stderr, "sensim ablate: unknown variant '%s'; did you mean '%s'?\n", tok, near);
-      return -1;
-    }
-    if (*n >= SENSIM_ABLATE_COUNT) return -1;
-    for (size_t i = 0; i < *n; i++)
-      if (list[i] == a) return -1;
-    list[(*n)++] = a;
-  }
-  return *n ? 0 : -1;
-}
 
 int sensim__cli_ablate(int argc, char **argv) {
   const char *scenario = NULL, *out = NULL;
@@ -84,7 +61,7 @@ int sensim__cli_ablate(int argc, char **argv) {
         if (sensim__cli_parse_long(v, 0, 1024, &threads)) return usage("--threads: expected an integer in 0..1024, got", v);
       } else if (strcmp(a, "--frames") == 0) {
         if (sensim__cli_parse_long(v, 1, 1000000, &frames)) return usage("--frames: expected an integer in 1..1000000, got", v);
-      } else if (parse_variants(v, list, &nlist)) {
+      } else if (sensim__cli_parse_variants("ablate", v, list, &nlist)) {
         return usage("--variants: unknown or repeated variant in", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {

@@ -56,6 +56,10 @@ int sensim__cli_unknown_option(const char *cmd, const char *opt, const char *con
 /* "sensim CMD: WHAT 'ARG'" (without the quoted part for a NULL arg) and
  * where help is, on stderr; returns 2, the exit code of bad usage. */
 int sensim__cli_usage(const char *cmd, const char *what, const char *arg);
+/* Comma-separated ablation variant names (sensim ablate, sensim dataset)
+ * into list (room for SENSIM_ABLATE_COUNT); -1 on an unknown (with a
+ * suggestion on stderr, naming `cmd`), repeated or empty one. */
+int sensim__cli_parse_variants(const char *cmd, const char *s, sensim_ablation *list, size_t *n);
 /* A whole decimal integer in lo..hi into *v: 0, or -1 (v untouched) for
  * anything else (empty, trailing text, out of range). */
 int sensim__cli_parse_long(const char *s, long lo, long hi, long *v);

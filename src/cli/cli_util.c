@@ -32,3 +32,26 @@ int sensim__cli_usage(const char *cmd, const char *what, const char *arg) {
           arg ? "'" : "", cmd);
   return 2;
 }
+
+int sensim__cli_parse_variants(const char *cmd, const char *s, sensim_ablation *list, size_t *n) {
+  *n = 0;
+  char buf[1024];
+  if (strlen(s) >= sizeof buf) return -1;
+  strcpy(buf, s);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    sensim_ablation a;
+    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK) {
+      const char *names[SENSIM_ABLATE_COUNT + 1];
+      for (int k = 0; k < SENSIM_ABLATE_COUNT; k++) names[k] = sensim_ablation_name((sensim_ablation)k);
+      names[SENSIM_ABLATE_COUNT] = NULL;
+      const char *near = sensim_suggest(tok, names);
+      if (near) fprintf(stderr, "sensim %s: unknown variant '%s'; did you mean '%s'?\n", cmd, tok, near);
+      return -1;
+    }
+    if (*n >= SENSIM_ABLATE_COUNT) return -1;
+    for (size_t i = 0; i < *n; i++)
+      if (list[i] == a) return -1;
+    list[(*n)++] = a;
+  }
+  return *n ? 0 : -1;
+}

@@ -43,29 +43,6 @@ static void print_usage(FILE *fp) {
 
 static int usage(const char *what, const char *arg) { return sensim__cli_usage("dataset", what, arg); }
 
-/* Comma-separated variant names; -1 on an unknown, repeated or empty one. */
-static int parse_variants(const char *s, sensim_ablation *list, size_t *n) {
-  *n = 0;
-  char buf[1024];
-  if (strlen(s) >= sizeof buf) return -1;
-  strcpy(buf, s);
-  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    sensim_ablation a;
-    if (sensim_ablation_from_name(tok, &a) != SENSIM_OK) {
-      const char *names[SENSIM_ABLATE_COUNT + 1];
-      for (int k = 0; k < SENSIM_ABLATE_COUNT; k++) names[k] = sensim_ablation_name((sensim_ablation)k);
-      names[SENSIM_ABLATE_COUNT] = NULL;
-      const char *near = sensim_suggest(tok, names);
-      if (near) fprintf(stderr, "sensim dataset: unknown variant '%s'; did you mean '%s'?\n", tok, near);
-      return -1;
-    }
-    if (*n >= SENSIM_ABLATE_COUNT) return -1;
-    for (size_t i = 0; i < *n; i++)
-      if (list[i] == a) return -1;
-    list[(*n)++] = a;
-  }
-  return *n ? 0 : -1;
-}
 
 /* Comma-separated class ids 1..65535, none repeated; -1 otherwise. */
 static int parse_classes(const char *s, uint16_t *list, size_t *n) {
@@ -118,7 +95,7 @@ int sensim__cli_dataset(int argc, char **argv) {
       } else if (strcmp(a, "--classes") == 0) {
         if (parse_classes(v, classes, &nclasses))
           return usage("--classes: expected distinct class ids in 1..65535, comma-separated, got", v);
-      } else if (parse_variants(v, list, &nlist)) {
+      } else if (sensim__cli_parse_variants("dataset", v, list, &nlist)) {
         return usage("--variants: unknown or repeated variant in", v);
       }
     } else if (a[0] == '-' && a[1] != '\0') {
