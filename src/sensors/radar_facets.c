@@ -52,6 +52,7 @@
 #include "rt/rt.h"
 #include "sensors/kinematics.h"
 #include "sensors/radar_internal.h"
+#include "sensors/radar_trig.h"
 
 /* Deepest split of a triangle into four: sub-triangles at least 1/2^16 of
  * its edges. */
@@ -82,9 +83,10 @@ static inline double fast_atan2(double y, double x) {
   const double z = mn / mx, z2 = z * z;
   double r = z * (1.0 + z2 * (-0.3333314528 + z2 * (0.1999355085 + z2 * (-0.1420889944 + z2 * (0.1065626393 +
              z2 * (-0.0752896400 + z2 * (0.0429096138 + z2 * (-0.0161657367 + z2 * 0.0028662257))))))));
-  if (ay > ax) r = 0.5 * M_PI - r;
-  if (x < 0) r = M_PI - r;
-  return y < 0 ? -r : r;
+  /* selects, not branches: the signs are as likely one way as the other */
+  const double r1 = ay > ax ? 0.5 * M_PI - r : r;
+  const double r2 = x < 0 ? M_PI - r1 : r1;
+  return copysign(r2, y);
 }
 
 static double sinc(double x) { return fabs(x) < 1e-8 ? 1.0 - x * x / 6.0 : sin(x) / x; }
@@ -112,11 +114,7 @@ void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re
    * small the difference cancels (relative error ~ 1e-16 / |d|), so below
    * |d| = 1e-2 the sinc form stands. */
   double cr[3], ci[3];
-  for (int i = 0; i < 3; i++) {
-    const double ph = v3_dot(w, v[i]);
-    cr[i] = cos(ph); /* the compiler pairs them into one sincos */
-    ci[i] = sin(ph);
-  }
+  for (int i = 0; i < 3; i++) sensim__radar_sincos(v3_dot(w, v[i]), &ci[i], &cr[i]);
   double sr = 0.0, si = 0.0;
   for (int i = 0; i < 3; i++) {
     const int j = (i + 1) % 3;
@@ -129,10 +127,11 @@ void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re
       sr += f * (ci[j] - ci[i]);
       si -= f * (cr[j] - cr[i]);
     } else {
-      const double ph = 0.5 * (v3_dot(w, v[i]) + v3_dot(w, v[j]));
+      double sp, cp;
+      sensim__radar_sincos(0.5 * (v3_dot(w, v[i]) + v3_dot(w, v[j])), &sp, &cp);
       const double s = flux * sinc(0.5 * d);
-      sr += s * cos(ph);
-      si += s * sin(ph);
+      sr += s * cp;
+      si += s * sp;
     }
   }
   /* divided by j |w|^2: (sr + j si) / j = si - j sr */
@@ -196,6 +195,8 @@ typedef struct facet_run {
   sensim_vec3 carrier_o; /* the carrier's origin at t (world) */
   double carrier_r;      /* and its mesh's radius, m; 0 without one */
   const float *depth;    /* the grid rays' first hits, m */
+  float *depth3;         /* the largest of depth over each cell's 3 x 3 block (clipped to the grid;
+                            NaN as infinity) */
   double t, rain_db_per_m;
   sub *subs;
   size_t nsub;
@@ -284,8 +285,9 @@ static sensim_status flush(facet_run *fr) {
       double ire, iim;
       sensim__radar_po_triangle(rel, v3_scale(u, -2.0 * R->k), &ire, &iim);
       const double mag = sqrt(mat->radar_specular * pw) * cosi * g / R2;
-      const double ph = 2.0 * R->k * q->R; /* exp(-j k 2R) */
-      const double c = cos(ph), s = -sin(ph);
+      double c, s; /* exp(-j k 2R) */
+      sensim__radar_sincos(2.0 * R->k * q->R, &s, &c);
+      s = -s;
       e.re = mag * (ire * c - iim * s);
       e.im = mag * (ire * s + iim * c);
     }
@@ -313,7 +315,7 @@ static int behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rs
   const sensim__radar *R = fr->R;
   const sensim_radar_params *p = &R->p;
   if (!(d > 2.0 * rs)) return 0;
-  const double rho = hypot(ls.x, ls.y);
+  const double rho = sqrt(ls.x * ls.x + ls.y * ls.y);
   const double az = fast_atan2(ls.y, ls.x), el = fast_atan2(ls.z, rho), ang = rs > 0 ? asin(rs / d) : 0.0;
   const double angaz = rs > 0 ? (rho > rs ? asin(dmin(1.0, rs / rho)) : M_PI) : 0.0;
   const int i0 = ifloor((az - angaz + 0.5 * p->hfov) * fr->inv_daz) - 1,
@@ -328,6 +330,34 @@ static int behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rs
       if (!(row[ii] < lim)) return 0;
   }
   return 1;
+}
+
+/* behind_depth for a point (a sub-triangle's centroid, rs = 0): its 3 x 3
+ * block of cells is hidden when their largest depth is nearer than the
+ * limit, one look-up in depth3; the loop where the block leaves the grid. */
+static int point_behind_depth(const facet_run *fr, sensim_vec3 ls, double d) {
+  const sensim__radar *R = fr->R;
+  const sensim_radar_params *p = &R->p;
+  if (!(d > 0.0)) return 0;
+  const double rho = sqrt(ls.x * ls.x + ls.y * ls.y);
+  const int i = ifloor((fast_atan2(ls.y, ls.x) + 0.5 * p->hfov) * fr->inv_daz);
+  const int j = ifloor((fast_atan2(ls.z, rho) + 0.5 * p->vfov) * fr->inv_del);
+  if (i < 0 || i >= R->naz || j < 0 || j >= R->nel) return behind_depth(fr, ls, d, 0.0, 9.0);
+  return fr->depth3[(size_t)j * (size_t)R->naz + (size_t)i] < d - (0.1 + 0.01 * d);
+}
+
+/* depth3 from depth (see facet_run). */
+static void dilate3(const float *depth, int naz, int nel, float *out) {
+  for (int j = 0; j < nel; j++)
+    for (int i = 0; i < naz; i++) {
+      float m = -INFINITY;
+      for (int jj = j > 0 ? j - 1 : 0; jj <= j + 1 && jj < nel; jj++)
+        for (int ii = i > 0 ? i - 1 : 0; ii <= i + 1 && ii < naz; ii++) {
+          const float x = depth[(size_t)jj * (size_t)naz + (size_t)ii];
+          m = x > m ? x : (x == x ? m : INFINITY);
+        }
+      out[(size_t)j * (size_t)naz + (size_t)i] = m;
+    }
 }
 
 /* Queue the sub-triangles of triangle (a, b, c) of body `bi` (sensor
@@ -393,7 +423,7 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     }
     if (!(rc >= p->min_range && rc <= p->max_range)) continue;
     if (fov_excess(&fr->f, ctr) > 0) continue;
-    if (behind_depth(fr, ctr, rc, 0.0, 9.0)) continue;
+    if (point_behind_depth(fr, ctr, rc)) continue;
     sub *q = &fr->subs[fr->nsub++];
     q->v[0] = v[0];
     q->v[1] = v[1];
@@ -447,11 +477,13 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
   }
   fr.subs = sensim__frame_buffer(FACET_CHUNK * sizeof *fr.subs, 0);
   fr.occl = sensim__frame_buffer(FACET_CHUNK, 0);
+  fr.depth3 = sensim__frame_buffer((size_t)fr.R->naz * (size_t)fr.R->nel * sizeof *fr.depth3, 0);
   sensim_status rc = SENSIM_OK;
-  if (!fr.subs || !fr.occl) {
+  if (!fr.subs || !fr.occl || !fr.depth3) {
     rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for facet echoes");
     goto done;
   }
+  dilate3(depth, fr.R->naz, fr.R->nel, fr.depth3);
   for (size_t bi = 0; bi < snap->nbodies && rc == SENSIM_OK; bi++) {
     const sensim_body_snap *b = &snap->bodies[bi];
     if ((int)bi == ctx->carrier || !b->mesh || b->mesh->ntri == 0) continue;
@@ -499,5 +531,6 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
 done:
   sensim__frame_buffer_free(fr.subs);
   sensim__frame_buffer_free(fr.occl);
+  sensim__frame_buffer_free(fr.depth3);
   return rc;
 }
