@@ -254,6 +254,8 @@ static sensim_status flush(facet_run *fr) {
   }
   const double coh = R->K * 4.0 * M_PI / (R->lambda * R->lambda);
   sensim_status rc = SENSIM_OK;
+  sensim_body_state bs;
+  int state_body = -1;
   for (size_t i = 0; i < n && rc == SENSIM_OK; i++) {
     if (fr->occl[i]) continue;
     const sub *q = &fr->subs[i];
@@ -270,7 +272,13 @@ static sensim_status flush(facet_run *fr) {
     e.az = fast_atan2(ls.y, ls.x);
     e.el = fast_atan2(ls.z, sqrt(ls.x * ls.x + ls.y * ls.y));
     const sensim_vec3 uw = to_world_dir(fr, u);
-    const sensim_vec3 vp = sensim__snap_point_velocity(snap, (size_t)q->body, fr->t, v3_add(fr->pose.pos, v3_scale(uw, q->R)));
+    if (q->body != state_body) { /* one body's facets come in runs: its state once per run */
+      sensim__snap_state_at(snap, (size_t)q->body, fr->t, &bs);
+      state_body = q->body;
+    }
+    /* the velocity of the facet's point (sensim__snap_point_velocity) */
+    const sensim_vec3 vp =
+        v3_add(bs.lin_vel, v3_cross(bs.ang_vel, v3_sub(v3_add(fr->pose.pos, v3_scale(uw, q->R)), bs.pose.pos)));
     e.vel = v3_dot(uw, v3_sub(vp, fr->vs));
     if (e.vel < p->min_velocity || e.vel > p->max_velocity) continue;
     e.instance = b->instance_id;
@@ -332,14 +340,14 @@ static int behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rs
   return 1;
 }
 
-/* behind_depth for a point (a sub-triangle's centroid, rs = 0): its 3 x 3
+/* behind_depth for a point (a sub-triangle's centroid, rs = 0; d = |ls|,
+ * rho its distance from the Z axis): its 3 x 3
  * block of cells is hidden when their largest depth is nearer than the
  * limit, one look-up in depth3; the loop where the block leaves the grid. */
-static int point_behind_depth(const facet_run *fr, sensim_vec3 ls, double d) {
+static int point_behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rho) {
   const sensim__radar *R = fr->R;
   const sensim_radar_params *p = &R->p;
   if (!(d > 0.0)) return 0;
-  const double rho = sqrt(ls.x * ls.x + ls.y * ls.y);
   const int i = ifloor((fast_atan2(ls.y, ls.x) + 0.5 * p->hfov) * fr->inv_daz);
   const int j = ifloor((fast_atan2(ls.z, rho) + 0.5 * p->vfov) * fr->inv_del);
   if (i < 0 || i >= R->naz || j < 0 || j >= R->nel) return behind_depth(fr, ls, d, 0.0, 9.0);
@@ -375,10 +383,10 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
   const sensim_vec3 nn = v3_cross(v3_sub(b, a), v3_sub(c, a));
   const double nl = v3_norm(nn);
   if (!(nl > 0)) return SENSIM_OK;
-  const sensim_vec3 n = v3_scale(nn, 1.0 / nl);
-  /* the foot of the radar (the origin) on the triangle's plane: where the
-   * two-way phase is stationary */
-  const sensim_vec3 foot = v3_scale(n, v3_dot(a, n));
+  /* the foot of the radar (the origin) on the triangle's plane, where the
+   * two-way phase is stationary: only for pieces near the Fresnel scale */
+  sensim_vec3 foot = v3(0, 0, 0);
+  int have_foot = 0;
   const double range_floor = dmax(p->min_range, 0.05);
   struct {
     sensim_vec3 v[3];
@@ -406,8 +414,15 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     int split = 0;
     if (depth < FACET_MAX_DEPTH) {
       /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
-      split = rt > dmin(R->dr, rmin * p->azimuth_resolution) ||
-              (rt > sqrt(R->lambda * rmin / 64.0) && v3_norm(v3_sub(foot, ctr)) < rt + 2.0 * sqrt(R->lambda * rc));
+      split = rt > dmin(R->dr, rmin * p->azimuth_resolution);
+      if (!split && rt > sqrt(R->lambda * rmin / 64.0)) {
+        if (!have_foot) {
+          const sensim_vec3 n = v3_scale(nn, 1.0 / nl);
+          foot = v3_scale(n, v3_dot(a, n));
+          have_foot = 1;
+        }
+        split = v3_norm(v3_sub(foot, ctr)) < rt + 2.0 * sqrt(R->lambda * rc);
+      }
     }
     if (split) {
       if (behind_depth(fr, ctr, rc, rt, FACET_SPLIT_CELLS)) continue;
@@ -422,8 +437,9 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
       continue;
     }
     if (!(rc >= p->min_range && rc <= p->max_range)) continue;
-    if (fov_excess(&fr->f, ctr) > 0) continue;
-    if (point_behind_depth(fr, ctr, rc)) continue;
+    const double rho = sqrt(ctr.x * ctr.x + ctr.y * ctr.y); /* fov_excess, shared */
+    if (dmax(-fr->f.sh * ctr.x + fr->f.ch * fabs(ctr.y), fabs(ctr.z) * fr->f.cv - rho * fr->f.sv) > 0) continue;
+    if (point_behind_depth(fr, ctr, rc, rho)) continue;
     sub *q = &fr->subs[fr->nsub++];
     q->v[0] = v[0];
     q->v[1] = v[1];
