@@ -144,6 +144,7 @@ typedef struct sub {
   sensim_vec3 v[3]; /* vertices in the sensor frame, m */
   sensim_vec3 c;    /* centroid, sensor frame */
   double R;         /* range to the centroid, |c|, m */
+  double az, el;    /* its direction, rad */
   int body;
 } sub;
 
@@ -222,6 +223,10 @@ static sensim_status flush(facet_run *fr) {
   /* The visibility rays leave one point for neighbouring facets: traced
    * as packets of 16 (rtcOccluded16), the same query as one at a time. */
   const float time = sensim__rt_ray_time(fr->view, fr->t);
+  /* the radar from the carrier's centre, and |oc|^2 - r^2, for where a ray
+   * leaves the carrier's sphere */
+  const sensim_vec3 oc = v3_sub(fr->pose.pos, fr->carrier_o);
+  const double oc_c = v3_dot(oc, oc) - fr->carrier_r * fr->carrier_r;
   for (size_t i0 = 0; i0 < n; i0 += 16) {
     sensim_rt_shadow16 pk;
     const size_t m = n - i0 < 16 ? n - i0 : 16;
@@ -240,8 +245,7 @@ static sensim_status flush(facet_run *fr) {
        * within millimetres of q->R */
       double t0 = 0.0;
       if (fr->carrier_r > 0) {
-        const sensim_vec3 oc = v3_sub(fr->pose.pos, fr->carrier_o);
-        const double b = v3_dot(u, oc), disc = b * b - (v3_dot(oc, oc) - fr->carrier_r * fr->carrier_r);
+        const double b = v3_dot(u, oc), disc = b * b - oc_c;
         if (disc > 0) t0 = dmax(0.0, -b + sqrt(disc));
       }
       const double t1 = q->R - (0.01 + 1e-4 * q->R);
@@ -269,8 +273,8 @@ static sensim_status flush(facet_run *fr) {
     sensim__radar_echo e;
     memset(&e, 0, sizeof e);
     e.range = q->R;
-    e.az = fast_atan2(ls.y, ls.x);
-    e.el = fast_atan2(ls.z, sqrt(ls.x * ls.x + ls.y * ls.y));
+    e.az = q->az;
+    e.el = q->el;
     const sensim_vec3 uw = to_world_dir(fr, u);
     if (q->body != state_body) { /* one body's facets come in runs: its state once per run */
       sensim__snap_state_at(snap, (size_t)q->body, fr->t, &bs);
@@ -341,15 +345,15 @@ static int behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rs
 }
 
 /* behind_depth for a point (a sub-triangle's centroid, rs = 0; d = |ls|,
- * rho its distance from the Z axis): its 3 x 3
+ * az and el its direction as behind_depth computes them): its 3 x 3
  * block of cells is hidden when their largest depth is nearer than the
  * limit, one look-up in depth3; the loop where the block leaves the grid. */
-static int point_behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double rho) {
+static int point_behind_depth(const facet_run *fr, sensim_vec3 ls, double d, double az, double el) {
   const sensim__radar *R = fr->R;
   const sensim_radar_params *p = &R->p;
   if (!(d > 0.0)) return 0;
-  const int i = ifloor((fast_atan2(ls.y, ls.x) + 0.5 * p->hfov) * fr->inv_daz);
-  const int j = ifloor((fast_atan2(ls.z, rho) + 0.5 * p->vfov) * fr->inv_del);
+  const int i = ifloor((az + 0.5 * p->hfov) * fr->inv_daz);
+  const int j = ifloor((el + 0.5 * p->vfov) * fr->inv_del);
   if (i < 0 || i >= R->naz || j < 0 || j >= R->nel) return behind_depth(fr, ls, d, 0.0, 9.0);
   return fr->depth3[(size_t)j * (size_t)R->naz + (size_t)i] < d - (0.1 + 0.01 * d);
 }
@@ -439,13 +443,16 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     if (!(rc >= p->min_range && rc <= p->max_range)) continue;
     const double rho = sqrt(ctr.x * ctr.x + ctr.y * ctr.y); /* fov_excess, shared */
     if (dmax(-fr->f.sh * ctr.x + fr->f.ch * fabs(ctr.y), fabs(ctr.z) * fr->f.cv - rho * fr->f.sv) > 0) continue;
-    if (point_behind_depth(fr, ctr, rc, rho)) continue;
+    const double az = fast_atan2(ctr.y, ctr.x), el = fast_atan2(ctr.z, rho);
+    if (point_behind_depth(fr, ctr, rc, az, el)) continue;
     sub *q = &fr->subs[fr->nsub++];
     q->v[0] = v[0];
     q->v[1] = v[1];
     q->v[2] = v[2];
     q->c = ctr;
     q->R = rc;
+    q->az = az;
+    q->el = el;
     q->body = bi;
     if (fr->nsub == FACET_CHUNK) {
       sensim_status st = flush(fr);
