@@ -392,19 +392,16 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
   sensim_vec3 foot = v3(0, 0, 0);
   int have_foot = 0;
   const double range_floor = dmax(p->min_range, 0.05);
+  /* Depth first, the pieces in the order 3, 2, 1, 0 of a split (the
+   * order the queue and so the echoes keep): the fourth child goes on in
+   * registers, the other three wait on the stack. */
   struct {
     sensim_vec3 v[3];
     int depth;
   } stack[3 * FACET_MAX_DEPTH + 4];
-  stack[0].v[0] = a;
-  stack[0].v[1] = b;
-  stack[0].v[2] = c;
-  stack[0].depth = 0;
-  int top = 1;
-  while (top > 0) {
-    top--;
-    const sensim_vec3 v[3] = {stack[top].v[0], stack[top].v[1], stack[top].v[2]};
-    const int depth = stack[top].depth;
+  int top = 0, depth = 0;
+  sensim_vec3 v[3] = {a, b, c};
+  for (;;) {
     const sensim_vec3 ctr = v3_scale(v3_add(v3_add(v[0], v[1]), v[2]), 1.0 / 3.0);
     double rt2 = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -413,13 +410,14 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
     }
     const double rt = sqrt(rt2), rc = v3_norm(ctr);
     /* the caller has tested the whole triangle's sphere */
-    if (depth > 0 && !sphere_in_view_d(&fr->f, ctr, rc, rt)) continue;
+    if (depth > 0 && !sphere_in_view_d(&fr->f, ctr, rc, rt)) goto next;
     const double rmin = dmax(rc - rt, range_floor);
     int split = 0;
     if (depth < FACET_MAX_DEPTH) {
-      /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64) */
+      /* k rho^2 / R <= pi / 32: rho <= sqrt(lambda R / 64), compared
+       * squared */
       split = rt > dmin(R->dr, rmin * p->azimuth_resolution);
-      if (!split && rt > sqrt(R->lambda * rmin / 64.0)) {
+      if (!split && rt2 > R->lambda * rmin / 64.0) {
         if (!have_foot) {
           const sensim_vec3 n = v3_scale(nn, 1.0 / nl);
           foot = v3_scale(n, v3_dot(a, n));
@@ -429,22 +427,26 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
       }
     }
     if (split) {
-      if (behind_depth(fr, ctr, rc, rt, FACET_SPLIT_CELLS)) continue;
+      if (behind_depth(fr, ctr, rc, rt, FACET_SPLIT_CELLS)) goto next;
       const sensim_vec3 m01 = v3_scale(v3_add(v[0], v[1]), 0.5), m12 = v3_scale(v3_add(v[1], v[2]), 0.5),
                         m20 = v3_scale(v3_add(v[2], v[0]), 0.5);
-      const sensim_vec3 kids[4][3] = {{v[0], m01, m20}, {m01, v[1], m12}, {m20, m12, v[2]}, {m12, m20, m01}};
-      for (int k = 0; k < 4; k++) {
+      const sensim_vec3 kids[3][3] = {{v[0], m01, m20}, {m01, v[1], m12}, {m20, m12, v[2]}};
+      for (int k = 0; k < 3; k++) {
         for (int j = 0; j < 3; j++) stack[top].v[j] = kids[k][j];
         stack[top].depth = depth + 1;
         top++;
       }
+      v[0] = m12;
+      v[1] = m20;
+      v[2] = m01;
+      depth++;
       continue;
     }
-    if (!(rc >= p->min_range && rc <= p->max_range)) continue;
+    if (!(rc >= p->min_range && rc <= p->max_range)) goto next;
     const double rho = sqrt(ctr.x * ctr.x + ctr.y * ctr.y); /* fov_excess, shared */
-    if (dmax(-fr->f.sh * ctr.x + fr->f.ch * fabs(ctr.y), fabs(ctr.z) * fr->f.cv - rho * fr->f.sv) > 0) continue;
+    if (dmax(-fr->f.sh * ctr.x + fr->f.ch * fabs(ctr.y), fabs(ctr.z) * fr->f.cv - rho * fr->f.sv) > 0) goto next;
     const double az = fast_atan2(ctr.y, ctr.x), el = fast_atan2(ctr.z, rho);
-    if (point_behind_depth(fr, ctr, rc, az, el)) continue;
+    if (point_behind_depth(fr, ctr, rc, az, el)) goto next;
     sub *q = &fr->subs[fr->nsub++];
     q->v[0] = v[0];
     q->v[1] = v[1];
@@ -458,6 +460,13 @@ static sensim_status triangle(facet_run *fr, int bi, sensim_vec3 a, sensim_vec3 
       sensim_status st = flush(fr);
       if (st) return st;
     }
+  next:
+    if (top == 0) break;
+    top--;
+    v[0] = stack[top].v[0];
+    v[1] = stack[top].v[1];
+    v[2] = stack[top].v[2];
+    depth = stack[top].depth;
   }
   return SENSIM_OK;
 }
@@ -536,6 +545,10 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
       const size_t t1 = t0 + SENSIM__MESH_CHUNK < mesh->ntri ? t0 + SENSIM__MESH_CHUNK : mesh->ntri;
       for (size_t tri = t0; tri < t1 && rc == SENSIM_OK; tri++) {
         const uint32_t *ix = &mesh->indices[3 * tri];
+#if defined(__GNUC__)
+        if (tri + 1 < t1) /* the next triangle's vertices, while this one is tested */
+          for (int k = 3; k < 6; k++) __builtin_prefetch(&mesh->vertices[3 * (size_t)ix[k]]);
+#endif
         sensim_vec3 w[3];
         for (int k = 0; k < 3; k++) w[k] = mesh_to_sensor(M, t_sb, &mesh->vertices[3 * (size_t)ix[k]]);
         /* cull by the triangle's bounding sphere about its centroid */
