@@ -62,7 +62,7 @@ double sensim__cfar_alpha(const sensim__cfar_params *p, int n_train) {
   const double n = n_train, log_inv_pfa = -log(p->pfa);
   if (p->kind == SENSIM__CFAR_CA) {
     /* CA-CFAR (Richards, Fundamentals of Radar Signal Processing, 2nd ed.,
-     * 2014, ch. 7, cell-averaging CFAR): noise power x ~ Exp(mu), the sum S
+     * 2014, sec. 6.5.3, eq. 6.135): noise power x ~ Exp(mu), the sum S
      * of N training cells ~ Gamma(N, mu), so
      * P(x > alpha S / N) = E[exp(-alpha S / (N mu))] = (1 + alpha / N)^-N
      * = pfa, i.e. alpha = N (pfa^(-1/N) - 1). expm1 keeps the digits when
@@ -73,7 +73,8 @@ double sensim__cfar_alpha(const sensim__cfar_params *p, int n_train) {
   const int k = os_rank_of(p, n_train);
   if (k > n_train) return NAN;
   /* OS-CFAR (H. Rohling, "Radar CFAR thresholding in clutter and multiple
-   * target situations", IEEE Trans. AES 19(4):608-621, 1983):
+   * target situations", IEEE Trans. AES 19(4):608-621, 1983; Richards,
+   * op. cit., eq. 6.168):
    * pfa = prod_{i=0}^{k-1} (N - i) / (N - i + alpha). Solve
    * g(alpha) = sum_i log1p(alpha / (N - i)) - log(1/pfa) = 0: g is
    * increasing and concave with g(0) < 0, so Newton's method from 0 stays
