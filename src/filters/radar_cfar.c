@@ -62,7 +62,7 @@ double sensim__cfar_alpha(const sensim__cfar_params *p, int n_train) {
   const double n = n_train, log_inv_pfa = -log(p->pfa);
   if (p->kind == SENSIM__CFAR_CA) {
     /* CA-CFAR (Richards, Fundamentals of Radar Signal Processing, 2nd ed.,
-     * 2014, ch. 7, cell-averaging CFAR): noise power x ~ Exp(mu), the sum S
+     * 2014, sec. 6.5.3, eq. 6.135): noise power x ~ Exp(mu), the sum S
      * of N training cells ~ Gamma(N, mu), so
      * P(x > alpha S / N) = E[exp(-alpha S / (N mu))] = (1 + alpha / N)^-N
      * = pfa, i.e. alpha = N (pfa^(-1/N) - 1). expm1 keeps the digits when
@@ -73,7 +73,8 @@ double sensim__cfar_alpha(const sensim__cfar_params *p, int n_train) {
   const int k = os_rank_of(p, n_train);
   if (k > n_train) return NAN;
   /* OS-CFAR (H. Rohling, "Radar CFAR thresholding in clutter and multiple
-   * target situations", IEEE Trans. AES 19(4):608-621, 1983):
+   * target situations", IEEE Trans. AES 19(4):608-621, 1983; Richards,
+   * op. cit., eq. 6.168):
    * pfa = prod_{i=0}^{k-1} (N - i) / (N - i + alpha). Solve
    * g(alpha) = sum_i log1p(alpha / (N - i)) - log(1/pfa) = 0: g is
    * increasing and concave with g(0) < 0, so Newton's method from 0 stays
@@ -146,58 +147,38 @@ static size_t detect_ca(const float *power, int nd, int nr, const sensim__cfar_p
   return count;
 }
 
-/* The k-th smallest (1-based) of v[0 .. n): Hoare's selection. The value
- * does not depend on how the selection proceeds. */
-static float kth_smallest(float *v, int n, int k) {
-  int lo = 0, hi = n - 1, want = k - 1;
-  while (lo < hi) {
-    float pivot = v[lo + (hi - lo) / 2];
-    int i = lo, j = hi;
-    while (i <= j) {
-      while (v[i] < pivot) i++;
-      while (v[j] > pivot) j--;
-      if (i <= j) {
-        float t = v[i];
-        v[i] = v[j];
-        v[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (want <= j)
-      hi = j;
-    else if (want >= i)
-      lo = i;
-    else
-      return v[want];
-  }
-  return v[want];
+/* The training cells c of a row segment [lo, hi] with alpha c < P. */
+static int count_below(const float *row, int lo, int hi, double alpha, double P) {
+  int n = 0;
+  for (int c = lo; c <= hi; c++) n += alpha * row[c] < P;
+  return n;
 }
 
-/* OS: gather each cell's training cells inside the map and select. */
-static size_t detect_os(const float *power, int nd, int nr, const sensim__cfar_params *p, float *train,
-                        uint8_t *hit) {
+/* OS: P > alpha x_(k) exactly when at least k training cells have
+ * alpha x < P (alpha x is non-decreasing in x, rounding included, so those
+ * cells are the smallest ones), which is the same comparison as
+ * P > alpha * (k-th smallest) without ordering anything: each cell counts
+ * its window's row segments and takes off its guard block's. */
+static size_t detect_os(const float *power, int nd, int nr, const sensim__cfar_params *p, uint8_t *hit) {
   const int hr = p->guard_range + p->train_range, hd = p->guard_doppler + p->train_doppler;
   const int gr = p->guard_range, gd = p->guard_doppler;
   const int n_full = (int)sensim__cfar_train_count(p), k_full = os_rank_of(p, n_full);
   size_t count = 0;
   for (int r = 0; r < nr; r++) {
-    int lo = r - hr < 0 ? 0 : r - hr, hi = r + hr >= nr ? nr - 1 : r + hr;
-    int n_train = (hi - lo + 1) * (2 * hd + 1) - clipped_width(r, gr, nr) * (2 * gd + 1);
+    const int lo = r - hr < 0 ? 0 : r - hr, hi = r + hr >= nr ? nr - 1 : r + hr;
+    const int glo = r - gr < 0 ? 0 : r - gr, ghi = r + gr >= nr ? nr - 1 : r + gr;
+    const int n_train = (hi - lo + 1) * (2 * hd + 1) - (ghi - glo + 1) * (2 * gd + 1);
     /* Near the edges the rank keeps its place in the order: k N' / N. */
     sensim__cfar_params q = *p;
     q.os_rank = n_train == n_full ? k_full : (int)fmax(1.0, floor((double)k_full * n_train / n_full + 0.5));
     const double alpha = sensim__cfar_alpha(&q, n_train);
     for (int d = 0; d < nd; d++) {
-      int m = 0;
-      for (int j = -hd; j <= hd; j++) {
-        const float *row = power + (size_t)wrap(d + j, nd) * nr;
-        int in_guard_rows = j >= -gd && j <= gd;
-        for (int c = lo; c <= hi; c++)
-          if (!in_guard_rows || c < r - gr || c > r + gr) train[m++] = row[c];
-      }
-      size_t i = (size_t)d * nr + r;
-      hit[i] = power[i] > alpha * kth_smallest(train, m, q.os_rank);
+      const size_t i = (size_t)d * nr + r;
+      const double P = power[i];
+      int below = 0;
+      for (int j = -hd; j <= hd; j++) below += count_below(power + (size_t)wrap(d + j, nd) * nr, lo, hi, alpha, P);
+      for (int j = -gd; j <= gd; j++) below -= count_below(power + (size_t)wrap(d + j, nd) * nr, glo, ghi, alpha, P);
+      hit[i] = below >= q.os_rank;
       count += hit[i];
     }
   }
@@ -221,10 +202,7 @@ sensim_status sensim__cfar_detect(const float *power, int n_doppler, int n_range
     count = detect_ca(power, n_doppler, n_range, p, ho, ho + cells, hit);
     sensim__frame_buffer_free(ho);
   } else {
-    float *train = sensim__frame_buffer((size_t)sensim__cfar_train_count(p) * sizeof *train, 0);
-    if (!train) return sensim__fail(SENSIM_ENOMEM, "cfar: out of memory for the training cells");
-    count = detect_os(power, n_doppler, n_range, p, train, hit);
-    sensim__frame_buffer_free(train);
+    count = detect_os(power, n_doppler, n_range, p, hit);
   }
   if (n_hits) *n_hits = count;
   return SENSIM_OK;

@@ -53,9 +53,11 @@ double sensim__cfar_alpha(const sensim__cfar_params *p, int n_train);
  * power > alpha * statistic, else 0; *n_hits (if not NULL) = the number of
  * ones. SENSIM_EINVAL (sensim__cfar_check's, or a NULL pointer, or a
  * negative or non-finite power, naming its cell) leaves hit and *n_hits
- * untouched; SENSIM_ENOMEM likewise. Cost: CA O(cells x window side),
- * OS O(cells x N). Working memory from sensim__frame_buffer (the capture's
- * frame pool inside a capture). */
+ * untouched; SENSIM_ENOMEM likewise. Cost: CA O(cells x window side)
+ * (about 25 ns a cell for N = 126), OS O(cells x N) by counting, no
+ * ordering (about 100 ns a cell; bench/bench_radar_cfar.c). CA's working
+ * memory comes from sensim__frame_buffer (the capture's frame pool inside
+ * a capture). */
 sensim_status sensim__cfar_detect(const float *power, int n_doppler, int n_range, const sensim__cfar_params *p,
                                   uint8_t *hit, size_t *n_hits);
 

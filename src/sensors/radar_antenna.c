@@ -15,6 +15,7 @@
 #include <math.h>
 #include "core/internal.h"
 #include "sensors/radar_internal.h"
+#include "sensors/radar_trig.h"
 
 #define X3 0.4429464706894523
 
@@ -22,7 +23,9 @@ static double axis(double theta, double width) {
   if (!(width > 0)) return 1.0;
   const double x = M_PI * 2.0 * X3 * theta / width;
   if (fabs(x) < 1e-8) return 1.0;
-  const double s = sin(x) / x;
+  double sn, cs; /* (cs unused: one call serves both) */
+  sensim__radar_sincos(x, &sn, &cs);
+  const double s = sn / x;
   return s * s;
 }
 

@@ -72,7 +72,7 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
 /* The physical-optics integral I = int exp(j w . r) dA over the triangle
  * v[0..2] (m, relative to its centroid) for the phase gradient w (1/m;
  * its part normal to the triangle is ignored), in closed form (Gordon
- * 1975, radar_facets.c): *re + j *im, m^2. */
+ * 1975, radar_po.c): *re + j *im, m^2. */
 void sensim__radar_po_triangle(const sensim_vec3 v[3], sensim_vec3 w, double *re, double *im);
 
 /* One-way antenna power gain relative to boresight towards (az, el), rad:

@@ -52,6 +52,14 @@ static void test_cfar_alpha_against_hand_worked_values(void **state) {
   double a_os = sensim__cfar_alpha(&p, 16);
   assert_near(a_os, bisect_alpha(SENSIM__CFAR_OS, 16, 12, 1e-4), 1e-9);
   assert_near(a_os, 11.0801944, 1e-6);
+  /* Richards (Fundamentals of Radar Signal Processing, 2nd ed., 2014,
+   * sec. 6.5, after eq. 6.168): N = 20, k = 15, alpha_OS = 6.857 for
+   * P_FA = 1e-3 (the exact root is 6.8554; the book's 6.857 gives
+   * 0.999e-3). */
+  sensim__cfar_params r = params(SENSIM__CFAR_OS, 0, 0, 10, 0, 1e-3);
+  r.os_rank = 15;
+  assert_near(sensim__cfar_alpha(&r, 20), 6.857, 2e-3);
+  assert_near(sensim__cfar_alpha(&r, 20), bisect_alpha(SENSIM__CFAR_OS, 20, 15, 1e-3), 1e-9);
   /* os_rank 0 takes round(3N/4) = 12 for N = 16. */
   p.os_rank = 0;
   assert_near(sensim__cfar_alpha(&p, 16), a_os, 1e-12);
