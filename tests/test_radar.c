@@ -8,5 +8,6 @@ int main(void) {
   failed += sensim_test_radar_detect();
   failed += sensim_test_radar_io();
   failed += sensim_test_radar_facets();
+  failed += sensim_test_radar_fmcw();
   return failed ? 1 : 0;
 }

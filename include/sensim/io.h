@@ -25,6 +25,14 @@ extern "C" {
  * (SENSIM_ETYPE): convert them with a filter first. */
 SENSIM_API sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
 
+/* NumPy .npy (format 1.0) of a radar's raw FMCW frame: complex64 of shape
+ * (chirps, channels, samples) for radar_cube, (channels, doppler, range)
+ * for radar_rd (frame.h); numpy.load reads it. SENSIM_ETYPE for another
+ * payload, SENSIM_EINVAL when frame.fmcw does not match the data,
+ * SENSIM_EIO when the file cannot be written (nothing is left under
+ * `path` then). */
+SENSIM_API sensim_status sensim_write_npy(const char *path, const sensim_frame *frame);
+
 /* Point Cloud Library PCD v0.7 of a points frame, fields
  * x y z intensity ring time return label instance (float, float, float,
  * float, uint16, float, uint8, uint32, uint32; label is the point's

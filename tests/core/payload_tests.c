@@ -34,6 +34,8 @@ static size_t documented_size(sensim_payload t) {
   case SENSIM_PAYLOAD_MAG: return sizeof(sensim_mag_sample);
   case SENSIM_PAYLOAD_DETECTION: return sizeof(sensim_detection);
   case SENSIM_PAYLOAD_RADAR: return sizeof(sensim_radar_detection);
+  case SENSIM_PAYLOAD_RADAR_CUBE:
+  case SENSIM_PAYLOAD_RADAR_RD: return sizeof(sensim_complex32);
   case SENSIM_PAYLOAD_NONE:
   case SENSIM_PAYLOAD_ANY: return 0;
   }

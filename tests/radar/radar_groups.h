@@ -8,6 +8,7 @@ int sensim_test_radar_model(void);
 int sensim_test_radar_detect(void);
 int sensim_test_radar_io(void);
 int sensim_test_radar_facets(void);
+int sensim_test_radar_fmcw(void);
 
 /* Shared by the groups (radar_fixtures.c). */
 

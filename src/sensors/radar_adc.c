@@ -1,0 +1,167 @@
+/* sensors/radar_adc.c: the raw FMCW output, from echoes to the ADC cube.
+ *
+ * Signal (TI, "Introduction to mmWave sensing: FMCW radars", SWRA553,
+ * 2017, sec. 2-4; Richards, "Fundamentals of Radar Signal Processing",
+ * 2nd ed., 2014, sec. 4.6 and 8.4). After the mixer, an echo of delay
+ * tau = 2R / c gives the complex (IQ) beat tone
+ *   s(t) = A exp(j 2 pi (f_c tau + S tau t))
+ * over the ramp (t from the ramp's start, S the chirp slope), so its beat
+ * frequency is f_b = 2 S R / c. The radial velocity v moves tau by 2 v / c
+ * per second: within a chirp this adds the Doppler frequency f_D = 2 v / lambda
+ * to f_b (range-Doppler coupling, included); from chirp to chirp the phase
+ * advances by 2 pi f_D T_c (the slow-time tone the Doppler FFT finds).
+ * Range migration over the frame (R changing f_b from chirp to chirp) is
+ * ignored: each echo keeps the range it had at the CPI's centre, where the
+ * rays were traced (radar.h), and slow time counts from that centre.
+ *
+ * Channels. Virtual channel m = t rx + r sits at y_m = m lambda / 2 on the
+ * sensor's +Y (receivers lambda / 2 apart, transmitters rx lambda / 2
+ * apart): the path is shorter by y_m sin(az) cos(el), a phase
+ * -pi m sin(az) cos(el). Transmitters take turns (TDM-MIMO): loop c of
+ * transmitter t starts at (c tx + t) T_c, so channels of different
+ * transmitters also differ by the Doppler phase of t T_c (what a
+ * processing chain compensates before its angle FFT, "radar_cfar").
+ *
+ * Amplitude. A = sqrt(P) exp(j phase), P the echo's received power (W) at
+ * the receiver's input, so |s|^2 is P in the units of the noise power: a
+ * power, with the impedance left out. The coherent part is the echo's
+ * complex amplitude (radar_internal.h) times sqrt(K 4 pi / lambda^2), its
+ * carrier phase conjugated to the exp(+j 2 pi f_c tau) above; the
+ * incoherent (diffuse) part has power p_inc and a uniform random phase.
+ *
+ * Noise. Complex white Gaussian, k T0 F f_s per sample (the thermal noise
+ * in the IF bandwidth f_s of complex sampling; Richards eq. 2.18), half in
+ * each of I and Q.
+ *
+ * Streams. Noise row (c, m) from (seed, sensor, frame, 0x46000000 + row);
+ * the diffuse phases from (seed, sensor, frame, 0x45000000), one uniform
+ * per echo in the tracer's order.
+ *
+ * Speed. The cube is a sum of rank-one terms, one per echo: slow time and
+ * channel (a row vector) times fast time (a column). Blocks of echoes are
+ * one complex matrix product each (cblas_cgemm), rows x samples x echoes
+ * multiply-adds. */
+#include <gsl/gsl_cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "sensim/rng.h"
+#include "sensors/radar_internal.h"
+
+/* Echoes per matrix product. */
+#define BLOCK 128
+
+void sensim__radar_fmcw_info(const sensim_radar_params *p, sensim_fmcw_info *f) {
+  memset(f, 0, sizeof *f);
+  f->samples = (uint32_t)p->samples;
+  f->chirps = (uint32_t)p->chirps;
+  f->tx = (uint32_t)p->tx;
+  f->rx = (uint32_t)p->rx;
+  f->window = (uint32_t)p->window;
+  f->frequency = p->frequency;
+  f->sample_rate = p->sample_rate;
+  f->chirp_slope = p->chirp_slope > 0 ? p->chirp_slope : p->bandwidth * p->sample_rate / p->samples;
+  f->chirp_interval = p->chirp_interval > 0 ? p->chirp_interval : p->cpi / ((double)p->chirps * p->tx);
+  /* One range bin is f_s / N of beat frequency; one Doppler bin is
+   * 1 / (C tx T_c) of slow-time frequency (SWRA553 eqs. 11 and 19). */
+  f->range_bin = SENSIM__C0 * p->sample_rate / (2.0 * f->chirp_slope * p->samples);
+  f->velocity_bin = SENSIM__C0 / p->frequency / (2.0 * p->chirps * p->tx * f->chirp_interval);
+  f->noise_power = SENSIM__BOLTZMANN * SENSIM__T0 * pow(10.0, p->noise_figure / 10.0) * p->sample_rate;
+  f->gain = 1.0;
+}
+
+/* Noise into every row of the cube. */
+static void add_noise(const sensim_capture_ctx *ctx, const sensim_fmcw_info *f, float *out, size_t rows) {
+  const size_t n = f->samples;
+  const float sigma = (float)sqrt(0.5 * f->noise_power);
+  for (size_t r = 0; r < rows; r++) {
+    sensim_rng rng;
+    sensim_rng_init(&rng, ctx->key.seed, ctx->key.sensor, ctx->key.frame, 0x46000000u + (uint32_t)r);
+    float *row = out + 2 * n * r;
+    sensim_rng_normal2f_n(&rng, row, n);
+    for (size_t i = 0; i < 2 * n; i++) row[i] *= sigma;
+  }
+}
+
+sensim_status sensim__radar_adc(const sensim_capture_ctx *ctx, const sensim__radar_echo *e, size_t n,
+                                sensim_frame *frame) {
+  const sensim__radar *R = ctx->impl;
+  const sensim_radar_params *p = &R->p;
+  sensim_fmcw_info f;
+  sensim__radar_fmcw_info(p, &f);
+  const size_t N = f.samples, M = (size_t)f.tx * f.rx, C = f.chirps, rows = C * M, slots = C * f.tx;
+  sensim_status rc = sensim__frame_alloc_unset(frame, SENSIM_PAYLOAD_RADAR_CUBE, (uint32_t)N, (uint32_t)rows);
+  if (rc) return rc;
+  frame->fmcw = f;
+  float *out = frame->data;
+  add_noise(ctx, &f, out, rows);
+  if (n == 0) return SENSIM_OK;
+  float *W = malloc(rows * BLOCK * 2 * sizeof *W), *U = malloc(BLOCK * N * 2 * sizeof *U);
+  double *dop = malloc(slots * 2 * sizeof *dop), *ang = malloc(M * 2 * sizeof *ang);
+  if (!W || !U || !dop || !ang) {
+    rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for the ADC cube's %zu echoes", n);
+    goto done;
+  }
+  const double coh = sqrt(R->K * 4.0 * M_PI / (R->lambda * R->lambda));
+  const double Tc = f.chirp_interval, centre = 0.5 * (double)slots;
+  sensim_rng rng;
+  sensim_rng_init(&rng, ctx->key.seed, ctx->key.sensor, ctx->key.frame, 0x45000000u);
+  for (size_t k0 = 0; k0 < n; k0 += BLOCK) {
+    const size_t kb = n - k0 < BLOCK ? n - k0 : BLOCK;
+    for (size_t j = 0; j < kb; j++) {
+      const sensim__radar_echo *x = &e[k0 + j];
+      double are = coh * x->re, aim = -coh * x->im;
+      if (x->p_inc > 0) {
+        const double ph = 2.0 * M_PI * sensim_rng_uniform(&rng), a = sqrt(x->p_inc);
+        are += a * cos(ph);
+        aim += a * sin(ph);
+      }
+      const double fd = 2.0 * x->vel / R->lambda, fb = 2.0 * f.chirp_slope * x->range / SENSIM__C0 + fd;
+      for (size_t s = 0; s < slots; s++) {
+        const double ph = 2.0 * M_PI * fd * ((double)s - centre) * Tc;
+        dop[2 * s] = cos(ph);
+        dop[2 * s + 1] = sin(ph);
+      }
+      const double u = sin(x->az) * cos(x->el);
+      for (size_t m = 0; m < M; m++) {
+        const double ph = -M_PI * (double)m * u;
+        ang[2 * m] = are * cos(ph) - aim * sin(ph);
+        ang[2 * m + 1] = are * sin(ph) + aim * cos(ph);
+      }
+      /* W[row][j], row = c M + m, m = t rx + r: slot c tx + t. */
+      for (size_t c = 0; c < C; c++)
+        for (size_t m = 0; m < M; m++) {
+          const double *d = &dop[2 * (c * f.tx + m / f.rx)], *a = &ang[2 * m];
+          float *w = &W[2 * ((c * M + m) * kb + j)];
+          w[0] = (float)(a[0] * d[0] - a[1] * d[1]);
+          w[1] = (float)(a[0] * d[1] + a[1] * d[0]);
+        }
+      /* Fast time: exp(j 2 pi f_b n / f_s) by a rotating phasor, renewed
+       * every 64 samples so rounding cannot build up. */
+      const double w0 = 2.0 * M_PI * fb / f.sample_rate, cs = cos(w0), sn = sin(w0);
+      float *u_row = &U[2 * j * N];
+      double zr = 1.0, zi = 0.0;
+      for (size_t i = 0; i < N; i++) {
+        if ((i & 63) == 0) {
+          zr = cos(w0 * (double)i);
+          zi = sin(w0 * (double)i);
+        }
+        u_row[2 * i] = (float)zr;
+        u_row[2 * i + 1] = (float)zi;
+        const double t = zr * cs - zi * sn;
+        zi = zr * sn + zi * cs;
+        zr = t;
+      }
+    }
+    const float one[2] = {1.0f, 0.0f};
+    cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)N, (int)kb, one, W, (int)kb, U, (int)N,
+                one, out, (int)N);
+  }
+done:
+  free(W);
+  free(U);
+  free(dop);
+  free(ang);
+  return rc;
+}
