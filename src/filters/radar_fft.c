@@ -22,7 +22,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "filters/chain.h"
-#include "core/fmcw_window.h"
+#include "core/fmcw.h"
 #include "filters/radar_fft.h"
 
 /* n window samples into w; returns their sum, *sq their squares' sum. */

@@ -16,20 +16,10 @@
  * the extra Doppler phase 2 pi (2 v / lambda) t T_c, removed first. */
 #include <math.h>
 #include "core/internal.h"
+#include "core/fmcw.h"
 #include "filters/radar_peak.h"
 
 #define C0 299792458.0
-
-void sensim__rd_power(const sensim_frame *f, float *power) {
-  const size_t N = f->fmcw.samples, C = f->fmcw.chirps, M = (size_t)f->fmcw.tx * f->fmcw.rx;
-  const float *x = f->data;
-  for (size_t i = 0; i < N * C; i++) power[i] = 0.0f;
-  for (size_t m = 0; m < M; m++)
-    for (size_t i = 0; i < N * C; i++) {
-      const float *v = x + 2 * (m * N * C + i);
-      power[i] += v[0] * v[0] + v[1] * v[1];
-    }
-}
 
 static double vertex(double a, double b, double c) {
   const double den = a - 2.0 * b + c;

@@ -1,16 +1,12 @@
 /* filters/radar_peak.h: what the radar's detector reads off a range-
- * Doppler map at a peak: the channel-summed power, the peak's fractional
- * bins, and its azimuth from the virtual array (radar_peak.c). Not
- * installed. */
+ * Doppler map at a peak: its fractional bins and its azimuth from the
+ * virtual array (radar_peak.c; core/fmcw.h has the channel-summed
+ * power). Not installed. */
 #ifndef SENSIM_FILTERS_RADAR_PEAK_H
 #define SENSIM_FILTERS_RADAR_PEAK_H
 
 #include <stddef.h>
 #include "sensim/frame.h"
-
-/* power[d * range + r] = sum over channels of |X[m][d][r]|^2 for an RD
- * frame (frame.fmcw: samples range bins, chirps Doppler bins). */
-void sensim__rd_power(const sensim_frame *f, float *power);
 
 /* Peak (d, r) of power [nd][nr] refined by a parabola through the log
  * power of it and its two neighbours along each axis (Doppler wraps,

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "core/internal.h"
 #include "io/scenario_internal.h"
-#include "core/fmcw_window.h"
+#include "core/fmcw.h"
 #include "io/scenario_radar.h"
 
 #define DEG (3.14159265358979323846 / 180.0)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "support/testutil.h"
-#include "core/fmcw_window.h"
+#include "core/fmcw.h"
 #include "filters/radar_fft.h"
 #include "filters/radar_peak.h"
 #include "radar/radar_groups.h"
@@ -306,6 +306,38 @@ static void test_npy_of_a_cube_reads_back(void **state) {
   sensim_frame_release(&f);
 }
 
+/* The heat map: N x C pixels, the target's cell (range r left to right,
+ * Doppler d with the top row the last bin) the top of the colour map
+ * (viridis' yellow 253, 231, 37), a cell of noise 60 dB down darker. */
+static void test_rd_png_is_a_heat_map_with_the_peak_in_yellow(void **state) {
+  (void)state;
+  sensim_radar_params p = fmcw_params();
+  sensim__radar R;
+  sensim__radar_init(&R, &p);
+  sensim_fmcw_info info;
+  sensim__radar_fmcw_info(&p, &info);
+  const double vel = 7.0 * info.velocity_bin, lambda = 299792458.0 / p.frequency;
+  const double range = (20.0 * p.sample_rate / info.samples - 2.0 * vel / lambda) * 299792458.0 /
+                       (2.0 * info.chirp_slope);
+  sensim__radar_echo e = point_echo(&R, range, vel, 0.0, 1e-12);
+  sensim_frame f = rd_of(&R, &e, 1, 5);
+  char path[512];
+  snprintf(path, sizeof path, "%s/rd.png", SENSIM_TEST_TMP);
+  SENSIM_OK_OR_FAIL(sensim_mkdirs(SENSIM_TEST_TMP));
+  SENSIM_OK_OR_FAIL(sensim_write_png(path, &f));
+  sensim_image img;
+  SENSIM_OK_OR_FAIL(sensim_read_png(path, &img));
+  assert_int_equal(img.width, info.samples);
+  assert_int_equal(img.height, info.chirps);
+  const size_t y = info.chirps - 1 - (info.chirps / 2 + 7), x = 20;
+  const float *px = img.data + 3 * (y * img.width + x);
+  assert_true(fabs(px[0] * 255 - 253) < 1 && fabs(px[1] * 255 - 231) < 1 && fabs(px[2] * 255 - 37) < 1);
+  const float *far = img.data + 3 * (y * img.width + x + 30);
+  assert_true(far[1] < px[1]);
+  sensim_image_free(&img);
+  sensim_frame_release(&f);
+}
+
 static void expect_einval(const sensim_radar_params *p, const char *words) {
   assert_int_equal(sensim_radar_params_check(p), SENSIM_EINVAL);
   if (!strstr(sensim_last_error(), words)) fail_msg("message '%s' lacks '%s'", sensim_last_error(), words);
@@ -346,6 +378,7 @@ int sensim_test_radar_fmcw(void) {
       cmocka_unit_test(test_world_radar_gives_range_doppler_of_a_moving_plate),
       cmocka_unit_test(test_world_rd_peak_is_the_detections_received_power),
       cmocka_unit_test(test_npy_of_a_cube_reads_back),
+      cmocka_unit_test(test_rd_png_is_a_heat_map_with_the_peak_in_yellow),
       cmocka_unit_test(test_bad_chirps_are_refused_with_their_cause),
   };
   return cmocka_run_group_tests_name("radar_fmcw", tests, NULL, NULL);
