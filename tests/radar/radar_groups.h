@@ -9,6 +9,8 @@ int sensim_test_radar_detect(void);
 int sensim_test_radar_io(void);
 int sensim_test_radar_facets(void);
 int sensim_test_radar_fmcw(void);
+int sensim_test_radar_cfar(void);
+int sensim_test_radar_dbscan(void);
 
 /* Shared by the groups (radar_fixtures.c). */
 
