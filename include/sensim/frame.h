@@ -240,6 +240,8 @@ typedef struct sensim_fmcw_info {
                             mean power per cell and channel after the windowed FFTs */
   double gain;           /* RD: amplitude gain of the windowed FFTs for a tone on a bin,
                             sum(w_range) sum(w_doppler); cube: 1 */
+  double radar_constant; /* P_t G^2 lambda^2 / ((4 pi)^3 L), W m^2: a target of RCS sigma at
+                            range R gives P_r = radar_constant sigma / R^4 (radar.h) */
 } sensim_fmcw_info;
 
 typedef struct sensim_frame {

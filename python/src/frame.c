@@ -435,11 +435,12 @@ static PyObject *frame_fmcw(sp_frame *self, void *closure) {
   if (f->type != SENSIM_PAYLOAD_RADAR_CUBE && f->type != SENSIM_PAYLOAD_RADAR_RD) Py_RETURN_NONE;
   static const char *const windows[] = {"rect", "hann", "hamming", "blackman"};
   const sensim_fmcw_info *h = &f->fmcw;
-  return Py_BuildValue("{s:I,s:I,s:I,s:I,s:s,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "samples", h->samples, "chirps",
+  return Py_BuildValue("{s:I,s:I,s:I,s:I,s:s,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "samples", h->samples, "chirps",
                        h->chirps, "tx", h->tx, "rx", h->rx, "window", windows[h->window & 3], "frequency",
                        h->frequency, "sample_rate", h->sample_rate, "chirp_slope", h->chirp_slope,
                        "chirp_interval", h->chirp_interval, "range_bin", h->range_bin, "velocity_bin",
-                       h->velocity_bin, "noise_power", h->noise_power, "gain", h->gain);
+                       h->velocity_bin, "noise_power", h->noise_power, "gain", h->gain,
+                       "radar_constant", h->radar_constant);
 }
 
 static PyGetSetDef frame_getset[] = {
@@ -450,7 +451,8 @@ static PyGetSetDef frame_getset[] = {
      "(channels, doppler, range)). See sensim.dtype(type) for the fields.", NULL},
     {"fmcw", (getter)frame_fmcw, NULL,
      "Radar raw FMCW frames: dict of samples, chirps, tx, rx, window, frequency, sample_rate, "
-     "chirp_slope, chirp_interval, range_bin, velocity_bin, noise_power, gain (docs/radar.md); "
+     "chirp_slope, chirp_interval, range_bin, velocity_bin, noise_power, gain, radar_constant "
+     "(docs/radar.md); "
      "None for other payloads.", NULL},
     {"depth", (getter)frame_depth, NULL, "Camera depth plane (H, W) float32, m, or None.", NULL},
     {"labels", (getter)frame_labels, NULL,

@@ -90,6 +90,7 @@ sensim_status sensim__radar_adc(const sensim_capture_ctx *ctx, const sensim__rad
   const sensim_radar_params *p = &R->p;
   sensim_fmcw_info f;
   sensim__radar_fmcw_info(p, &f);
+  f.radar_constant = R->K;
   const size_t N = f.samples, M = (size_t)f.tx * f.rx, C = f.chirps, rows = C * M, slots = C * f.tx;
   sensim_status rc = sensim__frame_alloc_unset(frame, SENSIM_PAYLOAD_RADAR_CUBE, (uint32_t)N, (uint32_t)rows);
   if (rc) return rc;

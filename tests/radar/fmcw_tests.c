@@ -338,6 +338,69 @@ static void test_rd_png_is_a_heat_map_with_the_peak_in_yellow(void **state) {
   sensim_frame_release(&f);
 }
 
+/* adc -> "radar_fft" -> "radar_cfar" on two plates facing the radar at
+ * different range, velocity and azimuth: two detections, each at its
+ * plate's range, radial velocity and azimuth. */
+static void test_chain_adc_fft_cfar_gives_two_targets_where_they_are(void **state) {
+  (void)state;
+  sensim_world *w = test_world(0, 5);
+  sensim_radar_params p = fmcw_params();
+  p.output = SENSIM_RADAR_ADC;
+  p.hfov = 24.0 * M_PI / 180.0;
+  p.vfov = 6.0 * M_PI / 180.0;
+  p.ray_spacing = 0.1 * M_PI / 180.0;
+  const sensim_vec3 ca = {25.0, 3.0, 0.0}, cb = {45.0, -4.0, 0.0};
+  const sensim_vec3 va = {-2.5, 0, 0}, vb = {1.5, 0, 0};
+  radar_plate_facing(w, 0.4, ca, va);
+  radar_plate_facing(w, 0.4, cb, vb);
+  sensim_sensor *s = radar_test_sensor(w, &p);
+  SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "radar_fft", NULL));
+  SENSIM_OK_OR_FAIL(sensim_sensor_add_filter(s, "radar_cfar", "{\"pfa\": 1e-6}"));
+  sensim_radar_detection d[8];
+  const size_t n = radar_capture(w, s, d, 8);
+  sensim_fmcw_info info;
+  sensim__radar_fmcw_info(&p, &info);
+  const sensim_vec3 c[2] = {ca, cb}, v[2] = {va, vb};
+  for (size_t i = 0; i < n && i < 8; i++)
+    print_message("detection %zu: %.3f m, %.3f m/s, %.3f deg, %.1f dBm, SNR %.1f dB, RCS %.1f dBsm, %u cells\n", i,
+                  d[i].range, d[i].radial_velocity, d[i].azimuth * 180 / M_PI, d[i].power, d[i].snr, d[i].rcs,
+                  (unsigned)d[i].cells);
+  assert_int_equal(n, 2);
+  for (int i = 0; i < 2; i++) {
+    const double R = sqrt(c[i].x * c[i].x + c[i].y * c[i].y), vr = (v[i].x * c[i].x + v[i].y * c[i].y) / R;
+    const double az = atan2(c[i].y, c[i].x);
+    print_message("plate %d: %.3f m, %.3f m/s, %.3f deg\n", i, R, vr, az * 180 / M_PI);
+    assert_true(fabs(d[i].range - R) < 0.25 * info.range_bin);
+    assert_true(fabs(d[i].radial_velocity - vr) < 0.25 * info.velocity_bin);
+    assert_true(fabs(d[i].azimuth - az) < 1.0 * M_PI / 180.0);
+  }
+  sensim_world_destroy(w);
+}
+
+/* A CFAR window wider than the map is refused by name when the map comes,
+ * and the frame is left as it was. */
+static void test_cfar_window_larger_than_the_map_is_refused(void **state) {
+  (void)state;
+  sensim_radar_params p = fmcw_params();
+  sensim__radar R;
+  sensim__radar_init(&R, &p);
+  sensim_frame f = rd_of(&R, NULL, 0, 2);
+  sensim_filter_chain *c = NULL;
+  SENSIM_OK_OR_FAIL(sensim_filter_chain_create(SENSIM_PAYLOAD_RADAR_RD, &c));
+  SENSIM_OK_OR_FAIL(sensim_filter_chain_add(c, "radar_cfar", "{\"train_range\": 100}"));
+  assert_int_equal(sensim_filter_chain_run(c, &f, 1, 0), SENSIM_EINVAL);
+  if (!strstr(sensim_last_error(), "larger")) fail_msg("message: %s", sensim_last_error());
+  assert_int_equal(f.type, SENSIM_PAYLOAD_RADAR_RD);
+  sensim_filter_chain_destroy(c);
+  /* Bad parameters at set-up. */
+  SENSIM_OK_OR_FAIL(sensim_filter_chain_create(SENSIM_PAYLOAD_RADAR_RD, &c));
+  assert_int_equal(sensim_filter_chain_add(c, "radar_cfar", "{\"pfa\": 2}"), SENSIM_EINVAL);
+  assert_int_equal(sensim_filter_chain_add(c, "radar_cfar", "{\"kind\": \"go\"}"), SENSIM_EINVAL);
+  assert_int_equal(sensim_filter_chain_add(c, "radar_fft", NULL), SENSIM_ETYPE);
+  sensim_filter_chain_destroy(c);
+  sensim_frame_release(&f);
+}
+
 static void expect_einval(const sensim_radar_params *p, const char *words) {
   assert_int_equal(sensim_radar_params_check(p), SENSIM_EINVAL);
   if (!strstr(sensim_last_error(), words)) fail_msg("message '%s' lacks '%s'", sensim_last_error(), words);
@@ -379,6 +442,8 @@ int sensim_test_radar_fmcw(void) {
       cmocka_unit_test(test_world_rd_peak_is_the_detections_received_power),
       cmocka_unit_test(test_npy_of_a_cube_reads_back),
       cmocka_unit_test(test_rd_png_is_a_heat_map_with_the_peak_in_yellow),
+      cmocka_unit_test(test_chain_adc_fft_cfar_gives_two_targets_where_they_are),
+      cmocka_unit_test(test_cfar_window_larger_than_the_map_is_refused),
       cmocka_unit_test(test_bad_chirps_are_refused_with_their_cause),
   };
   return cmocka_run_group_tests_name("radar_fmcw", tests, NULL, NULL);
