@@ -73,6 +73,10 @@ typedef enum sensim_radar_output {
                                     Doppler FFTs (what the "radar_fft" filter makes of it) */
 } sensim_radar_output;
 
+/* Defined since the raw FMCW output (its fields end sensim_radar_params):
+ * code that builds against older versions too can test it. */
+#define SENSIM_RADAR_FMCW 1
+
 /* Most detections a frame reports (the strongest are kept). */
 #define SENSIM_RADAR_MAX_DETECTIONS 4096
 
