@@ -87,7 +87,7 @@ def test_radar_detects_a_metal_box_face_with_its_dtype():
     assert "ARS408-21-far" in sensim.radar_presets()
 
 
-def test_radar_raw_fmcw_frames_are_complex_arrays():
+def test_radar_raw_fmcw_frames_are_complex_arrays(tmp_path):
     # docs/radar.md, "Raw FMCW": the cube (chirps, channels, samples) and,
     # after "radar_fft", the range-Doppler map (channels, doppler, range)
     # whose peak is the box face's range bin at 0 m/s.
@@ -108,6 +108,13 @@ def test_radar_raw_fmcw_frames_are_complex_arrays():
         assert d == 8 and abs(r * m.fmcw["range_bin"] - 20.0) < m.fmcw["range_bin"]
         with pytest.raises(sensim.Error):
             w.radar(name="bad", output_mode="adc", filters=["points"], **keys)
+        # .npy files numpy.load reads back as the same arrays
+        sensim.write_npy(str(tmp_path / "cube.npy"), c)
+        sensim.write_npy(str(tmp_path / "rd.npy"), m)
+        assert np.array_equal(np.load(tmp_path / "cube.npy"), c.data)
+        assert np.array_equal(np.load(tmp_path / "rd.npy"), m.data)
+        sensim.write_png(str(tmp_path / "rd.png"), m)
+        assert sensim.read_png(str(tmp_path / "rd.png")).shape == (16, 64, 3)
 
 
 def test_sensor_lookup_and_did_you_mean(world):
