@@ -13,5 +13,6 @@ int main(void) {
   failed += sensim_test_ablate_scenario();
   failed += sensim_test_ablate_view_variants();
   failed += sensim_test_ablate_cli();
+  failed += sensim_test_ablate_summary();
   return failed ? 1 : 0;
 }

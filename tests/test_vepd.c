@@ -11,5 +11,6 @@ int main(void) {
   failed += sensim_test_vepd_experiment();
   failed += sensim_test_vepd_cli();
   failed += sensim_test_vepd_doc_variants();
+  failed += sensim_test_vepd_published();
   return failed ? 1 : 0;
 }

@@ -75,6 +75,28 @@ SENSIM_TOOLS_API void sensim_ablate_options_init(sensim_ablate_options *o);
 SENSIM_TOOLS_API sensim_status sensim_ablate_run(const char *scenario_path, const char *out_dir,
                                 const sensim_ablate_options *opt);
 
+/* ---- the summary (tools/ablate_summary.c) ---------------------------------
+ * What sensim can say of each variant without a detector, beside the
+ * camera component study (sensim_tools/published.h). */
+
+/* The image-statistics distance of variant `a`'s frames under out_dir (as
+ * sensim_ablate_run writes them) to the baseline's: for every camera folder
+ * of out_dir/baseline, the first Wasserstein distance between the pixel
+ * values of all its PNG frames and those of the same camera of
+ * out_dir/<a> (sensim_image_set_w1, 64 bins), averaged over channels, then
+ * over cameras. SENSIM_ENOTFOUND when a folder is missing, SENSIM_EINVAL
+ * when one holds no PNG file or `a` is not a variant. */
+SENSIM_TOOLS_API sensim_status sensim_ablate_distance(const char *out_dir, sensim_ablation a, double *w1);
+
+/* The table `sensim ablate` prints after rendering: per variant (`variants`,
+ * n; NULL: all), its sensim_ablate_distance beside the study's component
+ * and what the study says of it (or that its result could not be read),
+ * then the study's block (sensim_published_print). Without the baseline
+ * among the variants the distances are "-". Errors as
+ * sensim_ablate_distance's; nothing is printed after the first. */
+SENSIM_TOOLS_API sensim_status sensim_ablate_summary(FILE *out, const char *out_dir, const sensim_ablation *variants,
+                                                    size_t n);
+
 #ifdef __cplusplus
 }
 #endif

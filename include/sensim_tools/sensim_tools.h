@@ -20,6 +20,7 @@
 #include "sensim_tools/allan.h"
 #include "sensim_tools/noise_calib.h"
 #include "sensim_tools/vepd.h"
+#include "sensim_tools/published.h"
 #include "sensim_tools/table.h"
 #include "sensim_tools/plot.h"
 #include "sensim_tools/colormap.h"

@@ -259,5 +259,6 @@ int sp_tools_ablate_init(PyObject *m);
 int sp_tools_images_init(PyObject *m);
 int sp_tools_draw_init(PyObject *m);
 int sp_tools_sweep_init(PyObject *m);
+int sp_tools_published_init(PyObject *m);
 
 #endif

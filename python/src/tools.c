@@ -528,7 +528,8 @@ int sp_tools_init(PyObject *m) {
     return -1;
   }
   if (sp_tools_vepd_init(m) < 0 || sp_tools_ekf_init(m) < 0 || sp_tools_ablate_init(m) < 0 ||
-      sp_tools_images_init(m) < 0 || sp_tools_draw_init(m) < 0 || sp_tools_sweep_init(m) < 0)
+      sp_tools_images_init(m) < 0 || sp_tools_draw_init(m) < 0 || sp_tools_sweep_init(m) < 0 ||
+      sp_tools_published_init(m) < 0)
     return -1;
   return 0;
 }

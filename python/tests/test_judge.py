@@ -299,6 +299,12 @@ def test_experiments_write_reports_resume_and_take_a_real_reference(tmp_path):
     report = (out / "report_test.md").read_text()
     assert "the baseline's validation set (no real set was given)" in report
     assert "seed-to-seed spread" in report.strip().splitlines()[-1]
+    # Beside each variant, what the camera component study says of it (issue 28): its numbers
+    # could not be read, which the report says; "shifted" is no variant of the study.
+    assert "| beyond spread | the study |" in report
+    assert "the full camera model: the reference of every comparison |" in report
+    assert "not in the study: its own result not read |" in report
+    assert "Beside the camera component study" in report and "**not printed**" in report
     assert (out / "test_w1.png").stat().st_size > 0 and (out / "models" / "baseline_s1" / "loss.png").exists()
     # Run again: every step is found done, and the table is the same.
     again = judge.test(str(data), str(out), **kw)

@@ -335,6 +335,20 @@ def test_table_read_and_ablation_edit():
         assert np.array_equal(t[name], data[:, i], equal_nan=True)
     names = ext.ablation_names()
     assert names[0] == "baseline" and "noise_off" in names
+    # What the papers report, from sensim's one record of each (tools/published.c): the
+    # camera component study has an entry per variant, in order; the words are its abstract's.
+    cam = ext.published("camera_components")
+    assert list(cam["variants"]) == names
+    assert "arXiv:2211.08599" in cam["cite"] and "Section I" in cam["unread"]
+    assert any("far greater impact" in c for c in cam["claims"])
+    assert "scene-level" in cam["variants"]["wb_ideal"][1] and cam["variants"]["noise_off"][1] is None
+    vepd = ext.published("vepd")
+    assert "arXiv:2403.11000" in vepd["cite"] and vepd["variants"] == {}
+    assert any("40 real-world experiments" in c for c in vepd["claims"])
+    with pytest.raises(sensim.NotFound):
+        ext.published("no_such_paper")
+    with pytest.raises(TypeError):
+        ext.published(3)
     text = (ROOT / "examples" / "ablation.json").read_text()
     edited, notes = ext.ablation_edit(text, "noise_off", frames=2)
     doc = json.loads(edited)  # strict JSON

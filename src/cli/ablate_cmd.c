@@ -26,7 +26,9 @@ static const char usage_text[] =
     "    reflections_off  max_bounces -> 0: no mirror reflections (a mirroring floor)\n"
     "    light_single     one light kept (the brightest directional one), others removed\n"
     "    lens_fov         lens -> the FOV lens model of the same horizontal field\n"
-    "  sensors other than cameras are left out.\n"
+    "  sensors other than cameras are left out. Then a summary: each variant's\n"
+    "  W1 of pixel values to the baseline beside the camera component study's\n"
+    "  component and what it says of it (its own numbers could not be read).\n"
     "options:\n"
     "  --out DIR       output folder (created if missing)\n"
     "  --threads N     worker threads, 0..1024 (default: the file's)\n"
@@ -88,5 +90,11 @@ int sensim__cli_ablate(int argc, char **argv) {
     return EXIT_FAILED;
   }
   printf("wrote %zu variants under %s\n", nlist ? nlist : (size_t)SENSIM_ABLATE_COUNT, out);
+  /* Issue 28: sensim's own number per variant beside the study's. */
+  st = sensim_ablate_summary(stdout, out, nlist ? list : NULL, nlist);
+  if (st != SENSIM_OK) {
+    fprintf(stderr, "sensim ablate: summary: %s (%s)\n", sensim_last_error(), sensim_status_str(st));
+    return EXIT_FAILED;
+  }
   return 0;
 }

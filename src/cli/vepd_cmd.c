@@ -478,5 +478,8 @@ int sensim__cli_vepd_experiment(int argc, char **argv) {
     }
   if (p.out_dir) printf("runs, vepd_table.csv and histograms in %s\n", p.out_dir);
   free(r);
-  return 0;
+  /* The paper's own results beside these (tools/published.c), or what of
+   * them could not be read. */
+  st = sensim_published_print(stdout, sensim_published_vepd(), NULL);
+  return st == SENSIM_OK ? 0 : failed("vepd-experiment", "output", st);
 }

@@ -14,6 +14,7 @@ int sensim_test_image_report(void);
 int sensim_test_ablate_scenario(void);
 int sensim_test_ablate_view_variants(void);
 int sensim_test_ablate_cli(void);
+int sensim_test_ablate_summary(void);
 
 #define ABLATE_TMP SENSIM_TEST_TMP
 

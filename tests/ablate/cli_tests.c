@@ -159,6 +159,15 @@ static void test_ablate_command(void **state) {
   assert_true(test_file_exists(TMP "/abl/baseline/camera/frame_000000.png"));
   assert_true(test_file_exists(TMP "/abl/supersampling_1/camera/frame_000000.png"));
   assert_false(test_file_exists(TMP "/abl/noise_off"));
+  /* Issue 28: the summary, sensim's number per variant beside the study's
+   * component, and the study's block saying its numbers were not read. */
+  char *log = test_slurp(LOG, NULL);
+  assert_non_null(strstr(log, "baseline            0.00000  the full camera model"));
+  assert_non_null(strstr(log, "supersampling_1 "));
+  assert_non_null(strstr(log, "rendering quality: its own result not read"));
+  assert_non_null(strstr(log, "beside the paper: \"Camera simulation for robot simulation"));
+  assert_non_null(strstr(log, "not printed: "));
+  free(log);
 }
 
 int sensim_test_ablate_cli(void) {

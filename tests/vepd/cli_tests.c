@@ -237,6 +237,13 @@ static void test_cli_vepd_experiment_runs_tiny_and_rejects_bad_k(void **s) {
   log_contains("gauss");
   log_contains("half_sine");
   assert_true(test_file_exists(TMP "/exp/vepd_table.csv"));
+  /* Issue 28: sensim's columns and, beside them, the paper's block (its
+   * tables could not be read, which the output says). */
+  log_contains("W1 (m/s)         W2       VEPD");
+  log_contains("beside the paper: I. Mahajan et al.");
+  log_contains("not printed: its VEPD, W1 and W2 per noise model");
+  log_contains("40 real-world experiments");
+  log_contains("what differs: there 40 real drives");
   const char *k0[] = {"vepd-experiment", "--runs", "0", NULL};
   assert_int_equal(run_cli(k0), 2);
   const char *kneg[] = {"vepd-experiment", "--runs", "-3", NULL};

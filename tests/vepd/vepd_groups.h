@@ -8,5 +8,6 @@ int sensim_test_vepd_ekf(void);
 int sensim_test_vepd_experiment(void);
 int sensim_test_vepd_cli(void);
 int sensim_test_vepd_doc_variants(void);
+int sensim_test_vepd_published(void);
 
 #endif

@@ -1,7 +1,11 @@
 """sensim.judge.report: the study's Markdown report and plots (matplotlib).
 
   report_<experiment>.md      the table of differences for mAP and per
-                              class, and a closing line naming the
+                              class, each variant beside what the camera
+                              component study says of its component, the
+                              study's own block (sensim.published: its
+                              numbers could not be read, which the block
+                              says) and a closing line naming the
                               components that changed the detector's
                               behaviour beyond the seed-to-seed spread
   <experiment>_w1.png         W1 per variant with its bootstrap interval
@@ -72,6 +76,24 @@ def _f(v):
     return "—" if v is None or v == "" or (isinstance(v, float) and not np.isfinite(v)) else f"{v:.3f}"
 
 
+def study_lines(variants):
+    """The camera component study beside the report (sensim.published, the one record the
+    commands print too): a column cell per variant and the study's block as Markdown."""
+    from .. import _sensim  # tools/published.c
+    p = _sensim.published("camera_components")
+    cells = {}
+    for v in variants:
+        paper, finding = p["variants"].get(v, ("not in the study", None))
+        cells[v] = f"{paper}: {finding or 'its own result not read'}"
+    block = [f"Beside the camera component study: {p['cite']}.", "",
+             f"- read from: {p['read_from']}"]
+    if p["unread"]:
+        block.append(f"- **not printed**: {p['unread']}")
+    block += ["- what it states instead:"] + [f"  - {c}" for c in p["claims"]]
+    block.append(f"- what differs: {p['differs']}")
+    return cells, block
+
+
 def write_report(study, experiment, rows):
     """report_<experiment>.md and its plot under the study's folder; returns the report's path."""
     out = study.out_dir
@@ -88,15 +110,17 @@ def write_report(study, experiment, rows):
              f"reference) with its interval. Spread: the largest W1 between the baseline's {study.s['seeds']} "
              "seeds on the reference. Settings: " + ", ".join(f"{k} {study.s[k]}" for k in sorted(study.s)) + ".",
              "", "| variant | mAP ref | mAP variant | " + ("own-val mAP | " if experiment == "train" else "")
-             + "W1 [95 % CI] | mean diff [95 % CI] | spread | beyond spread |",
-             "|---|---|---|" + ("---|" if experiment == "train" else "") + "---|---|---|---|"]
+             + "W1 [95 % CI] | mean diff [95 % CI] | spread | beyond spread | the study |",
+             "|---|---|---|" + ("---|" if experiment == "train" else "") + "---|---|---|---|---|"]
+    cells, block = study_lines([r["variant"] for r in rows])
     for r in rows:
         if r["metric"] != "map":
             continue
         own = f" {_f(r.get('own_val_map'))} |" if experiment == "train" else ""
         lines.append(f"| {r['variant']} | {_f(r['map_ref'])} | {_f(r['map_variant'])} |{own} {_f(r['w1'])} "
                      f"[{_f(r['w1_lo'])}, {_f(r['w1_hi'])}] | {_f(r['mean_diff'])} [{_f(r['diff_lo'])}, "
-                     f"{_f(r['diff_hi'])}] | {_f(r['spread'])} | {'**yes**' if r['beyond_spread'] else 'no'} |")
+                     f"{_f(r['diff_hi'])}] | {_f(r['spread'])} | {'**yes**' if r['beyond_spread'] else 'no'} | "
+                     f"{cells[r['variant']]} |")
     lines += ["", "Per class (AP@0.5 per batch):", "",
               "| variant | class | AP ref | AP variant | W1 [95 % CI] | spread | beyond |", "|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -106,7 +130,7 @@ def write_report(study, experiment, rows):
                      f"{_f(r['w1'])} [{_f(r['w1_lo'])}, {_f(r['w1_hi'])}] | {_f(r['spread'])} | "
                      f"{'**yes**' if r['beyond_spread'] else 'no'} |")
     beyond = [r["variant"] for r in rows if r["metric"] == "map" and r["beyond_spread"]]
-    lines += ["", f"![W1 per variant]({png})", "",
+    lines += [""] + block + ["", f"![W1 per variant]({png})", "",
               ("**Components that changed the detector's behaviour beyond the baseline's seed-to-seed spread "
                f"(mAP@0.5): {', '.join(beyond)}.**" if beyond else
                "**No component changed the detector's behaviour beyond the baseline's seed-to-seed spread "
