@@ -47,7 +47,13 @@
  * moves an echo by is at most pi/16 at the end of a chirp, of the frame
  * and of the array (a 2 % amplitude loss at worst, none at the centre);
  * the many facets of one surface collapse into a few tones (bench:
- * docs/performance.md). */
+ * docs/performance.md).
+ *
+ * Bands. The rows are cut into fixed chunks of CHUNK chirp loops (all
+ * channels); the capture's fork runs bands of chunks on the world's
+ * workers, each chunk its own noise and its own matrix products, one per
+ * block of tones in the same order: the same bits for any number of
+ * bands, as no chunk's arithmetic depends on who runs it. */
 #include <gsl/gsl_cblas.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +64,8 @@
 
 /* Echoes per matrix product. */
 #define BLOCK 128
+/* Chirp loops per chunk of rows (see Bands). */
+#define CHUNK 16
 /* Tones per resolution cell and axis (see Speed). */
 #define MERGE 16.0
 
@@ -141,16 +149,97 @@ void sensim__radar_fmcw_info(const sensim_radar_params *p, sensim_fmcw_info *f) 
   f->gain = 1.0;
 }
 
-/* Noise into every row of the cube. */
-static void add_noise(const sensim_capture_ctx *ctx, const sensim_fmcw_info *f, float *out, size_t rows) {
+/* Noise into rows [r0, r1) of the cube. */
+static void add_noise(const sensim_capture_ctx *ctx, const sensim_fmcw_info *f, float *out, size_t r0, size_t r1) {
   const size_t n = f->samples;
   const float sigma = (float)sqrt(0.5 * f->noise_power);
-  for (size_t r = 0; r < rows; r++) {
+  for (size_t r = r0; r < r1; r++) {
     sensim_rng rng;
     sensim_rng_init(&rng, ctx->key.seed, ctx->key.sensor, ctx->key.frame, 0x46000000u + (uint32_t)r);
     float *row = out + 2 * n * r;
     sensim_rng_normal2f_n(&rng, row, n);
     for (size_t i = 0; i < 2 * n; i++) row[i] *= sigma;
+  }
+}
+
+/* What every band shares, and one band's chunks and scratch. */
+typedef struct adc_job {
+  const sensim_capture_ctx *ctx;
+  const sensim_fmcw_info *f;
+  double lambda;
+  const tone *t;      /* this block's tones */
+  size_t kb;          /* how many */
+  const float *U;     /* their fast-time rows, kb x samples complex */
+  float *out;
+  int noise;          /* 1: the noise pass, 0: a block of tones */
+} adc_job;
+
+typedef struct adc_band {
+  sensim_band b;      /* items: chunks */
+  const adc_job *job;
+  float *W;           /* CHUNK M x BLOCK complex */
+  double *dop, *ang;  /* CHUNK tx and M complex */
+} adc_band;
+
+/* One chunk's rows times this block's tones. */
+static void chunk_block(adc_band *B, size_t chunk) {
+  const adc_job *J = B->job;
+  const sensim_fmcw_info *f = J->f;
+  const size_t N = f->samples, M = (size_t)f->tx * f->rx, C = f->chirps;
+  const size_t c0 = chunk * CHUNK, nc = C - c0 < CHUNK ? C - c0 : CHUNK, rows = nc * M, kb = J->kb;
+  if (J->noise) {
+    add_noise(J->ctx, f, J->out, c0 * M, c0 * M + rows);
+    return;
+  }
+  const double Tc = f->chirp_interval, centre = 0.5 * (double)C * f->tx;
+  for (size_t j = 0; j < kb; j++) {
+    const tone *x = &J->t[j];
+    const double fd = 2.0 * x->v / J->lambda;
+    for (size_t s = 0; s < nc * f->tx; s++) {
+      const double ph = 2.0 * M_PI * fd * ((double)(c0 * f->tx + s) - centre) * Tc;
+      B->dop[2 * s] = cos(ph);
+      B->dop[2 * s + 1] = sin(ph);
+    }
+    for (size_t m = 0; m < M; m++) {
+      const double ph = -M_PI * (double)m * x->u;
+      B->ang[2 * m] = x->re * cos(ph) - x->im * sin(ph);
+      B->ang[2 * m + 1] = x->re * sin(ph) + x->im * cos(ph);
+    }
+    /* W[row][j], row = c M + m, m = t rx + r: slot c tx + t. */
+    for (size_t c = 0; c < nc; c++)
+      for (size_t m = 0; m < M; m++) {
+        const double *d = &B->dop[2 * (c * f->tx + m / f->rx)], *a = &B->ang[2 * m];
+        float *w = &B->W[2 * ((c * M + m) * kb + j)];
+        w[0] = (float)(a[0] * d[0] - a[1] * d[1]);
+        w[1] = (float)(a[0] * d[1] + a[1] * d[0]);
+      }
+  }
+  const float one[2] = {1.0f, 0.0f};
+  cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)N, (int)kb, one, B->W, (int)kb, J->U,
+              (int)N, one, J->out + 2 * N * c0 * M, (int)N);
+}
+
+static void adc_band_run(void *arg) {
+  adc_band *B = arg;
+  for (size_t k = B->b.lo; k < B->b.hi; k++) chunk_block(B, k);
+}
+
+/* Fast time of tone x: exp(j 2 pi f_b n / f_s) by a rotating phasor,
+ * renewed every 64 samples so rounding cannot build up. */
+static void fast_time(const tone *x, const sensim_fmcw_info *f, double lambda, float *u_row) {
+  const double fb = 2.0 * f->chirp_slope * x->r / SENSIM__C0 + 2.0 * x->v / lambda;
+  const double w0 = 2.0 * M_PI * fb / f->sample_rate, cs = cos(w0), sn = sin(w0);
+  double zr = 1.0, zi = 0.0;
+  for (size_t i = 0; i < f->samples; i++) {
+    if ((i & 63) == 0) {
+      zr = cos(w0 * (double)i);
+      zi = sin(w0 * (double)i);
+    }
+    u_row[2 * i] = (float)zr;
+    u_row[2 * i + 1] = (float)zi;
+    const double tmp = zr * cs - zi * sn;
+    zi = zr * sn + zi * cs;
+    zr = tmp;
   }
 }
 
@@ -161,71 +250,44 @@ sensim_status sensim__radar_adc(const sensim_capture_ctx *ctx, const sensim__rad
   sensim_fmcw_info f;
   sensim__radar_fmcw_info(p, &f);
   f.radar_constant = R->K;
-  const size_t N = f.samples, M = (size_t)f.tx * f.rx, C = f.chirps, rows = C * M, slots = C * f.tx;
+  const size_t N = f.samples, M = (size_t)f.tx * f.rx, C = f.chirps, rows = C * M;
   sensim_status rc = sensim__frame_alloc_unset(frame, SENSIM_PAYLOAD_RADAR_CUBE, (uint32_t)N, (uint32_t)rows);
   if (rc) return rc;
   frame->fmcw = f;
-  float *out = frame->data;
-  add_noise(ctx, &f, out, rows);
-  if (n == 0) return SENSIM_OK;
-  tone *t = malloc(n * sizeof *t);
-  float *W = malloc(rows * BLOCK * 2 * sizeof *W), *U = malloc(BLOCK * N * 2 * sizeof *U);
-  double *dop = malloc(slots * 2 * sizeof *dop), *ang = malloc(M * 2 * sizeof *ang);
-  if (!t || !W || !U || !dop || !ang) {
+  const size_t chunks = (C + CHUNK - 1) / CHUNK, nb = sensim__fork_band_count(ctx->fork, chunks, 1);
+  tone *t = malloc((n ? n : 1) * sizeof *t);
+  float *U = malloc(BLOCK * N * 2 * sizeof *U);
+  adc_band *bands = calloc(nb, sizeof *bands);
+  int ok = t && U && bands;
+  for (size_t i = 0; ok && i < nb; i++) {
+    bands[i].W = malloc((size_t)CHUNK * M * BLOCK * 2 * sizeof(float));
+    bands[i].dop = malloc((size_t)CHUNK * f.tx * 2 * sizeof(double));
+    bands[i].ang = malloc(M * 2 * sizeof(double));
+    ok = bands[i].W && bands[i].dop && bands[i].ang;
+  }
+  if (!ok) {
     rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for the ADC cube's %zu echoes", n);
     goto done;
   }
-  const size_t nt = make_tones(ctx, R, &f, e, n, t);
-  const double Tc = f.chirp_interval, centre = 0.5 * (double)slots;
-  for (size_t k0 = 0; k0 < nt; k0 += BLOCK) {
-    const size_t kb = nt - k0 < BLOCK ? nt - k0 : BLOCK;
-    for (size_t j = 0; j < kb; j++) {
-      const tone *x = &t[k0 + j];
-      const double fd = 2.0 * x->v / R->lambda, fb = 2.0 * f.chirp_slope * x->r / SENSIM__C0 + fd;
-      for (size_t s = 0; s < slots; s++) {
-        const double ph = 2.0 * M_PI * fd * ((double)s - centre) * Tc;
-        dop[2 * s] = cos(ph);
-        dop[2 * s + 1] = sin(ph);
-      }
-      for (size_t m = 0; m < M; m++) {
-        const double ph = -M_PI * (double)m * x->u;
-        ang[2 * m] = x->re * cos(ph) - x->im * sin(ph);
-        ang[2 * m + 1] = x->re * sin(ph) + x->im * cos(ph);
-      }
-      /* W[row][j], row = c M + m, m = t rx + r: slot c tx + t. */
-      for (size_t c = 0; c < C; c++)
-        for (size_t m = 0; m < M; m++) {
-          const double *d = &dop[2 * (c * f.tx + m / f.rx)], *a = &ang[2 * m];
-          float *w = &W[2 * ((c * M + m) * kb + j)];
-          w[0] = (float)(a[0] * d[0] - a[1] * d[1]);
-          w[1] = (float)(a[0] * d[1] + a[1] * d[0]);
-        }
-      /* Fast time: exp(j 2 pi f_b n / f_s) by a rotating phasor, renewed
-       * every 64 samples so rounding cannot build up. */
-      const double w0 = 2.0 * M_PI * fb / f.sample_rate, cs = cos(w0), sn = sin(w0);
-      float *u_row = &U[2 * j * N];
-      double zr = 1.0, zi = 0.0;
-      for (size_t i = 0; i < N; i++) {
-        if ((i & 63) == 0) {
-          zr = cos(w0 * (double)i);
-          zi = sin(w0 * (double)i);
-        }
-        u_row[2 * i] = (float)zr;
-        u_row[2 * i + 1] = (float)zi;
-        const double tmp = zr * cs - zi * sn;
-        zi = zr * sn + zi * cs;
-        zr = tmp;
-      }
-    }
-    const float one[2] = {1.0f, 0.0f};
-    cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)N, (int)kb, one, W, (int)kb, U, (int)N,
-                one, out, (int)N);
+  adc_job job = {ctx, &f, R->lambda, NULL, 0, U, frame->data, 1};
+  for (size_t i = 0; i < nb; i++) bands[i].job = &job;
+  rc = sensim__fork_run_bands(ctx->fork, chunks, bands, nb, sizeof *bands, adc_band_run);
+  const size_t nt = n ? make_tones(ctx, R, &f, e, n, t) : 0;
+  job.noise = 0;
+  for (size_t k0 = 0; k0 < nt && rc == SENSIM_OK; k0 += BLOCK) {
+    job.t = &t[k0];
+    job.kb = nt - k0 < BLOCK ? nt - k0 : BLOCK;
+    for (size_t j = 0; j < job.kb; j++) fast_time(&job.t[j], &f, R->lambda, &U[2 * j * N]);
+    rc = sensim__fork_run_bands(ctx->fork, chunks, bands, nb, sizeof *bands, adc_band_run);
   }
 done:
+  for (size_t i = 0; bands && i < nb; i++) {
+    free(bands[i].W);
+    free(bands[i].dop);
+    free(bands[i].ang);
+  }
+  free(bands);
   free(t);
-  free(W);
   free(U);
-  free(dop);
-  free(ang);
   return rc;
 }

@@ -261,6 +261,34 @@ static void test_world_rd_peak_is_the_detections_received_power(void **state) {
   sensim_world_destroy(w);
 }
 
+/* The cube's chunks run on the world's workers: the same bits with 0 and
+ * 2 worker threads. */
+static void test_cube_is_the_same_bits_for_any_thread_count(void **state) {
+  (void)state;
+  sensim_frame got[2];
+  for (int k = 0; k < 2; k++) {
+    sensim_world *w = test_world(2 * k, 11);
+    sensim_radar_params p = fmcw_params();
+    p.output = SENSIM_RADAR_ADC;
+    p.hfov = p.vfov = 6.0 * M_PI / 180.0;
+    p.ray_spacing = 0.05 * M_PI / 180.0;
+    const sensim_vec3 vel = {-1.0, 0, 0};
+    radar_plate(w, 0.5, (sensim_vec3){30.0, 0, 0}, &vel);
+    radar_plate_facing(w, 0.3, (sensim_vec3){50.0, 2.0, 0}, (sensim_vec3){0.5, 0, 0});
+    sensim_sensor *s = radar_test_sensor(w, &p);
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+    const sensim_frame *f = NULL;
+    SENSIM_OK_OR_FAIL(sensim_sensor_poll(s, &f));
+    assert_non_null(f);
+    SENSIM_OK_OR_FAIL(sensim_frame_copy(f, &got[k]));
+    sensim_world_destroy(w);
+  }
+  assert_int_equal(got[0].count, got[1].count);
+  assert_memory_equal(got[0].data, got[1].data, got[0].count * sizeof(sensim_complex32));
+  sensim_frame_release(&got[0]);
+  sensim_frame_release(&got[1]);
+}
+
 /* Parse a .npy 1.0 header by hand and compare the data. */
 static void test_npy_of_a_cube_reads_back(void **state) {
   (void)state;
@@ -473,6 +501,7 @@ int sensim_test_radar_fmcw(void) {
       cmocka_unit_test(test_peak_snr_is_radar_equation_times_processing_gain),
       cmocka_unit_test(test_world_radar_gives_range_doppler_of_a_moving_plate),
       cmocka_unit_test(test_world_rd_peak_is_the_detections_received_power),
+      cmocka_unit_test(test_cube_is_the_same_bits_for_any_thread_count),
       cmocka_unit_test(test_npy_of_a_cube_reads_back),
       cmocka_unit_test(test_rd_png_is_a_heat_map_with_the_peak_in_yellow),
       cmocka_unit_test(test_chain_adc_fft_cfar_gives_two_targets_where_they_are),
