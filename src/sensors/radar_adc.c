@@ -46,8 +46,12 @@
  * their power-weighted mean range, velocity and sin(az). The phase this
  * moves an echo by is at most pi/16 at the end of a chirp, of the frame
  * and of the array (a 2 % amplitude loss at worst, none at the centre);
- * the many facets of one surface collapse into a few tones (bench:
- * docs/performance.md).
+ * the many facets of one surface collapse into a few tones. Then tones
+ * whose fast-time frequency f_b + f_D lies in the same 1/16 of a range
+ * bin share one fast-time column (at their power-weighted mean
+ * frequency, the same pi/16 bound): their slow-time and channel vectors
+ * add into one row vector, exactly, so the products cost rows x samples
+ * x such groups (bench: docs/performance.md).
  *
  * Bands. The rows are cut into fixed chunks of CHUNK chirp loops (all
  * channels); the capture's fork runs bands of chunks on the world's
@@ -71,7 +75,8 @@
 
 /* One beat tone: an echo or several merged. */
 typedef struct tone {
-  long long key[3];    /* cell of (range, velocity, sin az) at 1/MERGE of a bin */
+  long long key[3];    /* cell of (range, velocity, sin az) at 1/MERGE of a bin; then
+                          key[0] the cell of the fast-time frequency */
   double re, im;       /* complex amplitude, sqrt(W) */
   double r, v, u, w;   /* m, m/s, sin(az) cos(el); w = |amplitude|^2 weight of the means */
   size_t order;        /* echo index: ties keep the tracer's order */
@@ -167,8 +172,9 @@ typedef struct adc_job {
   const sensim_capture_ctx *ctx;
   const sensim_fmcw_info *f;
   double lambda;
-  const tone *t;      /* this block's tones */
-  size_t kb;          /* how many */
+  const tone *t;      /* the tones, grouped by fast-time frequency */
+  const size_t *g;    /* this block's groups: tones g[j] .. g[j + 1] - 1 */
+  size_t kb;          /* how many groups */
   const float *U;     /* their fast-time rows, kb x samples complex */
   float *out;
   int noise;          /* 1: the noise pass, 0: a block of tones */
@@ -178,8 +184,21 @@ typedef struct adc_band {
   sensim_band b;      /* items: chunks */
   const adc_job *job;
   float *W;           /* CHUNK M x BLOCK complex */
+  double *acc;        /* CHUNK M complex: one column of W */
   double *dop, *ang;  /* CHUNK tx and M complex */
 } adc_band;
+
+/* out[2 i], out[2 i + 1] = (re + j im) exp(j i step), i < n. */
+static void rotate(double re, double im, double step, size_t n, double *out) {
+  const double cs = cos(step), sn = sin(step);
+  for (size_t i = 0; i < n; i++) {
+    out[2 * i] = re;
+    out[2 * i + 1] = im;
+    const double t = re * cs - im * sn;
+    im = re * sn + im * cs;
+    re = t;
+  }
+}
 
 /* One chunk's rows times this block's tones. */
 static void chunk_block(adc_band *B, size_t chunk) {
@@ -193,26 +212,29 @@ static void chunk_block(adc_band *B, size_t chunk) {
   }
   const double Tc = f->chirp_interval, centre = 0.5 * (double)C * f->tx;
   for (size_t j = 0; j < kb; j++) {
-    const tone *x = &J->t[j];
-    const double fd = 2.0 * x->v / J->lambda;
-    for (size_t s = 0; s < nc * f->tx; s++) {
-      const double ph = 2.0 * M_PI * fd * ((double)(c0 * f->tx + s) - centre) * Tc;
-      B->dop[2 * s] = cos(ph);
-      B->dop[2 * s + 1] = sin(ph);
+    /* W[row][j], row = c M + m, m = t rx + r: slot c tx + t; the sum over
+     * the group's tones, in double, rounded once. */
+    double *acc = B->acc;
+    for (size_t i = 0; i < 2 * rows; i++) acc[i] = 0.0;
+    for (size_t q = J->g[j]; q < J->g[j + 1]; q++) {
+      const tone *x = &J->t[q];
+      /* Slow-time and channel phases by rotating phasors in double (at
+       * most CHUNK tx and M steps: rounding stays near 1e-13). */
+      const double fd = 2.0 * x->v / J->lambda, d0 = 2.0 * M_PI * fd * ((double)(c0 * f->tx) - centre) * Tc;
+      rotate(cos(d0), sin(d0), 2.0 * M_PI * fd * Tc, nc * f->tx, B->dop);
+      rotate(x->re, x->im, -M_PI * x->u, M, B->ang);
+      for (size_t c = 0; c < nc; c++)
+        for (size_t m = 0; m < M; m++) {
+          const double *d = &B->dop[2 * (c * f->tx + m / f->rx)], *a = &B->ang[2 * m];
+          double *w = &acc[2 * (c * M + m)];
+          w[0] += a[0] * d[0] - a[1] * d[1];
+          w[1] += a[0] * d[1] + a[1] * d[0];
+        }
     }
-    for (size_t m = 0; m < M; m++) {
-      const double ph = -M_PI * (double)m * x->u;
-      B->ang[2 * m] = x->re * cos(ph) - x->im * sin(ph);
-      B->ang[2 * m + 1] = x->re * sin(ph) + x->im * cos(ph);
+    for (size_t r = 0; r < rows; r++) {
+      B->W[2 * (r * kb + j)] = (float)acc[2 * r];
+      B->W[2 * (r * kb + j) + 1] = (float)acc[2 * r + 1];
     }
-    /* W[row][j], row = c M + m, m = t rx + r: slot c tx + t. */
-    for (size_t c = 0; c < nc; c++)
-      for (size_t m = 0; m < M; m++) {
-        const double *d = &B->dop[2 * (c * f->tx + m / f->rx)], *a = &B->ang[2 * m];
-        float *w = &B->W[2 * ((c * M + m) * kb + j)];
-        w[0] = (float)(a[0] * d[0] - a[1] * d[1]);
-        w[1] = (float)(a[0] * d[1] + a[1] * d[0]);
-      }
   }
   const float one[2] = {1.0f, 0.0f};
   cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)N, (int)kb, one, B->W, (int)kb, J->U,
@@ -224,10 +246,40 @@ static void adc_band_run(void *arg) {
   for (size_t k = B->b.lo; k < B->b.hi; k++) chunk_block(B, k);
 }
 
-/* Fast time of tone x: exp(j 2 pi f_b n / f_s) by a rotating phasor,
+/* The fast-time frequency f_b + f_D of tone x, Hz. */
+static double beat(const tone *x, const sensim_fmcw_info *f, double lambda) {
+  return 2.0 * f->chirp_slope * x->r / SENSIM__C0 + 2.0 * x->v / lambda;
+}
+
+/* Group the tones by the cell of their fast-time frequency (1/MERGE of a
+ * range bin): sorted by it, g[k] the first tone of group k, g[ng] = nt;
+ * fb[k] the group's power-weighted mean frequency. Returns ng. */
+static size_t group_tones(tone *t, size_t nt, const sensim_fmcw_info *f, double lambda, size_t *g, double *fb) {
+  const double q = MERGE * f->samples / f->sample_rate;
+  for (size_t k = 0; k < nt; k++) {
+    t[k].key[0] = (long long)floor(beat(&t[k], f, lambda) * q);
+    t[k].key[1] = t[k].key[2] = 0;
+  }
+  qsort(t, nt, sizeof *t, tone_cmp);
+  size_t ng = 0;
+  double sw = 0.0, sf = 0.0;
+  for (size_t k = 0; k < nt; k++) {
+    if (k == 0 || t[k].key[0] != t[k - 1].key[0]) {
+      if (ng) fb[ng - 1] = sf / sw;
+      g[ng++] = k;
+      sw = sf = 0.0;
+    }
+    sw += t[k].w;
+    sf += t[k].w * beat(&t[k], f, lambda);
+  }
+  if (ng) fb[ng - 1] = sf / sw;
+  g[ng] = nt;
+  return ng;
+}
+
+/* Fast time at frequency fb: exp(j 2 pi fb n / f_s) by a rotating phasor,
  * renewed every 64 samples so rounding cannot build up. */
-static void fast_time(const tone *x, const sensim_fmcw_info *f, double lambda, float *u_row) {
-  const double fb = 2.0 * f->chirp_slope * x->r / SENSIM__C0 + 2.0 * x->v / lambda;
+static void fast_time(double fb, const sensim_fmcw_info *f, float *u_row) {
   const double w0 = 2.0 * M_PI * fb / f->sample_rate, cs = cos(w0), sn = sin(w0);
   double zr = 1.0, zi = 0.0;
   for (size_t i = 0; i < f->samples; i++) {
@@ -256,38 +308,45 @@ sensim_status sensim__radar_adc(const sensim_capture_ctx *ctx, const sensim__rad
   frame->fmcw = f;
   const size_t chunks = (C + CHUNK - 1) / CHUNK, nb = sensim__fork_band_count(ctx->fork, chunks, 1);
   tone *t = malloc((n ? n : 1) * sizeof *t);
+  size_t *g = malloc((n + 1) * sizeof *g);
+  double *fb = malloc((n ? n : 1) * sizeof *fb);
   float *U = malloc(BLOCK * N * 2 * sizeof *U);
   adc_band *bands = calloc(nb, sizeof *bands);
-  int ok = t && U && bands;
+  int ok = t && g && fb && U && bands;
   for (size_t i = 0; ok && i < nb; i++) {
     bands[i].W = malloc((size_t)CHUNK * M * BLOCK * 2 * sizeof(float));
+    bands[i].acc = malloc((size_t)CHUNK * M * 2 * sizeof(double));
     bands[i].dop = malloc((size_t)CHUNK * f.tx * 2 * sizeof(double));
     bands[i].ang = malloc(M * 2 * sizeof(double));
-    ok = bands[i].W && bands[i].dop && bands[i].ang;
+    ok = bands[i].W && bands[i].acc && bands[i].dop && bands[i].ang;
   }
   if (!ok) {
     rc = sensim__fail(SENSIM_ENOMEM, "radar: out of memory for the ADC cube's %zu echoes", n);
     goto done;
   }
-  adc_job job = {ctx, &f, R->lambda, NULL, 0, U, frame->data, 1};
+  adc_job job = {ctx, &f, R->lambda, t, g, 0, U, frame->data, 1};
   for (size_t i = 0; i < nb; i++) bands[i].job = &job;
   rc = sensim__fork_run_bands(ctx->fork, chunks, bands, nb, sizeof *bands, adc_band_run);
   const size_t nt = n ? make_tones(ctx, R, &f, e, n, t) : 0;
+  const size_t ng = group_tones(t, nt, &f, R->lambda, g, fb);
   job.noise = 0;
-  for (size_t k0 = 0; k0 < nt && rc == SENSIM_OK; k0 += BLOCK) {
-    job.t = &t[k0];
-    job.kb = nt - k0 < BLOCK ? nt - k0 : BLOCK;
-    for (size_t j = 0; j < job.kb; j++) fast_time(&job.t[j], &f, R->lambda, &U[2 * j * N]);
+  for (size_t k0 = 0; k0 < ng && rc == SENSIM_OK; k0 += BLOCK) {
+    job.g = &g[k0];
+    job.kb = ng - k0 < BLOCK ? ng - k0 : BLOCK;
+    for (size_t j = 0; j < job.kb; j++) fast_time(fb[k0 + j], &f, &U[2 * j * N]);
     rc = sensim__fork_run_bands(ctx->fork, chunks, bands, nb, sizeof *bands, adc_band_run);
   }
 done:
   for (size_t i = 0; bands && i < nb; i++) {
     free(bands[i].W);
+    free(bands[i].acc);
     free(bands[i].dop);
     free(bands[i].ang);
   }
   free(bands);
   free(t);
+  free(g);
+  free(fb);
   free(U);
   return rc;
 }
