@@ -20,7 +20,10 @@
  * as "adc" (the cube: chirps x channels x samples complex samples),
  * "range_doppler" (the cube and the range and Doppler FFTs) and "adc" with
  * the "radar_fft" and "radar_cfar" filters, side by side in one run, so
- * the FFTs' share is range_doppler less adc over range_doppler. */
+ * the FFTs' share is range_doppler less adc over range_doppler. The cube's
+ * matrix products go through OpenBLAS, whose own threads the thread CPU
+ * time does not count: run with OPENBLAS_NUM_THREADS=1 for the whole
+ * cost on one core (docs/performance.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
