@@ -14,7 +14,16 @@
  * second, and the thread's CPU time per scan (steadier on a shared
  * machine; with 0 workers the scan runs on the calling thread). The same file builds
  * against any sensim since the radar first shipped (issue 30 compares the
- * facet model with the rays-only one this way: docs/performance.md). */
+ * facet model with the rays-only one this way: docs/performance.md).
+ *
+ * With the raw FMCW output (SENSIM_RADAR_FMCW) the far preset is also run
+ * as "adc" (the cube: chirps x channels x samples complex samples),
+ * "range_doppler" (the cube and the range and Doppler FFTs) and "adc" with
+ * the "radar_fft" and "radar_cfar" filters, side by side in one run, so
+ * the FFTs' share is range_doppler less adc over range_doppler. The cube's
+ * matrix products go through OpenBLAS, whose own threads the thread CPU
+ * time does not count: run with OPENBLAS_NUM_THREADS=1 for the whole
+ * cost on one core (docs/performance.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +42,8 @@ static void die(const char *what) {
   exit(1);
 }
 
-static result run(const bench_town *town, const char *preset, int nscan) {
+/* mode: 0 detections, 1 adc, 2 range_doppler, 3 adc + radar_fft + radar_cfar. */
+static result run(const bench_town *town, const char *preset, int mode, int nscan) {
   sensim_world_params wp;
   sensim_world_params_init(&wp);
   wp.threads = 0;
@@ -51,8 +61,13 @@ static result run(const bench_town *town, const char *preset, int nscan) {
   sp.mount.pos = (sensim_vec3){2.0, 0.0, 0.5};
   sensim_radar_params rp;
   if (sensim_radar_preset(preset, &rp)) die("preset");
+#ifdef SENSIM_RADAR_FMCW
+  rp.output = mode == 2 ? SENSIM_RADAR_RANGE_DOPPLER : mode ? SENSIM_RADAR_ADC : SENSIM_RADAR_DETECTIONS;
+#endif
   sensim_sensor *s = NULL;
   if (sensim_radar_create(w, &sp, &rp, &s)) die("radar");
+  if (mode == 3 && (sensim_sensor_add_filter(s, "radar_fft", NULL) || sensim_sensor_add_filter(s, "radar_cfar", NULL)))
+    die("filters");
   result r = {0, 0, 0};
   int got = 0;
   bench_span span;
@@ -105,17 +120,24 @@ int main(int argc, char **argv) {
   bench_cpu_model(cpu, sizeof cpu);
   printf("bench_radar_town: %s, one thread, %zu instanced triangles, %d scans at 10 Hz, median of %d\n", cpu,
          bench_town_instanced_triangles(&town), nscan, reps);
-  printf("%-16s %12s %14s %14s\n", "preset", "scans/s", "CPU ms/scan", "detections");
-  const char *presets[] = {"ARS408-21-far", "ARS408-21-near"};
-  for (int m = 0; m < 2; m++) {
+  printf("%-16s %-22s %12s %14s %14s\n", "preset", "output", "scans/s", "CPU ms/scan", "elements");
+  const char *presets[] = {"ARS408-21-far", "ARS408-21-near", "ARS408-21-far", "ARS408-21-far", "ARS408-21-far"};
+  const int modes[] = {0, 0, 1, 2, 3};
+  const char *names[] = {"detections", "detections", "adc (cube)", "range_doppler", "adc+radar_fft+radar_cfar"};
+#ifdef SENSIM_RADAR_FMCW
+  const int nrows = 5;
+#else
+  const int nrows = 2;
+#endif
+  for (int m = 0; m < nrows; m++) {
     double sps[BENCH_MAX_REPS], cpu[BENCH_MAX_REPS];
     result last = {0, 0, 0};
     for (int r = 0; r <= reps; r++) { /* r = 0: warm-up */
-      last = run(&town, presets[m], nscan);
+      last = run(&town, presets[m], modes[m], nscan);
       if (r) sps[r - 1] = last.scans_per_s, cpu[r - 1] = last.cpu_ms;
     }
-    printf("%-16s %12.4g %14.2f %14.1f\n", presets[m], bench_median(sps, reps), bench_median(cpu, reps),
-           last.detections);
+    printf("%-16s %-22s %12.4g %14.2f %14.1f\n", presets[m], names[m], bench_median(sps, reps),
+           bench_median(cpu, reps), last.detections);
   }
   bench_town_free(&town);
   return 0;

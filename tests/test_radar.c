@@ -8,6 +8,7 @@ int main(void) {
   failed += sensim_test_radar_detect();
   failed += sensim_test_radar_io();
   failed += sensim_test_radar_facets();
+  failed += sensim_test_radar_fmcw();
   failed += sensim_test_radar_cfar();
   failed += sensim_test_radar_dbscan();
   return failed ? 1 : 0;

@@ -41,6 +41,12 @@ typedef enum sensim_payload {
   SENSIM_PAYLOAD_MAG,       /* count == 1 sensim_mag_sample */
   SENSIM_PAYLOAD_DETECTION, /* count == 1 sensim_detection (cone sensor) */
   SENSIM_PAYLOAD_RADAR,     /* count sensim_radar_detection (radar.h), nearest first */
+  SENSIM_PAYLOAD_RADAR_CUBE, /* FMCW ADC samples: width = samples per chirp, height = chirps x
+                                channels, sensim_complex32 [chirp][channel][sample]; frame.fmcw */
+  SENSIM_PAYLOAD_RADAR_RD,  /* range-Doppler map per channel: width = range bins, height =
+                               channels x Doppler bins, sensim_complex32 [channel][doppler][range]
+                               (Doppler fftshifted: bin d is v = (d - doppler/2) velocity_bin);
+                               frame.fmcw */
   SENSIM_PAYLOAD_ANY        /* filters only: takes any payload and gives it back */
 } sensim_payload;
 
@@ -195,6 +201,49 @@ typedef struct sensim_radar_detection {
   uint16_t cells;         /* resolution cells merged into the detection */
 } sensim_radar_detection;
 
+/* One complex sample (IQ), as C99's float complex and NumPy's complex64
+ * lay it out: real part first. */
+typedef struct sensim_complex32 {
+  float re, im;
+} sensim_complex32;
+
+/* Window applied before an FFT of the radar's raw chain (Harris, "On the
+ * use of windows for harmonic analysis with the discrete Fourier
+ * transform", Proc. IEEE 66(1), 1978). */
+typedef enum sensim_fmcw_window {
+  SENSIM_FMCW_RECT = 0,    /* none: highest gain, -13 dB side lobes */
+  SENSIM_FMCW_HANN = 1,    /* 0.5 - 0.5 cos: -31 dB side lobes */
+  SENSIM_FMCW_HAMMING = 2, /* 0.54 - 0.46 cos: -43 dB */
+  SENSIM_FMCW_BLACKMAN = 3 /* 0.42 - 0.5 cos + 0.08 cos 2x: -58 dB */
+} sensim_fmcw_window;
+
+/* What it takes to read a radar's raw FMCW payload (RADAR_CUBE or
+ * RADAR_RD; all zero for other payloads). Virtual channel m = t rx + r
+ * (transmitter t, receiver r) is the element at y = m lambda / 2 along the
+ * sensor's +Y: receivers lambda / 2 apart, transmitters rx lambda / 2
+ * apart, taking turns chirp by chirp (TDM-MIMO). docs/radar.md, "Raw
+ * FMCW", has the signal model. */
+typedef struct sensim_fmcw_info {
+  uint32_t samples;      /* cube: ADC samples per chirp N; RD: range bins (N) */
+  uint32_t chirps;       /* cube: chirp loops C (each of tx chirps); RD: Doppler bins (C) */
+  uint32_t tx, rx;       /* transmitters and receivers: channels = tx rx */
+  uint32_t window;       /* sensim_fmcw_window the range and Doppler FFTs used (RD) or
+                            are to use (cube) */
+  uint32_t pad;          /* zero */
+  double frequency;      /* carrier f_c, Hz (lambda = c / f_c) */
+  double sample_rate;    /* complex ADC sample rate f_s, Hz */
+  double chirp_slope;    /* S, Hz/s */
+  double chirp_interval; /* T_c, s, start to start of successive chirps (any transmitter) */
+  double range_bin;      /* m per range bin: c f_s / (2 S N) */
+  double velocity_bin;   /* m/s per Doppler bin: lambda / (2 C tx T_c) */
+  double noise_power;    /* W: cube, thermal noise per complex sample k T0 F f_s; RD, its
+                            mean power per cell and channel after the windowed FFTs */
+  double gain;           /* RD: amplitude gain of the windowed FFTs for a tone on a bin,
+                            sum(w_range) sum(w_doppler); cube: 1 */
+  double radar_constant; /* P_t G^2 lambda^2 / ((4 pi)^3 L), W m^2: a target of RCS sigma at
+                            range R gives P_r = radar_constant sigma / R^4 (radar.h) */
+} sensim_fmcw_info;
+
 typedef struct sensim_frame {
   int sensor_id;        /* id of the sensor that made it (order of creation) */
   uint64_t index;       /* k in t_capture = phase + k / rate */
@@ -228,6 +277,7 @@ typedef struct sensim_frame {
                            (binning u + (binning - 1) / 2, likewise v) (the "downsample"
                            filter multiplies it by its factor); 0 or 1: the camera's own
                            pixels. Calibration files and CameraInfo follow it. */
+  sensim_fmcw_info fmcw; /* radar_cube and radar_rd: how to read them; zero otherwise */
 } sensim_frame;
 
 /* Name of an image unit ("radiance", "electrons", "signal"); never NULL. */

@@ -21,9 +21,20 @@ extern "C" {
  * 16-bit grey, rgb16 -> 16-bit RGB, raw16 -> 16-bit grey of the mosaic's
  * digital numbers (the CFA layout is not recorded), depth_f32 -> 16-bit grey
  * in millimetres (clamped to 65.535 m), labels -> 16-bit grey of the class
- * id. Float images (rgb_f32, raw_f32, gray_f32) are not PNG payloads
- * (SENSIM_ETYPE): convert them with a filter first. */
+ * id, radar_rd -> 8-bit RGBA heat map of the channel-summed power, range
+ * left to right, Doppler with the fastest receding bin on top, the 60 dB
+ * below the peak through a viridis-like map (docs/radar.md). Float images
+ * (rgb_f32, raw_f32, gray_f32) are not PNG payloads (SENSIM_ETYPE):
+ * convert them with a filter first. */
 SENSIM_API sensim_status sensim_write_png(const char *path, const sensim_frame *frame);
+
+/* NumPy .npy (format 1.0) of a radar's raw FMCW frame: complex64 of shape
+ * (chirps, channels, samples) for radar_cube, (channels, doppler, range)
+ * for radar_rd (frame.h); numpy.load reads it. SENSIM_ETYPE for another
+ * payload, SENSIM_EINVAL when frame.fmcw does not match the data,
+ * SENSIM_EIO when the file cannot be written (nothing is left under
+ * `path` then). */
+SENSIM_API sensim_status sensim_write_npy(const char *path, const sensim_frame *frame);
 
 /* Point Cloud Library PCD v0.7 of a points frame, fields
  * x y z intensity ring time return label instance (float, float, float,

@@ -45,7 +45,14 @@
  * datasheet's sigmas from the capture's counter-based streams.
  *
  * The raw payload is SENSIM_PAYLOAD_RADAR: count sensim_radar_detection
- * records (frame.h), nearest first. Default window: the CPI. */
+ * records (frame.h), nearest first. Default window: the CPI.
+ *
+ * Raw FMCW (output ADC or RANGE_DOPPLER). The same echoes become the beat
+ * signal of C loops of tx chirps of slope S, sampled N times at f_s by
+ * tx x rx virtual channels (frame.h, sensim_fmcw_info), with complex white
+ * thermal noise of power k T0 F f_s per sample; the "radar_fft" filter
+ * (or output RANGE_DOPPLER) makes the range-Doppler map, "radar_cfar"
+ * detections from it (docs/radar.md, "Raw FMCW"). */
 #ifndef SENSIM_RADAR_H
 #define SENSIM_RADAR_H
 
@@ -56,6 +63,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* What the radar gives (sensim_radar_params.output). */
+typedef enum sensim_radar_output {
+  SENSIM_RADAR_DETECTIONS = 0,  /* SENSIM_PAYLOAD_RADAR: detections (above) */
+  SENSIM_RADAR_ADC = 1,         /* SENSIM_PAYLOAD_RADAR_CUBE: the beat signal's complex samples per
+                                   chirp, channel and sample, thermal noise included */
+  SENSIM_RADAR_RANGE_DOPPLER = 2 /* SENSIM_PAYLOAD_RADAR_RD: the cube after the windowed range and
+                                    Doppler FFTs (what the "radar_fft" filter makes of it) */
+} sensim_radar_output;
+
+/* Defined since the raw FMCW output (its fields end sensim_radar_params):
+ * code that builds against older versions too can test it. */
+#define SENSIM_RADAR_FMCW 1
 
 /* Most detections a frame reports (the strongest are kept). */
 #define SENSIM_RADAR_MAX_DETECTIONS 4096
@@ -87,6 +107,20 @@ typedef struct sensim_radar_params {
   double beam_width_az;      /* antenna's one-way 3 dB beam width in azimuth, rad, [0, 2 pi];
                                 0: uniform gain [hfov] */
   double beam_width_el;      /* the same in elevation, rad, [0, 2 pi]; 0: uniform [vfov] */
+  /* Raw FMCW output (docs/radar.md, "Raw FMCW"): the same echoes as the
+   * detections, synthesised as the beat signal of a chirp sequence. */
+  sensim_radar_output output; /* payload the sensor gives [SENSIM_RADAR_DETECTIONS] */
+  double sample_rate;        /* complex (IQ) ADC sample rate f_s, Hz, [1e4, 1e10], at least the
+                                beat frequency of max_range 2 S max_range / c [10e6] */
+  int samples;               /* ADC samples per chirp N, [8, 16384] [256] */
+  int chirps;                /* chirp loops per frame C (Doppler bins), [1, 16384] [256] */
+  double chirp_slope;        /* S, Hz/s, >= 0; 0: bandwidth f_s / N, so the sampled part of
+                                the ramp sweeps `bandwidth` [0] */
+  double chirp_interval;     /* T_c, s, start to start of successive chirps, >= N / f_s;
+                                0: cpi / (C tx), so the frame lasts `cpi` [0] */
+  int tx;                    /* transmitters, taking turns (TDM-MIMO), [1, 16] [2] */
+  int rx;                    /* receive channels, [1, 64] [4] */
+  sensim_fmcw_window window; /* window of the range and Doppler FFTs [SENSIM_FMCW_HANN] */
 } sensim_radar_params;
 
 /* Defaults: a 77 GHz long-range radar (the "ARS408-21-far" preset's

@@ -188,9 +188,11 @@ SENSIM_API const char *const *sensim_sensor_kinds(void);
 SENSIM_API const char *const *sensim_sensor_kind_keys(const char *kind);
 
 /* The payload the kind's frames have before any filter (camera rgb_f32,
- * lidar beams, gnss, imu, magnetometer mag, cone detection): what the
- * first filter of its chain takes, so a chain can be checked on a
- * standalone chain (filter.h) before the sensor exists.
+ * lidar beams, gnss, imu, magnetometer mag, cone detection, radar radar):
+ * what the first filter of its chain takes, so a chain can be checked on
+ * a standalone chain (filter.h) before the sensor exists. A radar whose
+ * output_mode is "adc" or "range_doppler" gives radar_cube or radar_rd
+ * instead (radar.h): the kind's default is what this says.
  * SENSIM_PAYLOAD_NONE for an unknown kind. */
 SENSIM_API sensim_payload sensim_sensor_kind_payload(const char *kind);
 

@@ -25,7 +25,7 @@ from ._sensim import (  # noqa: F401  (the public API)
     dtype, quat_from_ypr, quat_from_axis_angle, quat_rotate, quat_slerp, pose_compose,
     pose_apply, advance_all, status_str, suggest,
     # scenarios and writers (python/src/scenario.c, io.c)
-    Scenario, CsvWriter, write_png, write_pcd, write_ply, read_png, mkdirs, image_stats_pngs,
+    Scenario, CsvWriter, write_png, write_npy, write_pcd, write_ply, read_png, mkdirs, image_stats_pngs,
     nmea_gga, nmea_rmc, nmea_gsa, nmea_append, nmea_checksum, utc_from_civil,
     utc_parse_iso8601, geodetic_to_ecef, ecef_to_geodetic, enu_to_geodetic, geodetic_to_enu,
     NMEA_DEFAULT_UTC_START,
@@ -55,7 +55,7 @@ __all__ = [
     "radar_presets", "sensor_kinds", "sensor_kind_keys", "payload_names", "payload_info",
     "dtype", "quat_from_ypr", "quat_from_axis_angle", "quat_rotate", "quat_slerp",
     "pose_compose", "pose_apply", "advance_all", "status_str", "suggest", "Scenario",
-    "CsvWriter", "write_png", "write_pcd", "write_ply", "read_png", "mkdirs",
+    "CsvWriter", "write_png", "write_npy", "write_pcd", "write_ply", "read_png", "mkdirs",
     "image_stats_pngs", "nmea_gga", "nmea_rmc", "nmea_gsa", "nmea_append", "nmea_checksum",
     "utc_from_civil", "utc_parse_iso8601", "geodetic_to_ecef", "ecef_to_geodetic",
     "enu_to_geodetic", "geodetic_to_enu", "NMEA_DEFAULT_UTC_START", "NoiseFit", "EKF",

@@ -146,6 +146,15 @@ KEYS = {
         ("sigma_velocity", "m/s, noise on radial velocity [0.0278]"),
         ("beam_width_az_deg", "deg, one-way 3 dB azimuth beam width, 0 uniform [hfov_deg]"),
         ("beam_width_el_deg", "deg, one-way 3 dB elevation beam width, 0 uniform [vfov_deg]"),
+        ("output_mode", "'detections', 'adc' (radar_cube) or 'range_doppler' (radar_rd) ['detections']"),
+        ("sample_rate", "Hz, complex ADC rate, >= 2 S max_range / c [10e6]"),
+        ("samples", "ADC samples per chirp [256]"),
+        ("chirps", "chirp loops per frame (Doppler bins) [256]"),
+        ("chirp_slope", "Hz/s; 0: bandwidth sample_rate / samples [0]"),
+        ("chirp_interval", "s between chirps; 0: cpi / (chirps tx) [0]"),
+        ("tx", "transmitters, TDM-MIMO [2]"),
+        ("rx", "receive channels [4]"),
+        ("fft_window", "'rect', 'hann', 'hamming', 'blackman': range and Doppler FFT window ['hann']"),
     ),
 }
 

@@ -123,6 +123,10 @@ static int build_dtypes(void) {
       return -1;
     }
   }
+  /* The radar's raw FMCW samples: NumPy's complex64 is two floats, real
+   * first, as sensim_complex32. */
+  dtypes[SENSIM_PAYLOAD_RADAR_CUBE] = PyArray_DescrFromType(NPY_COMPLEX64);
+  dtypes[SENSIM_PAYLOAD_RADAR_RD] = PyArray_DescrFromType(NPY_COMPLEX64);
   for (int t = 1; t < SENSIM_PAYLOAD_ANY; t++) {
     if (dtypes[t]) continue;
     int num = -1;
@@ -298,7 +302,18 @@ static PyObject *frame_data(sp_frame *self, void *closure) {
   PyObject *dt = (PyObject *)dtypes[f->type];
   long dims[3];
   int nd;
-  if (sensim_payload_is_image(f->type)) {
+  const sensim_fmcw_info *h = &f->fmcw;
+  const long ch = (long)h->tx * h->rx;
+  const int fmcw = (f->type == SENSIM_PAYLOAD_RADAR_CUBE || f->type == SENSIM_PAYLOAD_RADAR_RD) &&
+                   (size_t)ch * h->chirps * h->samples == f->count;
+  if (fmcw) {
+    /* The payloads' own layouts (frame.h): [chirp][channel][sample] and
+     * [channel][doppler][range]. */
+    dims[0] = f->type == SENSIM_PAYLOAD_RADAR_CUBE ? (long)h->chirps : ch;
+    dims[1] = f->type == SENSIM_PAYLOAD_RADAR_CUBE ? ch : (long)h->chirps;
+    dims[2] = (long)h->samples;
+    nd = 3;
+  } else if (sensim_payload_is_image(f->type)) {
     int c = sensim_payload_channels(f->type);
     if (sensim_payload_sample(f->type) == SENSIM_SAMPLE_STRUCT) c = 1;
     dims[0] = f->height;
@@ -413,11 +428,32 @@ GET_NUM(gain, gain, PyFloat_FromDouble)
 GET_NUM(returns, returns, PyLong_FromUnsignedLong)
 #undef GET_NUM
 
+/* The radar's raw FMCW header (frame.h, sensim_fmcw_info), or None. */
+static PyObject *frame_fmcw(sp_frame *self, void *closure) {
+  (void)closure;
+  const sensim_frame *f = &self->frame;
+  if (f->type != SENSIM_PAYLOAD_RADAR_CUBE && f->type != SENSIM_PAYLOAD_RADAR_RD) Py_RETURN_NONE;
+  static const char *const windows[] = {"rect", "hann", "hamming", "blackman"};
+  const sensim_fmcw_info *h = &f->fmcw;
+  return Py_BuildValue("{s:I,s:I,s:I,s:I,s:s,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d}", "samples", h->samples, "chirps",
+                       h->chirps, "tx", h->tx, "rx", h->rx, "window", windows[h->window & 3], "frequency",
+                       h->frequency, "sample_rate", h->sample_rate, "chirp_slope", h->chirp_slope,
+                       "chirp_interval", h->chirp_interval, "range_bin", h->range_bin, "velocity_bin",
+                       h->velocity_bin, "noise_power", h->noise_power, "gain", h->gain,
+                       "radar_constant", h->radar_constant);
+}
+
 static PyGetSetDef frame_getset[] = {
     {"data", (getter)frame_data, NULL,
      "The payload as a NumPy view (no copy): images (H, W) for one channel, (H, W, C) for "
      "more; records a structured array of `count` elements ((rings, columns) for an "
-     "organised cloud). See sensim.dtype(type) for the fields.", NULL},
+     "organised cloud; radar_cube complex64 (chirps, channels, samples), radar_rd "
+     "(channels, doppler, range)). See sensim.dtype(type) for the fields.", NULL},
+    {"fmcw", (getter)frame_fmcw, NULL,
+     "Radar raw FMCW frames: dict of samples, chirps, tx, rx, window, frequency, sample_rate, "
+     "chirp_slope, chirp_interval, range_bin, velocity_bin, noise_power, gain, radar_constant "
+     "(docs/radar.md); "
+     "None for other payloads.", NULL},
     {"depth", (getter)frame_depth, NULL, "Camera depth plane (H, W) float32, m, or None.", NULL},
     {"labels", (getter)frame_labels, NULL,
      "Camera label plane (H, W) of (class_id, instance_id), or None.", NULL},

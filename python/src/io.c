@@ -1,5 +1,5 @@
 /* python/src/io.c: files and formats (sensim/io.h, nmea.h, geodesy.h):
- * frame writers (PNG, PCD, PLY, CSV), PNG reading, NMEA sentences,
+ * frame writers (PNG, PCD, PLY, CSV, NumPy .npy), PNG reading, NMEA sentences,
  * folders, WGS84 conversions and UTC times.
  *
  * Frames are only read; the GIL is released around every file access. A
@@ -38,17 +38,34 @@ static PyObject *write_frame(PyObject *args, PyObject *kw, const char *fmt, fram
   Py_RETURN_NONE;
 }
 
-static PyObject *io_write_png(PyObject *self, PyObject *args, PyObject *kw) {
-  (void)self;
+static sensim_status npy_writer(const char *path, const sensim_frame *f, int binary) {
+  (void)binary;
+  return sensim_write_npy(path, f);
+}
+
+/* A writer of (path, frame) alone: `name` for messages. */
+static PyObject *write_frame_only(PyObject *args, PyObject *kw, const char *name, frame_writer fn) {
   static char *kwlist[] = {"path", "frame", NULL};
+  char fmt[64], fmt_binary[64];
+  snprintf(fmt, sizeof fmt, "O&O:%s", name);
+  snprintf(fmt_binary, sizeof fmt_binary, "O&O|p:%s", name);
   PyObject *path = NULL, *fobj = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O:write_png", kwlist, PyUnicode_FSConverter, &path, &fobj))
-    return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, kwlist, PyUnicode_FSConverter, &path, &fobj)) return NULL;
   PyObject *a = Py_BuildValue("(NO)", path, fobj);
   if (!a) return NULL;
-  PyObject *r = write_frame(a, NULL, "O&O|p:write_png", png_writer);
+  PyObject *r = write_frame(a, NULL, fmt_binary, fn);
   Py_DECREF(a);
   return r;
+}
+
+static PyObject *io_write_png(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
+  return write_frame_only(args, kw, "write_png", png_writer);
+}
+
+static PyObject *io_write_npy(PyObject *self, PyObject *args, PyObject *kw) {
+  (void)self;
+  return write_frame_only(args, kw, "write_npy", npy_writer);
 }
 
 static PyObject *io_write_pcd(PyObject *self, PyObject *args, PyObject *kw) {
@@ -525,7 +542,11 @@ static PyMethodDef io_functions[] = {
     {"write_png", KW io_write_png, METH_VARARGS | METH_KEYWORDS,
      "write_png($module, path, frame)\n--\n\n"
      "write_png(path, frame)\nPNG of an rgba8, gray8, gray16, rgb16, raw16, depth_f32 (16-bit mm)\n"
-     "or labels (16-bit class id) frame; PayloadTypeError for float images."},
+     "or labels (16-bit class id) frame, or a radar_rd heat map; PayloadTypeError for float images."},
+    {"write_npy", KW io_write_npy, METH_VARARGS | METH_KEYWORDS,
+     "write_npy($module, path, frame)\n--\n\n"
+     "write_npy(path, frame)\nNumPy .npy (complex64) of a radar_cube (chirps, channels, samples) or\n"
+     "radar_rd (channels, doppler, range) frame; numpy.load reads it."},
     {"write_pcd", KW io_write_pcd, METH_VARARGS | METH_KEYWORDS,
      "write_pcd($module, path, frame, binary=True)\n--\n\n"
      "write_pcd(path, frame, binary=True)\nPCD v0.7 of a points frame."},

@@ -142,9 +142,14 @@ static int add_filters(sp_world *w, sensim_sensor *s, sensim_filter_chain *c, Py
 }
 
 /* The filters checked on a standalone chain of the kind's raw payload,
- * so that a bad list refuses the sensor before it exists. */
-static int check_filters(const char *kind, PyObject *filters) {
+ * so that a bad list refuses the sensor before it exists. A radar's raw
+ * payload follows its output_mode key (radar.h). */
+static int check_filters(const char *kind, PyObject *filters, PyObject *keys) {
   sensim_payload raw = sensim_sensor_kind_payload(kind);
+  PyObject *mode = strcmp(kind, "radar") == 0 ? PyDict_GetItemString(keys, "output_mode") : NULL;
+  const char *m = mode && PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : NULL;
+  if (m && strcmp(m, "adc") == 0) raw = SENSIM_PAYLOAD_RADAR_CUBE;
+  if (m && strcmp(m, "range_doppler") == 0) raw = SENSIM_PAYLOAD_RADAR_RD;
   if (!filters || filters == Py_None || raw == SENSIM_PAYLOAD_NONE) return 0;
   sensim_filter_chain *c = NULL;
   sensim_status st = sensim_filter_chain_create(raw, &c);
@@ -219,7 +224,7 @@ PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw) {
       snprintf(auto_name, sizeof auto_name, "%.60s_%d", kind, k);
     sp.name = auto_name;
   }
-  if (check_filters(kind, filters) < 0) goto done;
+  if (check_filters(kind, filters, keys) < 0) goto done;
   PyObject *holder = NULL;
   const char *json = NULL;
   if (sp_json_dumps(keys, &holder, &json) < 0) goto done;

@@ -87,6 +87,36 @@ def test_radar_detects_a_metal_box_face_with_its_dtype():
     assert "ARS408-21-far" in sensim.radar_presets()
 
 
+def test_radar_raw_fmcw_frames_are_complex_arrays(tmp_path):
+    # docs/radar.md, "Raw FMCW": the cube (chirps, channels, samples) and,
+    # after "radar_fft", the range-Doppler map (channels, doppler, range)
+    # whose peak is the box face's range bin at 0 m/s.
+    with sensim.World(threads=0) as w:
+        box = w.shape("box", size=(1, 1, 1), material=dict(radar_specular=1, radar_diffuse=0))
+        w.body(mesh=box, pose=((20.5, 0, 0), (1, 0, 0, 0)), static=True)
+        keys = dict(preset="ARS408-21-near", hfov_deg=20, ray_spacing_deg=0.5, samples=64, chirps=16, max_range=24,
+                    sample_rate=20e6)
+        cube = w.radar(name="cube", output_mode="adc", **keys)
+        rd = w.radar(name="rd", output_mode="adc", filters=["radar_fft"], **keys)
+        w.advance(0.0)
+        c, m = cube.poll(), rd.poll()
+        assert c.type == "radar_cube" and m.type == "radar_rd"
+        assert c.data.dtype == np.complex64 and c.data.shape == (16, 8, 64)
+        assert m.data.shape == (8, 16, 64) and m.fmcw["window"] == "hann"
+        power = (np.abs(m.data) ** 2).sum(axis=0)
+        d, r = np.unravel_index(np.argmax(power), power.shape)
+        assert d == 8 and abs(r * m.fmcw["range_bin"] - 20.0) < m.fmcw["range_bin"]
+        with pytest.raises(sensim.Error):
+            w.radar(name="bad", output_mode="adc", filters=["points"], **keys)
+        # .npy files numpy.load reads back as the same arrays
+        sensim.write_npy(str(tmp_path / "cube.npy"), c)
+        sensim.write_npy(str(tmp_path / "rd.npy"), m)
+        assert np.array_equal(np.load(tmp_path / "cube.npy"), c.data)
+        assert np.array_equal(np.load(tmp_path / "rd.npy"), m.data)
+        sensim.write_png(str(tmp_path / "rd.png"), m)
+        assert sensim.read_png(str(tmp_path / "rd.png")).shape == (16, 64, 3)
+
+
 def test_sensor_lookup_and_did_you_mean(world):
     w, car = world
     a = w.imu(name="imu_front", body=car)

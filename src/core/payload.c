@@ -74,7 +74,7 @@ int sensim__payload_takes_output(const sensim__payload_desc *d, const char *form
   if (strcmp(format, "none") == 0) return 1;
   if (!d) return 0;
   int channels;
-  if (strcmp(format, "png") == 0) return sensim__payload_file_bits(d, &channels) != 0;
+  if (strcmp(format, "png") == 0) return sensim__payload_file_bits(d, &channels) != 0 || d->picture;
   if (strcmp(format, "csv") == 0) return d->csv_header != NULL && d->csv_rows != NULL;
   for (const char *const *f = d->formats; f && *f; f++)
     if (strcmp(*f, format) == 0) return 1;

@@ -48,6 +48,10 @@ typedef struct sensim__payload_desc {
    * "csv" are not listed: they follow from to_gray16, sample and
    * csv_header. */
   const char *const *formats;
+  /* Records with a false-colour picture (the radar's range-Doppler map):
+   * fill `rgba`, a zeroed frame the caller then releases, with an RGBA8
+   * image of f; "png" writes it. NULL: none. */
+  sensim_status (*picture)(const sensim_frame *f, sensim_frame *rgba);
   const char *default_output; /* scenario output when none is given: "png",
                                  "csv", one of formats, or NULL for none */
 } sensim__payload_desc;

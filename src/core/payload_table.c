@@ -26,6 +26,8 @@
   ROW(MAG, mag)                   \
   ROW(DETECTION, detection)       \
   ROW(RADAR, radar)               \
+  ROW(RADAR_CUBE, radar_cube)     \
+  ROW(RADAR_RD, radar_rd)         \
   ROW(ANY, any)
 
 #define DECLARE(value, name) extern const sensim__payload_desc sensim__payload_##name;

@@ -54,6 +54,9 @@ extern const sensim_builtin_filter sensim__filter_blooming;
 extern const sensim_builtin_filter sensim__filter_glare;
 extern const sensim_builtin_filter sensim__filter_lens_flare;
 extern const sensim_builtin_filter sensim__filter_denoise;
+/* Radar's raw FMCW chain (docs/radar.md). */
+extern const sensim_builtin_filter sensim__filter_radar_fft;
+extern const sensim_builtin_filter sensim__filter_radar_cfar;
 /* The glare filter's normalised kernel for `params` (as the filter parses
  * them): *k gets (2 radius + 1)^2 values, row-major from offset
  * (-radius, -radius), malloc'd for the caller to free (filters/glare.c). */

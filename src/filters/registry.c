@@ -14,7 +14,8 @@ static const sensim_builtin_filter *const builtins[] = {
     &sensim__filter_quantize_gray16, &sensim__filter_grayscale, &sensim__filter_downsample,
     &sensim__filter_gnss_random_walk, &sensim__filter_gnss_hdop, &sensim__filter_gnss_gauss_markov,
     &sensim__filter_gnss_outage, &sensim__filter_mag_noise, &sensim__filter_jpeg,
-    &sensim__filter_blooming, &sensim__filter_glare, &sensim__filter_lens_flare, &sensim__filter_denoise};
+    &sensim__filter_blooming, &sensim__filter_glare, &sensim__filter_lens_flare, &sensim__filter_denoise,
+    &sensim__filter_radar_fft, &sensim__filter_radar_cfar};
 
 #define NBUILTINS (sizeof builtins / sizeof builtins[0])
 

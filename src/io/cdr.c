@@ -65,7 +65,11 @@ void sensim__cdr_string(sensim__cdr *c, const char *s) {
 }
 
 unsigned char *sensim__cdr_bytes(sensim__cdr *c, size_t n) {
-  sensim__cdr_u32(c, (uint32_t)n);
+  return sensim__cdr_array(c, (uint32_t)n, n);
+}
+
+unsigned char *sensim__cdr_array(sensim__cdr *c, uint32_t count, size_t n) {
+  sensim__cdr_u32(c, count);
   if (!sensim__cdr_reserve(c, n)) return NULL;
   unsigned char *at = c->p + c->len;
   c->len += n;

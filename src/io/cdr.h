@@ -49,5 +49,9 @@ void sensim__cdr_string(sensim__cdr *c, const char *s);
 /* A uint8[] of n bytes: writes the count and returns where the n bytes go
  * (valid until the next call), or NULL when out of memory. */
 unsigned char *sensim__cdr_bytes(sensim__cdr *c, size_t n);
+/* A sequence of `count` elements of 4 bytes or less (float32[], ...)
+ * taking n bytes: writes the count (which aligns them) and returns where
+ * the n bytes go, host order (little-endian), or NULL. */
+unsigned char *sensim__cdr_array(sensim__cdr *c, uint32_t count, size_t n);
 
 #endif

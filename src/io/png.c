@@ -101,6 +101,14 @@ sensim_status sensim_write_png(const char *path, const sensim_frame *frame) {
   if (!path || !frame) return sensim__fail(SENSIM_EINVAL, "sensim_write_png: NULL argument");
   png_layout l = {sensim__payload_desc_of(frame->type), 0, 0, NULL};
   l.bits = sensim__payload_file_bits(l.desc, &l.channels);
+  if (!l.bits && l.desc && l.desc->picture) {
+    sensim_frame pic;
+    memset(&pic, 0, sizeof pic);
+    sensim_status st = l.desc->picture(frame, &pic);
+    if (st == SENSIM_OK) st = sensim_write_png(path, &pic);
+    sensim_frame_release(&pic);
+    return st;
+  }
   if (!l.bits)
     return sensim__fail(SENSIM_ETYPE, "cannot write a %s frame as PNG '%s'",
                         sensim_payload_name(frame->type), path);

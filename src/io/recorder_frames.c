@@ -55,6 +55,10 @@ int sensim__rec_frame_supported(const sensim_frame *f) {
     case SENSIM_PAYLOAD_GNSS:
     case SENSIM_PAYLOAD_IMU:
     case SENSIM_PAYLOAD_MAG: return f->data && f->count >= 1;
+    case SENSIM_PAYLOAD_RADAR_CUBE:
+    case SENSIM_PAYLOAD_RADAR_RD:
+      return f->data && f->count == (size_t)f->fmcw.tx * f->fmcw.rx * f->fmcw.chirps * f->fmcw.samples &&
+             f->count <= UINT32_MAX / 2;
     default: return 0;
   }
 }
@@ -357,10 +361,25 @@ static sensim_status nav_frame(sensim_recorder *r, rec_sensor *rs, const sensim_
   return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
 }
 
+/* ---- the radar's raw FMCW frames ------------------------------------------ */
+
+static sensim_status fmcw_frame(sensim_recorder *r, rec_sensor *rs, const sensim_frame *f) {
+  const int cube = f->type == SENSIM_PAYLOAD_RADAR_CUBE;
+  const sensim__ros_type type = cube ? SENSIM__ROS_RADAR_CUBE : SENSIM__ROS_RADAR_RANGE_DOPPLER;
+  uint16_t ch = 0;
+  sensim_status st = topic(r, rs, TOPIC_MAIN, type, cube ? "radar_cube" : "range_doppler", &ch);
+  if (st) return st;
+  size_t at = sensim__rec_begin(r);
+  sensim__ros_radar_fmcw(&r->queue, type, sensim__rec_ns(f->t_capture), rs->frame, &f->fmcw, f->data, f->count);
+  return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
+}
+
 sensim_status sensim__rec_frame(sensim_recorder *r, const sensim_sensor *s, rec_sensor *rs,
                                 const sensim_frame *f) {
   (void)s;
   switch (f->type) {
+    case SENSIM_PAYLOAD_RADAR_CUBE:
+    case SENSIM_PAYLOAD_RADAR_RD: return fmcw_frame(r, rs, f);
     case SENSIM_PAYLOAD_POINTS:
     case SENSIM_PAYLOAD_BEAMS: return cloud_frame(r, rs, f);
     case SENSIM_PAYLOAD_GNSS:

@@ -115,6 +115,26 @@ static const char tf_message[] =
         "geometry_msgs/Vector3 translation\ngeometry_msgs/Quaternion rotation\n")
     MSG("geometry_msgs/Vector3", VECTOR3) MSG("geometry_msgs/Quaternion", QUATERNION);
 
+/* sensim's own messages for the radar's raw FMCW frames (no ROS 2
+ * package has one): the header fields of frame.h's sensim_fmcw_info, then
+ * the complex samples as interleaved float32 (real, imaginary). */
+#define FMCW_FIELDS                                                                                          \
+  "uint32 tx\nuint32 rx\nstring window\nfloat64 carrier_frequency\nfloat64 sample_rate\n"                 \
+  "float64 chirp_slope\nfloat64 chirp_interval\nfloat64 range_bin\nfloat64 velocity_bin\n"                 \
+  "float64 noise_power\nfloat64 gain\nfloat64 radar_constant\nfloat32[] data\n"
+
+static const char radar_cube[] =
+    "std_msgs/Header header\n"
+    "uint32 chirps\n"
+    "uint32 channels\n"
+    "uint32 samples\n" FMCW_FIELDS HEADER_DEPS;
+
+static const char radar_range_doppler[] =
+    "std_msgs/Header header\n"
+    "uint32 channels\n"
+    "uint32 doppler_bins\n"
+    "uint32 range_bins\n" FMCW_FIELDS HEADER_DEPS;
+
 static const struct {
   const char *name, *schema;
 } types[SENSIM__ROS_TYPES] = {
@@ -126,6 +146,8 @@ static const struct {
     [SENSIM__ROS_MAGNETIC_FIELD] = {"sensor_msgs/msg/MagneticField", magnetic_field},
     [SENSIM__ROS_ODOMETRY] = {"nav_msgs/msg/Odometry", odometry},
     [SENSIM__ROS_TF_MESSAGE] = {"tf2_msgs/msg/TFMessage", tf_message},
+    [SENSIM__ROS_RADAR_CUBE] = {"sensim_msgs/msg/RadarCube", radar_cube},
+    [SENSIM__ROS_RADAR_RANGE_DOPPLER] = {"sensim_msgs/msg/RadarRangeDoppler", radar_range_doppler},
 };
 
 const char *sensim__ros_type_name(sensim__ros_type t) { return types[t].name; }
@@ -277,4 +299,25 @@ void sensim__ros_tf_message(sensim__cdr *c, const sensim__ros_transform *t, size
     vec3(c, t[i].pose.pos.x, t[i].pose.pos.y, t[i].pose.pos.z);
     quat(c, t[i].pose.rot);
   }
+}
+
+void sensim__ros_radar_fmcw(sensim__cdr *c, sensim__ros_type type, uint64_t stamp, const char *frame_id,
+                            const sensim_fmcw_info *h, const void *data, size_t count) {
+  static const char *const windows[] = {"rect", "hann", "hamming", "blackman"};
+  const uint32_t ch = h->tx * h->rx;
+  sensim__cdr_begin(c);
+  header(c, stamp, frame_id);
+  /* Dimensions in the payload's order: cube [chirp][channel][sample], map
+   * [channel][doppler][range]. */
+  sensim__cdr_u32(c, type == SENSIM__ROS_RADAR_CUBE ? h->chirps : ch);
+  sensim__cdr_u32(c, type == SENSIM__ROS_RADAR_CUBE ? ch : h->chirps);
+  sensim__cdr_u32(c, h->samples);
+  sensim__cdr_u32(c, h->tx);
+  sensim__cdr_u32(c, h->rx);
+  sensim__cdr_string(c, windows[h->window & 3]);
+  const double v[9] = {h->frequency,    h->sample_rate, h->chirp_slope, h->chirp_interval, h->range_bin,
+                       h->velocity_bin, h->noise_power, h->gain,        h->radar_constant};
+  for (int i = 0; i < 9; i++) sensim__cdr_f64(c, v[i]);
+  unsigned char *at = sensim__cdr_array(c, (uint32_t)(2 * count), 2 * count * sizeof(float));
+  if (at && count) memcpy(at, data, 2 * count * sizeof(float));
 }

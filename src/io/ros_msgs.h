@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "io/cdr.h"
+#include "sensim/frame.h"
 #include "sensim/types.h"
 
 typedef enum sensim__ros_type {
@@ -21,6 +22,8 @@ typedef enum sensim__ros_type {
   SENSIM__ROS_MAGNETIC_FIELD,
   SENSIM__ROS_ODOMETRY,
   SENSIM__ROS_TF_MESSAGE,
+  SENSIM__ROS_RADAR_CUBE,
+  SENSIM__ROS_RADAR_RANGE_DOPPLER,
   SENSIM__ROS_TYPES
 } sensim__ros_type;
 
@@ -80,6 +83,13 @@ void sensim__ros_magnetic_field(sensim__cdr *c, uint64_t stamp, const char *fram
 void sensim__ros_odometry(sensim__cdr *c, uint64_t stamp, const char *frame_id,
                           const char *child_frame_id, sensim_pose pose, sensim_vec3 lin,
                           sensim_vec3 ang);
+
+/* sensim_msgs/msg/RadarCube (radar_cube frames) or RadarRangeDoppler
+ * (radar_rd): the frame's fmcw header (frame.h) and `count` complex
+ * samples as float32[] data of 2 count values, real part first, in the
+ * payload's layout. type is SENSIM__ROS_RADAR_CUBE or _RANGE_DOPPLER. */
+void sensim__ros_radar_fmcw(sensim__cdr *c, sensim__ros_type type, uint64_t stamp, const char *frame_id,
+                            const sensim_fmcw_info *h, const void *data, size_t count);
 
 /* One geometry_msgs/msg/TransformStamped: child's pose in parent. */
 typedef struct sensim__ros_transform {

@@ -167,7 +167,8 @@ typedef enum sensim__out_format {
   SENSIM__OUT_CSV,
   SENSIM__OUT_PLY,
   SENSIM__OUT_PLY_ASCII,
-  SENSIM__OUT_NMEA
+  SENSIM__OUT_NMEA,
+  SENSIM__OUT_NPY
 } sensim__out_format;
 
 /* The output format a scenario names `name` ("png", "pcd_ascii", "none",

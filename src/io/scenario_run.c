@@ -166,6 +166,9 @@ static sensim_status write_frame(const sensim__scn_sensor *ss, run_out *o, const
   case SENSIM__OUT_PLY_ASCII:
     pattern = "scan_%06llu.ply";
     break;
+  case SENSIM__OUT_NPY:
+    pattern = "frame_%06llu.npy";
+    break;
   case SENSIM__OUT_CSV:
     return sensim_csv_append(o->csv, f);
   case SENSIM__OUT_NMEA: {
@@ -184,6 +187,8 @@ static sensim_status write_frame(const sensim__scn_sensor *ss, run_out *o, const
   sensim_status st;
   if (ss->format == SENSIM__OUT_PNG)
     st = sensim_write_png(path, f);
+  else if (ss->format == SENSIM__OUT_NPY)
+    st = sensim_write_npy(path, f);
   else if (ss->format == SENSIM__OUT_PCD || ss->format == SENSIM__OUT_PCD_ASCII)
     st = sensim_write_pcd(path, f, ss->format == SENSIM__OUT_PCD);
   else

@@ -211,11 +211,12 @@ static sensim_status parse_filter(sensim_sensor *s, const cJSON *obj, const char
  * payload gets when "output" is not given, are the payload table's
  * (core/payload.h): a new payload brings its own. */
 static const char *const format_names[] = {"none", "png", "pcd", "pcd_ascii", "csv", "ply", "ply_ascii", "nmea",
-                                           NULL};
+                                           "npy", NULL};
 static const sensim__out_format format_values[] = {SENSIM__OUT_NONE, SENSIM__OUT_PNG,
                                                    SENSIM__OUT_PCD,  SENSIM__OUT_PCD_ASCII,
                                                    SENSIM__OUT_CSV,  SENSIM__OUT_PLY,
-                                                   SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA};
+                                                   SENSIM__OUT_PLY_ASCII, SENSIM__OUT_NMEA,
+                                                   SENSIM__OUT_NPY};
 enum { NFORMATS = sizeof format_names / sizeof format_names[0] - 1 };
 
 int sensim__out_format_from_name(const char *name, sensim__out_format *out) {
@@ -244,7 +245,7 @@ static sensim_status parse_output(const cJSON *obj, const char *path, sensim_pay
   if (!sensim__out_format_from_name(fmt, &given))
     return sensim__fail(SENSIM_EINVAL,
                         "%s.format: unknown format '%s'%s (png, pcd, pcd_ascii, ply, ply_ascii, "
-                        "csv, nmea, none)", path, fmt,
+                        "csv, nmea, npy, none)", path, fmt,
                         sensim__did_you_mean(hint, sizeof hint, fmt, format_names));
   if (!sensim__payload_takes_output(desc, fmt))
     return sensim__fail(SENSIM_ETYPE, "%s.format: %s cannot hold the %s frames this chain gives",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
+#include "filters/radar_fft.h"
 #include "sensors/radar_internal.h"
 #include "sensors/traced.h"
 
@@ -72,6 +73,20 @@ static void apply(const preset *q, sensim_radar_params *p) {
    * as the data sheet's detection ranges at the field's edges do. */
   p->beam_width_az = p->hfov;
   p->beam_width_el = p->vfov;
+  /* Raw FMCW, chosen (not on the data sheet), in the range of TI's AWR1843
+   * (3 TX, 4 RX, up to 25 Msps complex): 256 samples at 10 Msps, so the
+   * sampled ramp of 25.6 us sweeps `bandwidth` (S = B f_s / N) and 256
+   * range bins of c / 2B reach 1.8 max_range; 256 loops of 2 chirps fill
+   * the CPI (T_c = cpi / (C tx)). */
+  p->output = SENSIM_RADAR_DETECTIONS;
+  p->sample_rate = 10e6;
+  p->samples = 256;
+  p->chirps = 256;
+  p->chirp_slope = 0.0;
+  p->chirp_interval = 0.0;
+  p->tx = 2;
+  p->rx = 4;
+  p->window = SENSIM_FMCW_HANN;
   /* L such that SNR(10 m^2 at max_range) = threshold:
    * P_t G^2 lambda^2 sigma cpi / ((4 pi)^3 R^4 k T0 F) / L = SNR_min. */
   const double g = pow(10.0, p->antenna_gain / 10.0), F = pow(10.0, p->noise_figure / 10.0);
@@ -98,6 +113,47 @@ sensim_status sensim_radar_preset(const char *name, sensim_radar_params *p) {
 
 static sensim_status bad(const char *field, double v, const char *need) {
   return sensim__fail(SENSIM_EINVAL, "radar %s = %g must be %s", field, v, need);
+}
+
+/* The raw FMCW fields; the chirp's own constraints only bind when the
+ * sensor gives raw output, so a detections radar keeps any max_range. */
+static sensim_status check_fmcw(const sensim_radar_params *p) {
+  if ((unsigned)p->output > (unsigned)SENSIM_RADAR_RANGE_DOPPLER)
+    return bad("output", (double)p->output, "detections (0), adc (1) or range_doppler (2)");
+  if (!(p->sample_rate >= 1e4 && p->sample_rate <= 1e10))
+    return bad("sample_rate", p->sample_rate, "in [1e4, 1e10] Hz");
+  if (p->samples < 8 || p->samples > 16384) return bad("samples", p->samples, "in [8, 16384]");
+  if (p->chirps < 1 || p->chirps > 16384) return bad("chirps", p->chirps, "in [1, 16384]");
+  if (!(p->chirp_slope >= 0 && p->chirp_slope <= 1e16))
+    return bad("chirp_slope", p->chirp_slope, "in [0, 1e16] Hz/s (0: bandwidth sample_rate / samples)");
+  if (!(p->chirp_interval >= 0 && p->chirp_interval <= 1))
+    return bad("chirp_interval", p->chirp_interval, "in [0, 1] s (0: cpi / (chirps tx))");
+  if (p->tx < 1 || p->tx > 16) return bad("tx", p->tx, "in [1, 16] (transmitters)");
+  if (p->rx < 1 || p->rx > 64) return bad("rx", p->rx, "in [1, 64] (receive channels)");
+  if ((unsigned)p->window > (unsigned)SENSIM_FMCW_BLACKMAN)
+    return bad("window", (double)p->window, "rect (0), hann (1), hamming (2) or blackman (3)");
+  if (p->output == SENSIM_RADAR_DETECTIONS) return SENSIM_OK;
+  const double cube = (double)p->chirps * p->tx * p->rx * p->samples;
+  if (cube > 67108864.0)
+    return sensim__fail(SENSIM_EINVAL, "radar: chirps x tx x rx x samples = %g complex samples exceed 2^26", cube);
+  sensim_fmcw_info f;
+  sensim__radar_fmcw_info(p, &f);
+  const double ramp = p->samples / p->sample_rate;
+  if (f.chirp_interval < ramp)
+    return sensim__fail(SENSIM_EINVAL,
+                        "radar chirp_interval = %g s is shorter than the sampled ramp samples / sample_rate "
+                        "= %g s (with chirp_interval 0: cpi / (chirps tx) is)",
+                        f.chirp_interval, ramp);
+  /* Complex (IQ) sampling: a beat frequency f_b is unambiguous up to f_s,
+   * so f_s >= f_b(max_range) = 2 S R_max / c (TI SWRA553, eq. 9, for IQ). */
+  const double fb = 2.0 * f.chirp_slope * p->max_range / SENSIM__C0;
+  if (p->sample_rate < fb)
+    return sensim__fail(SENSIM_EINVAL,
+                        "radar sample_rate = %g Hz aliases: the beat frequency of max_range = %g m is "
+                        "2 S R / c = %g Hz with chirp slope S = %g Hz/s (complex IQ sampling needs "
+                        "sample_rate >= it)",
+                        p->sample_rate, p->max_range, fb, f.chirp_slope);
+  return SENSIM_OK;
 }
 
 sensim_status sensim_radar_params_check(const sensim_radar_params *p) {
@@ -141,7 +197,7 @@ sensim_status sensim_radar_params_check(const sensim_radar_params *p) {
   /* Range and velocity bins are ints. */
   if (p->max_range / (SENSIM__C0 / (2.0 * p->bandwidth)) > 1e8)
     return sensim__fail(SENSIM_EINVAL, "radar: max_range / range resolution exceeds 1e8 cells");
-  return SENSIM_OK;
+  return check_fmcw(p);
 }
 
 static double radar_default_window(const void *impl, double rate) {
@@ -154,21 +210,31 @@ static void radar_destroy(void *impl) { free(impl); }
 static sensim_status radar_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
   sensim__radar_echoes ec = {NULL, 0, 0};
   sensim_status rc = sensim__radar_trace(&ctx, &ec);
-  if (rc == SENSIM_OK) rc = sensim__radar_detect(&ctx, ec.e, ec.n, frame);
+  if (rc == SENSIM_OK) {
+    const sensim_radar_output out = ((const sensim__radar *)ctx.impl)->p.output;
+    if (out == SENSIM_RADAR_DETECTIONS)
+      rc = sensim__radar_detect(&ctx, ec.e, ec.n, frame);
+    else
+      rc = sensim__radar_adc(&ctx, ec.e, ec.n, frame);
+    if (rc == SENSIM_OK && out == SENSIM_RADAR_RANGE_DOPPLER) rc = sensim__radar_fft(frame, frame->fmcw.window);
+  }
   free(ec.e);
   return rc;
 }
 
-static const sensim_sensor_kind radar_kind = {
-    .name = "radar",
-    .raw_type = SENSIM_PAYLOAD_RADAR,
-    .needs_geometry = 1,
-    .default_window = radar_default_window,
-    .generate = radar_generate,
-    .destroy = radar_destroy,
-    .prepare = sensim__traced_prepare,
-    .release_aux = sensim__traced_release,
-};
+/* One kind per output, as a kind names its raw payload. */
+#define RADAR_KIND(payload)                                                                                  \
+  {.name = "radar",                                                                                         \
+   .raw_type = payload,                                                                                     \
+   .needs_geometry = 1,                                                                                     \
+   .default_window = radar_default_window,                                                                  \
+   .generate = radar_generate,                                                                              \
+   .destroy = radar_destroy,                                                                                \
+   .prepare = sensim__traced_prepare,                                                                       \
+   .release_aux = sensim__traced_release}
+static const sensim_sensor_kind radar_kinds[3] = {RADAR_KIND(SENSIM_PAYLOAD_RADAR),
+                                                  RADAR_KIND(SENSIM_PAYLOAD_RADAR_CUBE),
+                                                  RADAR_KIND(SENSIM_PAYLOAD_RADAR_RD)};
 
 sensim_status sensim_radar_create(sensim_world *world, const sensim_sensor_params *sp, const sensim_radar_params *rp,
                                   sensim_sensor **out) {
@@ -179,6 +245,11 @@ sensim_status sensim_radar_create(sensim_world *world, const sensim_sensor_param
   if (rc) return rc;
   sensim__radar *r = malloc(sizeof *r);
   if (!r) return sensim__fail(SENSIM_ENOMEM, "out of memory for a radar");
+  sensim__radar_init(r, rp);
+  return sensim__sensor_create(world, sp, &radar_kinds[rp->output], r, out);
+}
+
+void sensim__radar_init(sensim__radar *r, const sensim_radar_params *rp) {
   r->p = *rp;
   r->lambda = SENSIM__C0 / rp->frequency;
   r->k = 2.0 * M_PI / r->lambda;
@@ -190,5 +261,4 @@ sensim_status sensim_radar_create(sensim_world *world, const sensim_sensor_param
   r->snr_min = pow(10.0, rp->snr_threshold / 10.0);
   r->naz = (int)ceil(rp->hfov / rp->ray_spacing);
   r->nel = (int)ceil(rp->vfov / rp->ray_spacing);
-  return sensim__sensor_create(world, sp, &radar_kind, r, out);
 }

@@ -30,6 +30,9 @@ typedef struct sensim__radar {
   int naz, nel;          /* rays per row and per column of the grid */
 } sensim__radar;
 
+/* Resolve r from checked parameters (radar.c). */
+void sensim__radar_init(sensim__radar *r, const sensim_radar_params *rp);
+
 /* One echo: a ray's diffuse return from its first hit, or its specular
  * return after one of its bounces. */
 typedef struct sensim__radar_echo {
@@ -87,6 +90,16 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
  * writes the frame's payload (nearest first). Reorders `e`. */
 sensim_status sensim__radar_detect(const sensim_capture_ctx *ctx, sensim__radar_echo *e, size_t n,
                                    sensim_frame *frame);
+
+/* The chirp sequence of p's raw FMCW fields, defaults resolved (chirp
+ * slope, interval) and bins derived (radar_adc.c). */
+void sensim__radar_fmcw_info(const sensim_radar_params *p, sensim_fmcw_info *f);
+
+/* The echoes' beat signal per chirp, channel and sample plus thermal
+ * noise: writes the frame's SENSIM_PAYLOAD_RADAR_CUBE and frame->fmcw
+ * (radar_adc.c). */
+sensim_status sensim__radar_adc(const sensim_capture_ctx *ctx, const sensim__radar_echo *e, size_t n,
+                                sensim_frame *frame);
 
 /* 2 J1(x) / x, the far-field amplitude pattern of a uniformly lit circular
  * aperture (Balanis, "Antenna Theory", 3rd ed., 2005, eq. 12-41), with

@@ -34,6 +34,8 @@ static size_t documented_size(sensim_payload t) {
   case SENSIM_PAYLOAD_MAG: return sizeof(sensim_mag_sample);
   case SENSIM_PAYLOAD_DETECTION: return sizeof(sensim_detection);
   case SENSIM_PAYLOAD_RADAR: return sizeof(sensim_radar_detection);
+  case SENSIM_PAYLOAD_RADAR_CUBE:
+  case SENSIM_PAYLOAD_RADAR_RD: return sizeof(sensim_complex32);
   case SENSIM_PAYLOAD_NONE:
   case SENSIM_PAYLOAD_ANY: return 0;
   }
@@ -178,7 +180,8 @@ static void test_payload_outputs_are_ones_the_payload_can_take(void **state) {
       fail_msg("%s: default output '%s' cannot hold it", d->name, d->default_output);
     int channels = 0;
     int bits = sensim__payload_file_bits(d, &channels);
-    assert_int_equal(sensim__payload_takes_output(d, "png"), bits != 0);
+    assert_int_equal(sensim__payload_takes_output(d, "png"), bits != 0 || d->picture != NULL);
+    assert_true(!(bits && d->picture)); /* an image is its own picture */
     if (bits) {
       assert_true(bits == 8 || bits == 16);
       assert_in_range(channels, 1, 4);

@@ -5,6 +5,7 @@
 //   scan_*.pcd      PointCloud2 points (float32 bits equal; `time` per the
 //                   lidar time convention), VIEWPOINT vs /tf + /tf_static
 //   frame_*.png     Image pixels (8/16-bit exactly; depth in mm within 1)
+//   frame_*.npy     RadarCube / RadarRangeDoppler samples (float32 bits equal)
 //   camera_info.yaml  vs CameraInfo
 //   poses.txt       TUM lines vs the stamps and the frames' poses on /tf
 // The PNG, PCD, CSV, YAML and TUM readers here are small and written from
@@ -15,6 +16,22 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 
 // ---- file readers ---------------------------------------------------------------------
+
+// NumPy .npy 1.0 (numpy.lib.format): magic, version, a little-endian
+// uint16 header length, a Python dict literal; the data after it.
+export function readNpy(path) {
+  const b = readFileSync(path);
+  if (b.toString("latin1", 0, 6) !== "\x93NUMPY") throw new Error(`${path}: not a .npy file`);
+  if (b[6] !== 1) throw new Error(`${path}: .npy version ${b[6]}.${b[7]}, not 1.0`);
+  const hlen = b.readUInt16LE(8);
+  const head = b.toString("latin1", 10, 10 + hlen);
+  const descr = /'descr':\s*'([^']+)'/.exec(head)?.[1];
+  const fortran = /'fortran_order':\s*(True|False)/.exec(head)?.[1];
+  const shape = /'shape':\s*\(([^)]*)\)/.exec(head)?.[1].split(",").map((s) => s.trim()).filter((s) => s).map(Number);
+  if (!descr || !fortran || !shape) throw new Error(`${path}: bad .npy header ${head}`);
+  const data = b.subarray(10 + hlen);
+  return { descr, fortran: fortran === "True", shape, headerEnd: 10 + hlen, data };
+}
 
 // PNG (non-interlaced): {width, height, depth, channels, samples(i) -> value}.
 export function readPng(path) {
@@ -367,6 +384,30 @@ export function compareOutputs(ctx) {
       }
     }
 
+    // -- .npy frames of the radar's raw FMCW chain
+    const npys = files.filter((f) => /^frame_\d+\.npy$/.test(f));
+    if (npys.length) {
+      mainTopic = byTopic.has(`/${name}/range_doppler`) ? `/${name}/range_doppler` : `/${name}/radar_cube`;
+      c.npy = npys.length;
+      if (check(has(mainTopic), mainTopic, `topic for ${name}/frame_*.npy`, "present", "absent")) {
+        const msgs = byTopic.get(mainTopic).msgs;
+        check(msgs.length === npys.length, mainTopic, `messages vs ${name}/frame_*.npy files`, npys.length, msgs.length);
+        for (let i = 0; i < Math.min(npys.length, msgs.length); i++) {
+          const npy = readNpy(join(fdir, npys[i]));
+          const m = msgs[i].msg;
+          const where = `${name}/${npys[i]}`;
+          const dims = m.chirps !== undefined ? [m.chirps, m.channels, m.samples] : [m.channels, m.doppler_bins, m.range_bins];
+          check(npy.descr === "<c8" && !npy.fortran, mainTopic, `dtype of ${where}`, "<c8, C order", `${npy.descr}${npy.fortran ? ", Fortran" : ""}`);
+          check(npy.headerEnd % 64 === 0, mainTopic, `data of ${where} 64-byte aligned`, 0, npy.headerEnd % 64);
+          if (!check(npy.shape.join(",") === dims.join(","), mainTopic, `shape of ${where}`, dims.join(","), npy.shape.join(","))) continue;
+          const dv = new DataView(npy.data.buffer, npy.data.byteOffset, npy.data.byteLength);
+          let bad = -1;
+          for (let k = 0; k < m.data.length && bad < 0; k++) if (!same(dv.getFloat32(4 * k, true), m.data[k])) bad = k;
+          check(bad < 0 && npy.data.length === 4 * m.data.length, mainTopic, `float ${bad} vs ${where}`, "equal", "differs");
+        }
+      }
+    }
+
     // -- PNG frames
     const pngs = files.filter((f) => /^frame_\d+\.png$/.test(f));
     if (pngs.length) {
@@ -477,7 +518,7 @@ export function compareOutputs(ctx) {
 
     // -- files the recording has no counterpart of
     for (const f of files) {
-      if (f === csvName || /^scan_\d+\.(pcd|ply)$/.test(f) || /^frame_\d+\.png$/.test(f) || f === "camera_info.yaml" || f === "poses.txt" || f === `${folder}.nmea`) continue;
+      if (f === csvName || /^scan_\d+\.(pcd|ply)$/.test(f) || /^frame_\d+\.(png|npy)$/.test(f) || f === "camera_info.yaml" || f === "poses.txt" || f === `${folder}.nmea`) continue;
       warn(`/${name}`, `file ${name}/${f} not compared`);
     }
     if (files.some((f) => /^scan_\d+\.ply$/.test(f))) warn(`/${name}`, "PLY scans not compared");

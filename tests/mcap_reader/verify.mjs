@@ -191,6 +191,15 @@ function fieldSig(defs) {
     .map((f) => `${normType(f.type)} ${f.name}${f.isArray ? `[${f.arrayLength ?? ""}]` : ""}`)
     .join("; ");
 }
+// sensim's own messages (no ROS 2 package defines them): the fields of
+// the radar's raw FMCW frames as docs/radar.md ("Recordings") lists them.
+const FMCW_SIG = "uint32 tx; uint32 rx; string window; float64 carrier_frequency; float64 sample_rate; " +
+  "float64 chirp_slope; float64 chirp_interval; float64 range_bin; float64 velocity_bin; float64 noise_power; " +
+  "float64 gain; float64 radar_constant; float32 data[]";
+const SENSIM_MSGS = {
+  "sensim_msgs/RadarCube": `std_msgs/Header header; uint32 chirps; uint32 channels; uint32 samples; ${FMCW_SIG}`,
+  "sensim_msgs/RadarRangeDoppler": `std_msgs/Header header; uint32 channels; uint32 doppler_bins; uint32 range_bins; ${FMCW_SIG}`,
+};
 function checkSchemaDefs(schemaName, defs) {
   const where = `schema ${schemaName}`;
   const byName = new Map();
@@ -198,6 +207,10 @@ function checkSchemaDefs(schemaName, defs) {
   for (const d of defs.slice(1)) byName.set(normType(d.name), d);
   for (const [name, def] of byName) {
     if (name === "time" || name === "duration") continue;
+    if (SENSIM_MSGS[name]) {
+      check(fieldSig(def.definitions) === SENSIM_MSGS[name], where, `fields of ${name}`, SENSIM_MSGS[name], fieldSig(def.definitions));
+      continue;
+    }
     const ref = REFERENCE[name];
     if (!ref) {
       fail(where, `${name} is not a ROS 2 message known to @foxglove/rosmsg-msgs-common`);
@@ -465,6 +478,8 @@ const TYPE = {
   mag: "sensor_msgs/msg/MagneticField",
   odom: "nav_msgs/msg/Odometry",
   tf: "tf2_msgs/msg/TFMessage",
+  radar_cube: "sensim_msgs/msg/RadarCube",
+  radar_rd: "sensim_msgs/msg/RadarRangeDoppler",
 };
 const IMAGE_BPP = { rgb8: 3, rgba8: 4, bgr8: 3, bgra8: 4, mono8: 1, mono16: 2, rgb16: 6, "32FC1": 4, "32FC3": 12, "16UC1": 2, "32SC1": 4 };
 const PF = { INT8: 1, UINT8: 2, INT16: 3, UINT16: 4, INT32: 5, UINT32: 6, FLOAT32: 7, FLOAT64: 8 };
@@ -686,6 +701,24 @@ for (const [topic, t] of byTopic) {
     }
     if (expect.lidar_time === "end")
       check(tmax <= 0, topic, "point time relative to the capture (<= 0)", "<= 0", tmax);
+  } else if (type === TYPE.radar_cube || type === TYPE.radar_rd) {
+    // Dimensions in the payload's order; one bin of range is c f_s / (2 S N)
+    // (TI SWRA553 eq. 11): the header must be one a reader can use.
+    const cube = type === TYPE.radar_cube;
+    for (const e of msgs) {
+      const m = e.msg;
+      const dims = cube ? [m.chirps, m.channels, m.samples] : [m.channels, m.doppler_bins, m.range_bins];
+      const n = dims[0] * dims[1] * dims[2];
+      check(m.channels === m.tx * m.rx, topic, "channels == tx * rx", m.tx * m.rx, m.channels);
+      check(m.data.length === 2 * n, topic, "data length (2 floats per complex sample)", 2 * n, m.data.length);
+      check(["rect", "hann", "hamming", "blackman"].includes(m.window), topic, "window", "rect|hann|hamming|blackman", m.window);
+      const rb = 299792458 * m.sample_rate / (2 * m.chirp_slope * dims[2]);
+      check(Math.abs(rb - m.range_bin) <= 1e-9 * rb, topic, "range_bin == c f_s / (2 S N)", rb, m.range_bin);
+      check(m.data.every(Number.isFinite), topic, "finite samples", "finite", "NaN or infinite");
+      check(m.noise_power > 0, topic, "noise_power > 0", "> 0", m.noise_power);
+    }
+    s.dims = cube ? [msgs[0].msg.chirps, msgs[0].msg.channels, msgs[0].msg.samples]
+                  : [msgs[0].msg.channels, msgs[0].msg.doppler_bins, msgs[0].msg.range_bins];
   } else if (type === TYPE.fix) {
     let nofix = 0;
     for (const e of msgs) {

@@ -106,6 +106,10 @@ sensim_body *radar_plate(sensim_world *w, double side, sensim_vec3 c, const sens
   return plate(w, side, c, 0.0, vel, 1.0f, 0.0f);
 }
 
+sensim_body *radar_plate_facing(sensim_world *w, double side, sensim_vec3 c, sensim_vec3 vel) {
+  return plate(w, side, c, atan2(c.y, c.x), &vel, 1.0f, 0.0f);
+}
+
 sensim_body *radar_plate_material(sensim_world *w, double side, sensim_vec3 c, double yaw, float specular,
                                   float diffuse) {
   return plate(w, side, c, yaw, NULL, specular, diffuse);

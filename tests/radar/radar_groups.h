@@ -8,6 +8,7 @@ int sensim_test_radar_model(void);
 int sensim_test_radar_detect(void);
 int sensim_test_radar_io(void);
 int sensim_test_radar_facets(void);
+int sensim_test_radar_fmcw(void);
 int sensim_test_radar_cfar(void);
 int sensim_test_radar_dbscan(void);
 
@@ -28,6 +29,9 @@ sensim_body *radar_plate(sensim_world *w, double side, sensim_vec3 c, const sens
  * `yaw` about Z, of material (specular, diffuse); static. */
 sensim_body *radar_plate_material(sensim_world *w, double side, sensim_vec3 c, double yaw, float specular,
                                   float diffuse);
+/* A metal square plate of side `side` centred at c, turned about Z to
+ * face the origin, moving at vel (states pushed over [-0.2, 0]). */
+sensim_body *radar_plate_facing(sensim_world *w, double side, sensim_vec3 c, sensim_vec3 vel);
 /* radar_corner moving at *vel (states pushed over [-0.2, 0]). */
 sensim_body *radar_corner_moving(sensim_world *w, double a, sensim_vec3 apex, sensim_vec3 vel);
 /* Advance to t = 0 and copy the first frame's detections (at most max)
