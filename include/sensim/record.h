@@ -36,8 +36,13 @@
  *                               beams are converted
  *   gnss    /<name>/fix         sensor_msgs/msg/NavSatFix with covariance
  *   imu     /<name>/imu         sensor_msgs/msg/Imu (orientation unknown:
- *                               orientation_covariance[0] = -1)
- *   magnetometer /<name>/mag    sensor_msgs/msg/MagneticField
+ *                               orientation_covariance[0] = -1; rate and
+ *                               acceleration covariances the noise
+ *                               filters' per-sample variances, frame.h)
+ *   magnetometer /<name>/mag    sensor_msgs/msg/MagneticField, covariance
+ *                               from the sample's field_var
+ * A variance of 0 (an exact value) is recorded as 1e-9, robot_localization's
+ * floor, since ROS reads an all-zero covariance as "unknown".
  *   bodies  /tf                 tf2_msgs/msg/TFMessage, map -> <body>, at
  *                               tf_rate; /<body>/odom nav_msgs/msg/Odometry
  *                               ground truth (twist in the body frame)

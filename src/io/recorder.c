@@ -43,6 +43,11 @@ uint64_t sensim__rec_ns(double t) {
   return (uint64_t)llround(t * 1e9);
 }
 
+void sensim__rec_diag_cov(const double *var, int n, double *cov) {
+  for (int i = 0; i < n * n; i++) cov[i] = 0.0;
+  for (int i = 0; i < n; i++) cov[i * (n + 1)] = var[i] > 0.0 ? var[i] : SENSIM__REC_EXACT_VAR;
+}
+
 char *sensim__rec_ros_name(const char *name) {
   size_t n = strlen(name);
   char *s = malloc(n + 2);
@@ -291,8 +296,12 @@ static sensim_status tick(sensim_recorder *r, double t) {
     tf[i] = (sensim__ros_transform){ns, "map", r->bodies[i].frame, s.pose};
     sensim_quat inv = {s.pose.rot.w, -s.pose.rot.x, -s.pose.rot.y, -s.pose.rot.z};
     size_t at = sensim__rec_begin(r);
-    sensim__ros_odometry(&r->queue, ns, "map", r->bodies[i].frame, s.pose,
-                         sensim_quat_rotate(inv, s.lin_vel), sensim_quat_rotate(inv, s.ang_vel));
+    /* The truth: exact pose and twist (SENSIM__REC_EXACT_VAR). */
+    static const double exact[6] = {0};
+    double cov[36];
+    sensim__rec_diag_cov(exact, 6, cov);
+    sensim__ros_odometry(&r->queue, ns, "map", r->bodies[i].frame, s.pose, cov,
+                         sensim_quat_rotate(inv, s.lin_vel), sensim_quat_rotate(inv, s.ang_vel), cov);
     st = sensim__rec_end(r, at, ns, -1, r->bodies[i].odom);
   }
   if (!st) {

@@ -20,6 +20,10 @@
 //    "sensors": {"cam": {"lag": 0.03, "topics": ["/cam/depth"]}, ...},
 //    "cameras": {"cam": {"hfov_deg": 90, "distortion_model": "plumb_bob",
 //                        "d": [k1, k2, p1, p2, k3]}},
+//    "covariances": {"/imu/imu": {"angular_velocity": v, "linear_acceleration": v},
+//                    "/mag_1/mag": {"magnetic_field": v},
+//                    "/cart/odom": {"pose": v, "twist": v}} (diagonal variances:
+//                    a number, or one per axis),
 //    "files": ["camera_info.yaml", "poses.txt"]}  (required beside each
 //    camera / sensor of OUT with --compare)
 // --compare OUT compares the messages with the files the same run wrote
@@ -478,6 +482,20 @@ function topicParts(topic) {
 }
 const IMAGE_LEAF_ENCODING = { depth: "32FC1", class_ids: "16UC1", instance_ids: "32SC1" };
 
+// A row-major n x n covariance that is diagonal with the expected
+// variances (a number for every axis, or one per axis), to 1e-9 relative.
+function checkDiagCov(topic, what, cov, n, want) {
+  const w = Array.isArray(want) ? want : Array(n).fill(want);
+  const c = Array.from(cov);
+  let ok = c.length === n * n;
+  for (let i = 0; ok && i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const v = c[i * n + j], e = i === j ? w[i] : 0;
+      if (!(Math.abs(v - e) <= 1e-9 * Math.abs(e))) ok = false;
+    }
+  check(ok, topic, `${what} (the configured noise's variance on the diagonal)`, w, c);
+}
+
 function checkStamp(topic, e) {
   const h = e.msg.header;
   if (!h) return;
@@ -712,7 +730,12 @@ for (const [topic, t] of byTopic) {
     for (const e of msgs) {
       const m = e.msg;
       check(m.orientation_covariance[0] === -1, topic, "orientation_covariance[0] (orientation unknown)", -1, m.orientation_covariance[0]);
-      check(m.angular_velocity_covariance[0] >= 0 && m.linear_acceleration_covariance[0] >= 0, topic, "rate and acceleration covariance[0] >= 0 (known or 0 = unknown)", ">= 0", [m.angular_velocity_covariance[0], m.linear_acceleration_covariance[0]]);
+      check(m.angular_velocity_covariance[0] > 0 && m.linear_acceleration_covariance[0] > 0, topic, "rate and acceleration covariance[0] > 0 (known: robot_localization refuses all-zero ones)", "> 0", [m.angular_velocity_covariance[0], m.linear_acceleration_covariance[0]]);
+      const want = expect.covariances?.[topic];
+      if (want) {
+        checkDiagCov(topic, "angular_velocity_covariance", m.angular_velocity_covariance, 3, want.angular_velocity);
+        checkDiagCov(topic, "linear_acceleration_covariance", m.linear_acceleration_covariance, 3, want.linear_acceleration);
+      }
     }
     const m0 = msgs[0].msg;
     s.linear_acceleration = [m0.linear_acceleration.x, m0.linear_acceleration.y, m0.linear_acceleration.z];
@@ -724,6 +747,8 @@ for (const [topic, t] of byTopic) {
       const b = e.msg.magnetic_field;
       const n = Math.hypot(b.x, b.y, b.z);
       check(n > 1e-6 && n < 1e-3, topic, "|magnetic_field| in tesla (Earth's field is ~2e-5..7e-5 T)", "1e-6 .. 1e-3", n);
+      const want = expect.covariances?.[topic];
+      if (want) checkDiagCov(topic, "magnetic_field_covariance", e.msg.magnetic_field_covariance, 3, want.magnetic_field);
     }
   } else if (type === TYPE.odom) {
     const body = parts?.name;
@@ -732,6 +757,11 @@ for (const [topic, t] of byTopic) {
       check(m.child_frame_id === body, topic, "child_frame_id", body, m.child_frame_id);
       const q = m.pose.pose.orientation;
       check(Math.abs(qnorm([q.x, q.y, q.z, q.w]) - 1) < 1e-6, topic, "pose orientation is a unit quaternion", 1, qnorm([q.x, q.y, q.z, q.w]));
+      const want = expect.covariances?.[topic];
+      if (want) {
+        checkDiagCov(topic, "pose.covariance", m.pose.covariance, 6, want.pose);
+        checkDiagCov(topic, "twist.covariance", m.twist.covariance, 6, want.twist);
+      }
     }
     const p = msgs[0].msg.pose.pose.position;
     s.first_position = [p.x, p.y, p.z];
