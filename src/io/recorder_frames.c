@@ -91,7 +91,7 @@ sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, re
     if (!rs->optical) return sensim__fail(SENSIM_ENOMEM, "out of memory naming a frame");
     sprintf(rs->optical, "%s_optical", rs->frame);
   }
-  const char *parent = "map";
+  const char *parent = r->map_frame;
   sensim_pose mount = sp->mount;
   if (sp->body) {
     size_t i = 0;

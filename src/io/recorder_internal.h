@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "io/cdr.h"
 #include "io/mcap_writer.h"
+#include "io/odom_drift.h"
 #include "io/ros_msgs.h"
 #include "sensim/record.h"
 
@@ -69,6 +70,11 @@ struct sensim_recorder {
   int ticking;                        /* /tf ticks have started */
   int64_t next_tick;                  /* k of the next tick, t = k / tf_rate */
   int failed;                         /* a write failed: only close or abort now */
+  char *map_frame, *odom_frame;       /* REP 105 frame names, owned */
+  char *odom_body;                    /* the robot's frame name, owned; NULL: the first body */
+  int drifting;                       /* an odometry error model is on */
+  size_t robot;                       /* index in bodies of the robot, found at the first tick */
+  sensim__odom_drift drift;
 };
 
 /* The variance recorded for an exact quantity (the truth, or a reading no

@@ -193,6 +193,13 @@ typedef struct sensim__scn_mesh {
   sensim_mesh *mesh;         /* owned by the world */
 } sensim__scn_mesh;
 
+/* The "record" section (io/scenario_record.c): names owned, NULL = the
+ * recorder's default. */
+typedef struct sensim__scn_record {
+  char *map_frame, *odom_frame, *odom_body;
+  sensim_odom_drift drift;
+} sensim__scn_record;
+
 struct sensim_scenario {
   sensim_world *world;
   double duration;           /* s */
@@ -206,7 +213,14 @@ struct sensim_scenario {
   int has_run;               /* 0 fresh, 1 run (sensim_scenario_run), 2 stepped by hand */
   char **warnings;           /* sensim_scenario_warning_get's lines, owned */
   size_t nwarnings, cwarnings;
+  sensim__scn_record record;  /* what a recording of the run publishes */
 };
+
+/* Parse "record" into scn->record; give a recording's parameters its
+ * frames and odometry drift; free it. */
+sensim_status sensim__scenario_record(sensim_scenario *scn, const cJSON *obj);
+void sensim__scenario_record_params(const sensim_scenario *scn, sensim_recorder_params *p);
+void sensim__scenario_record_free(sensim_scenario *scn);
 
 /* Load from text with overrides; `source` names the text in messages. */
 sensim_status sensim__scenario_load_text(const char *json, const char *source,

@@ -263,7 +263,20 @@ static sensim_status open_recording(sensim_scenario *scn, const sensim_scenario_
                                     sensim_recorder **rec) {
   *rec = NULL;
   if (!o->mcap) return SENSIM_OK;
-  sensim_status st = sensim_recorder_open(o->mcap, scn->world, o->mcap_params, rec);
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  if (o->mcap_params) rp = *o->mcap_params;
+  sensim__scenario_record_params(scn, &rp); /* the scenario's frames and odometry drift */
+  if (rp.odom_body) {
+    size_t i = 0;
+    while (i < scn->nbodies && !(strcmp(scn->bodies[i].name, rp.odom_body) == 0 &&
+                                 scn->bodies[i].motion.type != SENSIM__MOTION_NONE))
+      i++;
+    if (i == scn->nbodies)
+      return sensim__fail(SENSIM_EINVAL, "record.odom_body: '%s' is not a body with a motion "
+                          "(only those are published on /tf)", rp.odom_body);
+  }
+  sensim_status st = sensim_recorder_open(o->mcap, scn->world, &rp, rec);
   if (st != SENSIM_OK) return st;
   for (size_t i = 0; i < scn->nbodies && st == SENSIM_OK; i++) {
     const sensim__scn_body *b = &scn->bodies[i];

@@ -177,10 +177,14 @@ static void test_recording_verifies_and_stamps_are_capture_times(void **state) {
   assert_int_equal(count_topic(&mf, "/base_link/odom"), 13);
   const rmsg *tf = nth(&mf, "/tf", 10);
   cdr_in c = cdr_open(tf);
-  assert_int_equal(cdr_u32(&c), 1);
+  assert_int_equal(cdr_u32(&c), 2); /* REP 105: map -> odom (no drift: identity), odom -> body */
   const char *parent;
   assert_int_equal(cdr_header(&c, &parent), ns(0.5));
   assert_string_equal(parent, "map");
+  assert_string_equal(cdr_str(&c), "odom");
+  for (int i = 0; i < 7; i++) assert_true(cdr_f64(&c) == (i == 6 ? 1.0 : 0.0));
+  assert_int_equal(cdr_header(&c, &parent), ns(0.5));
+  assert_string_equal(parent, "odom");
   assert_string_equal(cdr_str(&c), "base_link");
   assert_near(cdr_f64(&c), 1.0, 1e-9); /* x = 2 t */
   /* Odometry's twist is in the body frame: 2 m/s along a car yawed 0.05 rad. */

@@ -24,6 +24,8 @@
 //                    "/mag_1/mag": {"magnetic_field": v},
 //                    "/cart/odom": {"pose": v, "twist": v}} (diagonal variances:
 //                    a number, or one per axis),
+//    "frames": {"map": "map", "odom": "odom"}, "odom_drift": "cart" (the
+//    body whose odometry drifts),
 //    "files": ["camera_info.yaml", "poses.txt"]}  (required beside each
 //    camera / sensor of OUT with --compare)
 // --compare OUT compares the messages with the files the same run wrote
@@ -528,6 +530,9 @@ function cloudPoints(msg) {
 const summary = { file, profile: header?.profile, library: header?.library, messages: stream.messages.length, chunks: stream.chunks.length, compression: [...new Set(stream.chunks.map((c) => c.compression))], topics: {} };
 const tfStatic = []; // {parent, child, pose}
 const tfDynamic = new Map(); // child -> [{ns, parent, pose}]
+// REP 105: /tf holds map -> odom and odom -> each body (--expect "frames"
+// renames them).
+const MAP = expect.frames?.map ?? "map", ODOM = expect.frames?.odom ?? "odom";
 const lidarTimes = new Map(); // topic -> {min, max}
 
 for (const [topic, t] of byTopic) {
@@ -555,7 +560,7 @@ for (const [topic, t] of byTopic) {
     // A camera's images are in its optical frame; an image a lidar makes
     // (birdseye) has no camera_info and stays in the sensor's frame.
     if (type === TYPE.info || (type === TYPE.image && byTopic.has(`/${parts.name}/camera_info`))) return `${parts.name}_optical`;
-    if (type === TYPE.odom) return "map";
+    if (type === TYPE.odom) return ODOM;
     if (type === TYPE.tf) return undefined;
     return parts.name;
   })();
@@ -778,7 +783,8 @@ for (const [topic, t] of byTopic) {
         if (topic === "/tf_static") {
           tfStatic.push({ parent: tr.header.frame_id, child: tr.child_frame_id, pose });
         } else {
-          check(tr.header.frame_id === "map", topic, `parent of ${tr.child_frame_id}`, "map", tr.header.frame_id);
+          const parentWant = tr.child_frame_id === ODOM ? MAP : ODOM;
+          check(tr.header.frame_id === parentWant, topic, `parent of ${tr.child_frame_id} (REP 105: ${MAP} -> ${ODOM} -> bodies)`, parentWant, tr.header.frame_id);
           if (!tfDynamic.has(tr.child_frame_id)) tfDynamic.set(tr.child_frame_id, []);
           tfDynamic.get(tr.child_frame_id).push({ ns: stampNs(tr.header.stamp), parent: tr.header.frame_id, pose });
         }
@@ -822,7 +828,8 @@ for (const [topic, t] of byTopic) {
   sensorNames.add(p.name);
   if (t.schema === TYPE.info) cameraNames.add(p.name);
 }
-const bodyNames = new Set(tfDynamic.keys());
+check(tfDynamic.has(ODOM) || tfDynamic.size === 0, "/tf", `${MAP} -> ${ODOM} (REP 105)`, "present", "absent");
+const bodyNames = new Set([...tfDynamic.keys()].filter((f) => f !== ODOM));
 for (const body of bodyNames) {
   const odom = byTopic.get(`/${body}/odom`);
   check(odom !== undefined && odom.schema === TYPE.odom, "/tf", `odometry of body ${body}`, `/${body}/odom (nav_msgs/msg/Odometry)`, odom?.schema ?? "none");
@@ -838,7 +845,7 @@ for (const b of expect.bodies ?? [])
 for (const name of sensorNames) {
   const e = staticByChild.get(name);
   if (!check(e !== undefined, "/tf_static", `mount of sensor ${name}`, `<body or map> -> ${name}`, "absent")) continue;
-  check(e.parent === "map" || bodyNames.has(e.parent), "/tf_static", `parent of ${name}`, "map or a body on /tf", e.parent);
+  check(e.parent === MAP || bodyNames.has(e.parent), "/tf_static", `parent of ${name}`, `${MAP} or a body on /tf`, e.parent);
 }
 for (const cam of cameraNames) {
   const e = staticByChild.get(`${cam}_optical`);
@@ -890,7 +897,11 @@ for (const body of bodyNames) {
   for (const e of odom.msgs) {
     const i = tfIndex.get(stampNs(e.msg.header.stamp));
     if (i === undefined || i === 0 || i === list.length - 1) continue;
-    const a = list[i - 1], b = list[i + 1], c = list[i];
+    // The truth in map (through map -> odom, which a drift model moves).
+    const a = { ns: list[i - 1].ns, pose: poseInMap(body, list[i - 1].ns) };
+    const b = { ns: list[i + 1].ns, pose: poseInMap(body, list[i + 1].ns) };
+    const c = { ns: list[i].ns, pose: poseInMap(body, list[i].ns) };
+    if (!a.pose || !b.pose || !c.pose) continue;
     const dt = Number(b.ns - a.ns) / 1e9;
     const vWorld = [0, 1, 2].map((k) => (b.pose.t[k] - a.pose.t[k]) / dt);
     const vBody = qrot(qconj(c.pose.q), vWorld);
@@ -912,9 +923,30 @@ for (const body of bodyNames) {
   }
 }
 
+// The robot's drifting odometry (--expect "odom_drift": "cart"): map ->
+// odom moves away from the identity, and the pose covariance of x, y and
+// yaw grows from the exact 1e-9 with the distance travelled.
+if (expect.odom_drift) {
+  const od = byTopic.get(`/${expect.odom_drift}/odom`);
+  const mo = tfDynamic.get(ODOM) ?? [];
+  if (check(od !== undefined && mo.length > 0, `/${expect.odom_drift}/odom`, "odometry and map -> odom of the drifting robot", "present", "absent")) {
+    const last = mo[mo.length - 1].pose;
+    const moved = Math.hypot(...last.t) + qangle(last.q, [0, 0, 0, 1]);
+    check(moved > 1e-5, "/tf", `${MAP} -> ${ODOM} drifts (odometry error model)`, "> 1e-5", moved);
+    let prev = 0, grows = true;
+    for (const e of od.msgs) {
+      const c = e.msg.pose.covariance;
+      if (c[0] < prev) grows = false;
+      prev = c[0];
+    }
+    check(grows && prev > 1e-9, `/${expect.odom_drift}/odom`, "pose.covariance[0] grows with the distance travelled", "non-decreasing, > 1e-9 at the end", prev);
+    summary.odom_drift = { final_map_to_odom: last, final_x_variance: prev };
+  }
+}
+
 // A frame's pose in map at time ns through /tf (interpolated) and /tf_static.
 function poseInMap(frame, ns, depth = 0) {
-  if (frame === "map") return { t: [0, 0, 0], q: [0, 0, 0, 1] };
+  if (frame === MAP) return { t: [0, 0, 0], q: [0, 0, 0, 1] };
   if (depth > 16) return null;
   const st = staticByChild.get(frame);
   if (st) {
@@ -925,11 +957,14 @@ function poseInMap(frame, ns, depth = 0) {
   if (!list || list.length === 0) return null;
   let i = list.findIndex((e) => e.ns >= ns);
   if (i === -1) return null; // after the last transform: no extrapolation
-  if (list[i].ns === ns) return { ...list[i].pose, interpolated: false };
+  const parent = poseInMap(list[i].parent, ns, depth + 1);
+  if (!parent) return null;
+  if (list[i].ns === ns) return { ...compose(parent, list[i].pose), interpolated: parent.interpolated };
   if (i === 0) return null;
   const a = list[i - 1], b = list[i];
   const u = Number(ns - a.ns) / Number(b.ns - a.ns);
-  return { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u), interpolated: true };
+  const local = { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u) };
+  return { ...compose(parent, local), interpolated: true };
 }
 let lastTfNs = -1n;
 for (const list of tfDynamic.values()) if (list.length && list[list.length - 1].ns > lastTfNs) lastTfNs = list[list.length - 1].ns;
