@@ -54,7 +54,9 @@ sensim_status sensim__atomic_file_salvage(sensim_atomic_file *f, uint64_t keep, 
  * writer is gone (kill(pid, 0) fails with ESRCH): what a crash or a kill
  * during a write leaves behind. Files of live processes, the caller's
  * own included, are never touched. Best effort: unreadable folders and
- * failed removals are skipped. Returns the number removed. A process in
+ * failed removals are skipped. A recording's ("x.mcap.tmp-<pid>-<n>") is
+ * not removed but kept as "x.partial-<pid>.mcap", said on stderr: its
+ * whole chunks are data. Returns the number removed or kept. A process in
  * another pid namespace sharing the folder looks dead from here; such
  * setups must not share output folders while running. */
 size_t sensim__sweep_temp_files(const char *dir);
