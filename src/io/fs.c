@@ -193,7 +193,8 @@ static sensim_status mkdir_one(const char *dir, const char *whole) {
   struct stat st;
   if (e == EEXIST && stat(dir, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return SENSIM_OK;
-    return sensim__fail(SENSIM_EIO, "cannot create folder '%s': '%s' is not a folder", whole, dir);
+    return sensim__fail(SENSIM_EIO, "cannot create folder '%s': '%s' is not a folder (%s)", whole, dir,
+                        strerror(ENOTDIR));
   }
   return sensim__fail(SENSIM_EIO, "cannot create folder '%s': %s", dir, strerror(e));
 }

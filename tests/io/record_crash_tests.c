@@ -140,9 +140,69 @@ static void test_killed_recording_is_kept_aside_and_its_chunks_read(void **state
   sensim_world_destroy(w);
 }
 
+/* A small run: a cart with an IMU (its CSV in out/imu/). */
+static const char *const RUN =
+    "{\"duration\": 0.05, \"step\": 0.01,"
+    " \"bodies\": [{\"name\": \"cart\", \"motion\": {\"type\": \"line\", \"start\": [0, 0, 0], \"velocity\": [1, 0, 0]}}],"
+    " \"sensors\": [{\"name\": \"imu\", \"type\": \"imu\", \"body\": \"cart\", \"rate\": 100}]}";
+
+static sensim_status run_to(const char *out_dir, const char *mcap) {
+  sensim_scenario *scn = NULL;
+  SENSIM_OK_OR_FAIL(sensim_scenario_load_string(RUN, NULL, &scn));
+  sensim_scenario_run_options o;
+  sensim_scenario_run_options_init(&o);
+  o.out_dir = out_dir;
+  o.mcap = mcap;
+  sensim_status st = sensim_scenario_run_ex(scn, &o, NULL);
+  sensim_scenario_destroy(scn);
+  return st;
+}
+
+static int entries(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  closedir(d);
+  return n;
+}
+
+/* A recording path whose folder is a regular file cannot be written
+ * (ENOTDIR even for root, who ignores permissions): the run fails naming
+ * the cause, "Not a directory", before any sensor folder exists; an
+ * output folder it had to create is gone again, an existing one is as it
+ * was. A recording inside a new output folder still works. */
+static void test_unwritable_recording_fails_before_any_output_folder(void **state) {
+  (void)state;
+  const char *dir = TMP "/unwritable";
+  sensim_mkdirs(dir);
+  FILE *fp = fopen(TMP "/unwritable/afile", "w");
+  assert_non_null(fp);
+  fclose(fp);
+  struct stat st;
+  assert_int_equal(run_to(TMP "/unwritable/new/deep", TMP "/unwritable/afile/run.mcap"), SENSIM_EIO);
+  assert_non_null(strstr(sensim_last_error(), "Not a directory"));
+  assert_non_null(strstr(sensim_last_error(), "afile/run.mcap"));
+  assert_int_equal(stat(TMP "/unwritable/new", &st), -1);
+  sensim_mkdirs(TMP "/unwritable/old");
+  fp = fopen(TMP "/unwritable/old/keep.txt", "w");
+  assert_non_null(fp);
+  fclose(fp);
+  assert_int_equal(run_to(TMP "/unwritable/old", TMP "/unwritable/afile/run.mcap"), SENSIM_EIO);
+  assert_int_equal(entries(TMP "/unwritable/old"), 1);
+  /* The output folder under a file: the same cause, named. */
+  assert_int_equal(run_to(TMP "/unwritable/afile/out", NULL), SENSIM_EIO);
+  if (!strstr(sensim_last_error(), "Not a directory")) fail_msg("message: %s", sensim_last_error());
+  /* Recording into the output folder the run makes. */
+  SENSIM_OK_OR_FAIL(run_to(TMP "/unwritable/fresh", TMP "/unwritable/fresh/run.mcap"));
+  assert_int_equal(stat(TMP "/unwritable/fresh/run.mcap", &st), 0);
+  assert_int_equal(stat(TMP "/unwritable/fresh/imu/imu.csv", &st), 0);
+}
+
 int sensim_test_record_crash(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_killed_recording_is_kept_aside_and_its_chunks_read),
+      cmocka_unit_test(test_unwritable_recording_fails_before_any_output_folder),
   };
   return cmocka_run_group_tests_name("record_crash", tests, setup, NULL);
 }
