@@ -110,8 +110,10 @@ SENSIM_API void sensim_recorder_params_init(sensim_recorder_params *p);
 
 /* Start a recording of `world` into `path` (written as path + a temporary
  * suffix until sensim_recorder_close renames it). `p` NULL: the defaults.
- * SENSIM_EIO when the file cannot be created, SENSIM_EINVAL for bad
- * parameters. */
+ * SENSIM_EIO when the file cannot be created (the message names the
+ * cause: "Not a directory", ...), SENSIM_EINVAL for bad parameters. The
+ * temporary file of a recording killed in that folder is kept as
+ * "<name>.partial-<pid>.mcap" (a line on stderr says so), not removed. */
 SENSIM_API sensim_status sensim_recorder_open(const char *path, sensim_world *world,
                                               const sensim_recorder_params *p,
                                               sensim_recorder **out);
