@@ -246,11 +246,62 @@ static void test_odometry_drift_variance_grows_linearly_with_distance(void **sta
   assert_memory_equal(a.est, b.est, sizeof a.est);
 }
 
+/* A scenario's "record" section: checked at load (keys, types, sigmas)
+ * and, for odom_body, before the run makes any folder; its frame names
+ * reach the recording. */
+#define SCN_HEAD                                                                                   \
+  "{\"duration\": 0.1, \"step\": 0.01,"                                                           \
+  " \"bodies\": [{\"name\": \"cart\", \"motion\": {\"type\": \"line\", \"start\": [0, 0, 0], \"velocity\": [1, 0, 0]}}]," \
+  " \"sensors\": [{\"name\": \"imu\", \"type\": \"imu\", \"body\": \"cart\", \"rate\": 50}], \"record\": "
+
+static sensim_status load(const char *record, sensim_scenario **scn) {
+  char text[1024];
+  snprintf(text, sizeof text, "%s%s}", SCN_HEAD, record);
+  return sensim_scenario_load_string(text, NULL, scn);
+}
+
+static void test_scenario_record_section_is_checked_and_names_the_frames(void **state) {
+  (void)state;
+  sensim_scenario *scn = NULL;
+  assert_int_equal(load("{\"bogus\": 1}", &scn), SENSIM_EPARSE);
+  assert_non_null(strstr(sensim_last_error(), "bogus"));
+  assert_int_equal(load("{\"odom_frame\": 3}", &scn), SENSIM_EPARSE);
+  assert_int_equal(load("{\"odom_drift\": {\"sigma_xy\": -1}}", &scn), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "sigma_xy"));
+  assert_null(scn);
+  SENSIM_OK_OR_FAIL(load("{\"odom_body\": \"nobody\"}", &scn));
+  sensim_scenario_run_options o;
+  sensim_scenario_run_options_init(&o);
+  o.out_dir = TMP "/scn_bad";
+  o.mcap = TMP "/scn_bad.mcap";
+  assert_int_equal(sensim_scenario_run_ex(scn, &o, NULL), SENSIM_EINVAL);
+  assert_non_null(strstr(sensim_last_error(), "record.odom_body: 'nobody'"));
+  assert_null(fopen(TMP "/scn_bad/imu/imu.csv", "r"));
+  sensim_scenario_destroy(scn);
+  SENSIM_OK_OR_FAIL(load("{\"map_frame\": \"world\", \"odom_frame\": \"odo\","
+                         " \"odom_drift\": {\"sigma_xy_time\": 0.01, \"sigma_yaw_time\": 0.001}}", &scn));
+  o.out_dir = TMP "/scn_ok";
+  o.mcap = TMP "/scn_ok.mcap";
+  SENSIM_OK_OR_FAIL(sensim_scenario_run_ex(scn, &o, NULL));
+  sensim_scenario_destroy(scn);
+  mcap_file mf;
+  read_mcap(TMP "/scn_ok.mcap", &mf);
+  tf_in tf[3];
+  assert_int_equal(read_tf(nth(&mf, "/tf", 3), tf, 3), 2);
+  assert_string_equal(tf[0].parent, "world");
+  assert_string_equal(tf[0].child, "odo");
+  assert_string_equal(tf[1].parent, "odo");
+  assert_string_equal(tf[1].child, "cart");
+  assert_true(pose_gap(tf[0].pose, sensim_pose_identity()) > 0); /* drifting with time alone */
+  free_mcap(&mf);
+}
+
 int sensim_test_record_frames(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tf_tree_is_map_odom_bodies_with_configured_names),
       cmocka_unit_test(test_bad_frame_names_and_drift_are_refused),
       cmocka_unit_test(test_odometry_drift_variance_grows_linearly_with_distance),
+      cmocka_unit_test(test_scenario_record_section_is_checked_and_names_the_frames),
   };
   return cmocka_run_group_tests_name("record_frames", tests, setup, NULL);
 }
