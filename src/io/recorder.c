@@ -339,7 +339,8 @@ static sensim_status tick(sensim_recorder *r, double t) {
   sensim__ros_transform tfs[16];
   const size_t ntf = r->nbodies + 1;
   sensim__ros_transform *tf = ntf <= 16 ? tfs : malloc(ntf * sizeof *tf);
-  sensim_body_state *bs = malloc(r->nbodies * sizeof *bs);
+  sensim_body_state bss[15];
+  sensim_body_state *bs = r->nbodies <= 15 ? bss : malloc(r->nbodies * sizeof *bs);
   sensim_status st = tf && bs ? SENSIM_OK : sensim__fail(SENSIM_ENOMEM, "out of memory for /tf");
   for (size_t i = 0; i < r->nbodies && !st; i++) st = sensim_body_state_at(r->bodies[i].body, t, &bs[i]);
   sensim_pose map_odom = sensim_pose_identity();
@@ -369,7 +370,7 @@ static sensim_status tick(sensim_recorder *r, double t) {
     st = sensim__rec_end(r, at, ns, -1, r->tf);
   }
   if (tf != tfs) free(tf);
-  free(bs);
+  if (bs != bss) free(bs);
   return st;
 }
 
