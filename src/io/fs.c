@@ -140,7 +140,10 @@ sensim_status sensim__afile_commit(sensim__afile *af) {
   }
   af->fp = NULL;
   if (bad && af->sink->err) e = af->sink->err;
-  if (!bad && close(af->sink->fd) != 0) {
+  /* Closed whatever happened before: a failed write (a full disk) used
+   * to leave the descriptor of the unlinked file open, holding its space
+   * and its file system busy. */
+  if (close(af->sink->fd) != 0 && !bad) {
     bad = 1;
     e = errno;
   }
