@@ -21,5 +21,7 @@ int main(void) {
   failed += sensim_test_record();
   failed += sensim_test_disk_full();
   failed += sensim_test_record_ros();
+  failed += sensim_test_record_frames();
+  failed += sensim_test_record_crash();
   return failed ? 1 : 0;
 }

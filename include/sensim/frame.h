@@ -157,10 +157,16 @@ typedef struct sensim_gnss_fix {
 typedef struct sensim_imu_sample {
   double accel[3]; /* specific force, sensor frame, m/s^2 (at rest level: +g on Z) */
   double gyro[3];  /* angular rate, sensor frame, rad/s */
+  double accel_var[3]; /* per-sample white-noise variance of accel, per axis, (m/s^2)^2,
+                          as the noise filters configured it (0: the exact reading);
+                          biases are not included */
+  double gyro_var[3];  /* the same for gyro, (rad/s)^2 */
 } sensim_imu_sample;
 
 typedef struct sensim_mag_sample {
-  double field[3]; /* magnetic flux density, sensor frame, T */
+  double field[3];     /* magnetic flux density, sensor frame, T */
+  double field_var[3]; /* per-sample white-noise variance per axis, T^2, as the noise
+                          filters configured it (0: the exact reading) */
 } sensim_mag_sample;
 
 /* The cone sensor's answer: the nearest point of any object inside its

@@ -36,11 +36,21 @@
  *                               beams are converted
  *   gnss    /<name>/fix         sensor_msgs/msg/NavSatFix with covariance
  *   imu     /<name>/imu         sensor_msgs/msg/Imu (orientation unknown:
- *                               orientation_covariance[0] = -1)
- *   magnetometer /<name>/mag    sensor_msgs/msg/MagneticField
- *   bodies  /tf                 tf2_msgs/msg/TFMessage, map -> <body>, at
- *                               tf_rate; /<body>/odom nav_msgs/msg/Odometry
- *                               ground truth (twist in the body frame)
+ *                               orientation_covariance[0] = -1; rate and
+ *                               acceleration covariances the noise
+ *                               filters' per-sample variances, frame.h)
+ *   magnetometer /<name>/mag    sensor_msgs/msg/MagneticField, covariance
+ *                               from the sample's field_var
+ * A variance of 0 (an exact value) is recorded as 1e-9, robot_localization's
+ * floor, since ROS reads an all-zero covariance as "unknown".
+ *   bodies  /tf                 tf2_msgs/msg/TFMessage at tf_rate: map ->
+ *                               odom (identity without an odometry error
+ *                               model, else the drift) and odom -> <body>
+ *                               for each body (REP 105);
+ *                               /<body>/odom nav_msgs/msg/Odometry, the
+ *                               body's pose in odom (the robot's drifted
+ *                               odometry with the model's covariance, the
+ *                               others' truth), twist in the body frame
  *   mounts  /tf_static          <body or map> -> <sensor>, and
  *                               <camera> -> <camera>_optical
  * Each message's header.stamp is its frame's capture time; its log time is
@@ -68,29 +78,49 @@ typedef enum sensim_lidar_time {
                                        frame's own time_offset */
 } sensim_lidar_time;
 
+/* The odometry error model that makes REP 105's odom frame drift from
+ * map (docs/recording.md, "Frames"): the robot's odometry integrates its
+ * true planar motion with a random walk on each increment, of variance
+ * sigma^2 per metre travelled plus sigma_time^2 per second. All 0: no
+ * drift, odom == map. */
+typedef struct sensim_odom_drift {
+  double sigma_xy;       /* x and y (each), m / sqrt(m travelled) [0] */
+  double sigma_yaw;      /* yaw, rad / sqrt(m travelled) [0] */
+  double sigma_xy_time;  /* x and y (each), m / sqrt(s) [0] */
+  double sigma_yaw_time; /* yaw, rad / sqrt(s) [0] */
+} sensim_odom_drift;
+
 typedef struct sensim_recorder_params {
   int compress;            /* nonzero: zstd chunks (default); 0: uncompressed */
   int zstd_level;          /* 1..19 [3] */
   size_t chunk_size;       /* bytes of records per chunk before compression [4 MiB] */
   sensim_lidar_time lidar_time;
   double tf_rate;          /* Hz of /tf and odometry for the named bodies [50]; > 0 */
+  const char *map_frame;   /* REP 105 world frame ["map"]; copied at open, made a
+                              valid ROS name as body names are */
+  const char *odom_frame;  /* REP 105 odometry frame ["odom"]; differs from map_frame */
+  const char *odom_body;   /* the robot: the name (as added) of the body whose
+                              odometry drifts; NULL: the first body added */
+  sensim_odom_drift odom_drift; /* all 0 (default): odom == map */
 } sensim_recorder_params;
 
 /* Defaults: zstd level 3, 4 MiB chunks, lidar time from the scan start,
- * tf at 50 Hz. */
+ * tf at 50 Hz, frames "map" and "odom" without drift. */
 SENSIM_API void sensim_recorder_params_init(sensim_recorder_params *p);
 
 /* Start a recording of `world` into `path` (written as path + a temporary
  * suffix until sensim_recorder_close renames it). `p` NULL: the defaults.
- * SENSIM_EIO when the file cannot be created, SENSIM_EINVAL for bad
- * parameters. */
+ * SENSIM_EIO when the file cannot be created (the message names the
+ * cause: "Not a directory", ...), SENSIM_EINVAL for bad parameters. The
+ * temporary file of a recording killed in that folder is kept as
+ * "<name>.partial-<pid>.mcap" (a line on stderr says so), not removed. */
 SENSIM_API sensim_status sensim_recorder_open(const char *path, sensim_world *world,
                                               const sensim_recorder_params *p,
                                               sensim_recorder **out);
 
-/* Publish body `b` as frame `name` on /tf and /<name>/odom (ground truth
- * from sensim_body_state_at) and as the parent frame of the sensors it
- * carries. Bodies not added are not published; their sensors' mounts are
+/* Publish body `b` as frame `name` on /tf (odom -> name) and /<name>/odom
+ * (from sensim_body_state_at, through map -> odom) and as the parent frame
+ * of the sensors it carries. Bodies not added are not published; their sensors' mounts are
  * then given relative to "map" at the time of their first frame. */
 SENSIM_API sensim_status sensim_recorder_add_body(sensim_recorder *r, sensim_body *b,
                                                   const char *name);

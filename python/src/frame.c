@@ -48,8 +48,11 @@ static const field gnss_fields[] = {
     F("satellites", "<i4", sensim_gnss_fix, satellites),
     F("fix_type", "<i4", sensim_gnss_fix, fix_type), {0}};
 static const field imu_fields[] = {F("accel", "(3,)<f8", sensim_imu_sample, accel),
-                                   F("gyro", "(3,)<f8", sensim_imu_sample, gyro), {0}};
-static const field mag_fields[] = {F("field", "(3,)<f8", sensim_mag_sample, field), {0}};
+                                   F("gyro", "(3,)<f8", sensim_imu_sample, gyro),
+                                   F("accel_var", "(3,)<f8", sensim_imu_sample, accel_var),
+                                   F("gyro_var", "(3,)<f8", sensim_imu_sample, gyro_var), {0}};
+static const field mag_fields[] = {F("field", "(3,)<f8", sensim_mag_sample, field),
+                                   F("field_var", "(3,)<f8", sensim_mag_sample, field_var), {0}};
 static const field detection_fields[] = {
     F("detected", "<i4", sensim_detection, detected),
     F("instance_id", "<u4", sensim_detection, instance_id),

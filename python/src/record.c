@@ -18,21 +18,52 @@ static int rec_check(sp_recorder *self) {
   return sp_world_check(self->world);
 }
 
+/* odom_drift={"sigma_xy": m/sqrt(m), "sigma_yaw": rad/sqrt(m), "sigma_xy_time":
+ * m/sqrt(s), "sigma_yaw_time": rad/sqrt(s)} (sensim_odom_drift); None: none. */
+static int drift_from_dict(PyObject *d, sensim_odom_drift *out) {
+  static const char *const keys[] = {"sigma_xy", "sigma_yaw", "sigma_xy_time", "sigma_yaw_time"};
+  double *dst[4] = {&out->sigma_xy, &out->sigma_yaw, &out->sigma_xy_time, &out->sigma_yaw_time};
+  if (d == Py_None) return 0;
+  if (!PyDict_Check(d)) {
+    PyErr_Format(PyExc_TypeError, "Recorder: odom_drift must be a dict or None, got %.80s", Py_TYPE(d)->tp_name);
+    return -1;
+  }
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(d, &pos, &k, &v)) {
+    const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+    int i = 0;
+    while (name && i < 4 && strcmp(name, keys[i]) != 0) i++;
+    if (!name || i == 4) {
+      PyErr_Format(PyExc_ValueError, "Recorder: odom_drift has no key %R (sigma_xy, sigma_yaw, "
+                   "sigma_xy_time, sigma_yaw_time)", k);
+      return -1;
+    }
+    double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred()) return -1;
+    *dst[i] = x;
+  }
+  return 0;
+}
+
 static int rec_init(sp_recorder *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"path", "world", "compress", "zstd_level", "chunk_size",
-                           "lidar_time", "tf_rate", NULL};
-  PyObject *path, *wo;
+  static char *kwlist[] = {"path", "world", "compress", "zstd_level", "chunk_size", "lidar_time",
+                           "tf_rate", "map_frame", "odom_frame", "odom_body", "odom_drift", NULL};
+  PyObject *path, *wo, *drift = Py_None;
   sensim_recorder_params p;
   sensim_recorder_params_init(&p);
   int compress = p.compress, level = p.zstd_level;
   Py_ssize_t chunk = (Py_ssize_t)p.chunk_size;
   const char *lt = "start";
   double rate = p.tf_rate;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O|pinsd:Recorder", kwlist, PyUnicode_FSConverter,
-                                   &path, &wo, &compress, &level, &chunk, &lt, &rate))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O|pinsd$sszO:Recorder", kwlist, PyUnicode_FSConverter,
+                                   &path, &wo, &compress, &level, &chunk, &lt, &rate, &p.map_frame,
+                                   &p.odom_frame, &p.odom_body, &drift))
     return -1;
   int rc = -1;
-  if (self->rec) {
+  if (drift_from_dict(drift, &p.odom_drift) < 0) {
+    /* the error is set */
+  } else if (self->rec) {
     PyErr_SetString(PyExc_RuntimeError, "Recorder.__init__ called twice");
   } else if (!PyObject_TypeCheck(wo, &sp_WorldType)) {
     PyErr_Format(PyExc_TypeError, "Recorder: world must be a sensim.World, got %.80s",
@@ -180,10 +211,14 @@ static PyTypeObject sp_RecorderType = {
     .tp_basicsize = sizeof(sp_recorder),
     .tp_dealloc = (destructor)rec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4194304, lidar_time='start', tf_rate=50.0)\n--\n\n"
+    .tp_doc = "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4194304, lidar_time='start', tf_rate=50.0, *, map_frame='map', odom_frame='odom', odom_body=None, odom_drift=None)\n--\n\n"
               "Recorder(path, world, compress=True, zstd_level=3, chunk_size=4 MiB, "
-              "lidar_time='start'|'end', tf_rate=50 Hz): a ROS 2 recording (MCAP, CDR) of the "
-              "world's sensors, written under a temporary name until close(). In a with block it "
+              "lidar_time='start'|'end', tf_rate=50 Hz, *, map_frame, odom_frame, odom_body, "
+              "odom_drift): a ROS 2 recording (MCAP, CDR) of the "
+              "world's sensors, written under a temporary name until close(). /tf is REP 105's "
+              "map_frame -> odom_frame -> bodies; odom_drift={'sigma_xy': m/sqrt(m), 'sigma_yaw': "
+              "rad/sqrt(m), 'sigma_xy_time', 'sigma_yaw_time'} makes the odometry of odom_body (None: "
+              "the first body added) drift (docs/recording.md, Frames). In a with block it "
               "is closed at the end, or abandoned if the block raised; one never closed leaves no "
               "file.",
     .tp_methods = rec_methods,

@@ -182,8 +182,8 @@ def test_dtype_itemsizes_match_payload_info():
             # Images: the dtype is one sample; an element (pixel) is its channels.
             assert dt.itemsize * info["channels"] == info["element_size"], name
             assert dt == {"u8": np.uint8, "u16": np.uint16, "f32": np.float32}[info["sample"]]
-    assert sensim.dtype("imu").names == ("accel", "gyro")
-    assert sensim.dtype("imu").itemsize == 48
+    assert sensim.dtype("imu").names == ("accel", "gyro", "accel_var", "gyro_var")
+    assert sensim.dtype("imu").itemsize == 96
     assert sensim.dtype("gnss")["cov_enu"].shape == (3, 3)
     assert sensim.dtype("beams").names == ("range", "intensity", "azimuth", "elevation", "time",
                                            "ring", "return", "class_id", "instance_id")

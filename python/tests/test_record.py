@@ -107,6 +107,29 @@ def test_an_unclosed_or_failed_recording_leaves_no_file(tmp_path):
     w.close()
 
 
+def test_rep105_frame_names_and_odometry_drift_from_python(tmp_path):
+    w, car, sensors = rig()
+    path = tmp_path / "rep105.mcap"
+    with sensim.Recorder(str(path), w, compress=False, map_frame="world", odom_frame="odo",
+                         odom_drift={"sigma_xy": 0.05, "sigma_yaw": 0.01}) as rec:
+        rec.add_body(car, "base_link")
+        drive(w, car, sensors, rec)
+    data = open(path, "rb").read()
+    # CDR strings (uint32 length with the NUL, then the bytes) of /tf's
+    # world -> odo and odo -> base_link, and of the odometry's header.
+    assert struct.pack("<I", 6) + b"world\0" in data
+    assert struct.pack("<I", 4) + b"odo\0" in data
+    counts, _ = summary(path)
+    assert counts["/tf"] == counts["/base_link/odom"] == 51
+    with pytest.raises(ValueError, match="no key"):
+        sensim.Recorder(str(tmp_path / "b.mcap"), w, odom_drift={"sigma": 1.0})
+    with pytest.raises(sensim.InvalidArgument, match="sigma_xy"):
+        sensim.Recorder(str(tmp_path / "b.mcap"), w, odom_drift={"sigma_xy": -1.0})
+    with pytest.raises(sensim.InvalidArgument, match="both 'map'"):
+        sensim.Recorder(str(tmp_path / "b.mcap"), w, odom_frame="map")
+    w.close()
+
+
 def test_recorder_misuse_raises(tmp_path):
     w, car, sensors = rig()
     other = sensim.World()

@@ -15,7 +15,9 @@ const char *sensim_status_str(sensim_status status) {
     case SENSIM_EINVAL: return "invalid argument";
     case SENSIM_ENOMEM: return "out of memory";
     case SENSIM_ENOTFOUND: return "not found";
-    case SENSIM_EIO: return "input/output error";
+    /* Not "input/output error": that is strerror(EIO), a cause of its own;
+     * the message (sensim_last_error) names the failing call's real one. */
+    case SENSIM_EIO: return "file access failed";
     case SENSIM_EPARSE: return "malformed input";
     case SENSIM_ETYPE: return "payload type mismatch";
     case SENSIM_ESTATE: return "invalid in the current state";

@@ -23,6 +23,17 @@
  *   3. y_i = q round(y_i / q)          quantisation to the resolution q (mid-tread)
  *   4. y_i = clamp(y_i, -range, range) saturation (the ADC's code range)
  *
+ * The sample's accel_var and gyro_var (frame.h) get the variance this
+ * filter adds per sample, for the consumers of a per-sample covariance
+ * (sensor_msgs/Imu, docs/recording.md): sigma_a^2, or N^2 / T = N^2 f for
+ * a density N sampled at f = 1 / T (the discretisation of continuous white
+ * noise in IEEE Std 952-1997 Annex C and the Kalibr IMU noise model:
+ * sigma_d = sigma_c / sqrt(dt)), plus q^2 / 12 for the quantisation
+ * (B. Widrow, I. Kollar, "Quantization Noise", Cambridge 2008, sec. 4.2),
+ * and what an earlier filter put there carried through the matrix (diagonal
+ * terms: var'_i = sum_j A_ij^2 var_j). The biases are not white and are not
+ * included: an estimator carries them as states.
+ *
  * Averaging time T: the frame's collection window when it is > 0 (the IMU
  * averages over it, sensors/imu.c); for an instantaneous sample (window 0)
  * the gap to the previous frame, the usual discretisation of continuous
@@ -122,11 +133,14 @@ static void step_biases(imu_noise *n, double dt, const double *k, const double *
 }
 
 static void apply_triad(const sensim__imu_triad *s, const imu_noise *n, int base, double avg,
-                        const double *w, double *x) {
-  double v[3] = {x[0], x[1], x[2]};
+                        const double *w, double *x, double *var) {
+  double v[3] = {x[0], x[1], x[2]}, pv[3] = {var[0], var[1], var[2]};
   if (!s->identity)
-    for (int i = 0; i < 3; i++)
-      v[i] = s->matrix[3 * i] * x[0] + s->matrix[3 * i + 1] * x[1] + s->matrix[3 * i + 2] * x[2];
+    for (int i = 0; i < 3; i++) {
+      const double *a = &s->matrix[3 * i];
+      v[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2];
+      pv[i] = a[0] * a[0] * var[0] + a[1] * a[1] * var[1] + a[2] * a[2] * var[2];
+    }
   for (int i = 0; i < 3; i++) {
     double sig = s->has_white_sigma ? s->white_sigma[i]
                                     : avg > 0.0 ? s->density[i] / sqrt(avg) : 0.0;
@@ -136,6 +150,7 @@ static void apply_triad(const sensim__imu_triad *s, const imu_noise *n, int base
     double r = s->range[i];
     if (r > 0.0) y = y > r ? r : y < -r ? -r : y;
     x[i] = y;
+    var[i] = pv[i] + sig * sig + s->resolution[i] * s->resolution[i] / 12.0;
   }
 }
 
@@ -166,8 +181,8 @@ static sensim_status imu_noise_apply(void *user, sensim_frame *frame, sensim_fil
   else
     first_frame(n, ctx, g);
   sensim_imu_sample *smp = frame->data;
-  apply_triad(&t[0], n, 0, avg, w, smp->accel);
-  apply_triad(&t[1], n, 3, avg, w, smp->gyro);
+  apply_triad(&t[0], n, 0, avg, w, smp->accel, smp->accel_var);
+  apply_triad(&t[1], n, 3, avg, w, smp->gyro, smp->gyro_var);
   n->t_prev = frame->t_capture;
   n->have_prev = 1;
   return SENSIM_OK;

@@ -17,7 +17,11 @@
  * Parameters (JSON): "sigma", "hard_iron", "resolution", "range" (a number
  * or 3 numbers; unit suffixes "_ut", "_nt", "_gauss", "_mgauss", e.g.
  * "sigma_nt", filters/imu_units.c), "soft_iron" (9 numbers, row-major,
- * dimensionless). Each frame draws 3 normals from its context stream when
+ * dimensionless). The sample's field_var gets sigma^2 + q^2 / 12 per axis
+ * (quantisation noise: Widrow and Kollar, "Quantization Noise", 2008, sec.
+ * 4.2) plus an earlier filter's variance through A (diagonal terms,
+ * sum_j A_ij^2 var_j), for sensor_msgs/MagneticField's covariance
+ * (docs/recording.md). Each frame draws 3 normals from its context stream when
  * sigma is not all 0. */
 #include <stdlib.h>
 #include <string.h>
@@ -103,9 +107,12 @@ static sensim_status mag_noise_apply(void *user, sensim_frame *frame, sensim_fil
   }
   sensim_mag_sample *s = frame->data;
   const double b[3] = {s->field[0], s->field[1], s->field[2]};
+  const double bv[3] = {s->field_var[0], s->field_var[1], s->field_var[2]};
   for (int i = 0; i < 3; i++) {
-    double y = m->soft[3 * i] * b[0] + m->soft[3 * i + 1] * b[1] + m->soft[3 * i + 2] * b[2] +
-               m->hard[i] + m->sigma[i] * w[i];
+    const double *a = &m->soft[3 * i];
+    double y = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + m->hard[i] + m->sigma[i] * w[i];
+    s->field_var[i] = a[0] * a[0] * bv[0] + a[1] * a[1] * bv[1] + a[2] * a[2] * bv[2] +
+                      m->sigma[i] * m->sigma[i] + m->res[i] * m->res[i] / 12.0;
     if (m->res[i] > 0.0) y = m->res[i] * round(y / m->res[i]);
     if (m->range[i] > 0.0) y = y > m->range[i] ? m->range[i] : y < -m->range[i] ? -m->range[i] : y;
     s->field[i] = y;

@@ -140,7 +140,10 @@ sensim_status sensim__afile_commit(sensim__afile *af) {
   }
   af->fp = NULL;
   if (bad && af->sink->err) e = af->sink->err;
-  if (!bad && close(af->sink->fd) != 0) {
+  /* Closed whatever happened before: a failed write (a full disk) used
+   * to leave the descriptor of the unlinked file open, holding its space
+   * and its file system busy. */
+  if (close(af->sink->fd) != 0 && !bad) {
     bad = 1;
     e = errno;
   }
@@ -193,7 +196,8 @@ static sensim_status mkdir_one(const char *dir, const char *whole) {
   struct stat st;
   if (e == EEXIST && stat(dir, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return SENSIM_OK;
-    return sensim__fail(SENSIM_EIO, "cannot create folder '%s': '%s' is not a folder", whole, dir);
+    return sensim__fail(SENSIM_EIO, "cannot create folder '%s': '%s' is not a folder (%s)", whole, dir,
+                        strerror(ENOTDIR));
   }
   return sensim__fail(SENSIM_EIO, "cannot create folder '%s': %s", dir, strerror(e));
 }
@@ -237,6 +241,41 @@ static long temp_pid(const char *name) {
   return pid;
 }
 
+/* A killed recording's bytes are kept, not swept: its whole chunks are
+ * readable by a streaming MCAP reader (docs/recording.md, "When a run is
+ * killed"). "<dir>/x.mcap.tmp-<pid>-<n>" is renamed to
+ * "<dir>/x.partial-<pid>.mcap" (with "-2", "-3", ... before ".mcap" if
+ * that is taken), and a line on stderr says where it went. 1 when it was
+ * kept, 0 when `name` is not a recording's temporary file. */
+static int keep_killed_recording(const char *dir, const char *name, long pid) {
+  const char *tmp = strstr(name, ".tmp-");
+  for (const char *p = tmp; p; p = strstr(p + 1, ".tmp-")) tmp = p;
+  const size_t stem = (size_t)(tmp - name);
+  if (stem < 5 || memcmp(tmp - 5, ".mcap", 5) != 0) return 0;
+  const size_t n = strlen(dir) + strlen(name) + 64;
+  char *from = malloc(n), *to = malloc(n);
+  int kept = 0;
+  if (from && to) {
+    snprintf(from, n, "%s/%s", dir, name);
+    struct stat st;
+    for (int k = 1; k < 1000 && !kept; k++) {
+      if (k == 1) snprintf(to, n, "%s/%.*s.partial-%ld.mcap", dir, (int)(stem - 5), name, pid);
+      else snprintf(to, n, "%s/%.*s.partial-%ld-%d.mcap", dir, (int)(stem - 5), name, pid, k);
+      if (lstat(to, &st) == 0 || errno != ENOENT) continue;
+      if (rename(from, to) == 0) {
+        fprintf(stderr, "sensim: the recording of process %ld, killed while writing it, is kept as '%s' "
+                        "(its whole chunks read with a streaming MCAP reader)\n", pid, to);
+        kept = 1;
+      } else {
+        break;
+      }
+    }
+  }
+  free(from);
+  free(to);
+  return kept;
+}
+
 size_t sensim__sweep_temp_files(const char *dir) {
   DIR *d = dir && *dir ? opendir(dir) : NULL;
   if (!d) return 0;
@@ -254,7 +293,9 @@ size_t sensim__sweep_temp_files(const char *dir) {
     if (!path) break;
     snprintf(path, n, "%s/%s", dir, e->d_name);
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0) removed++;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        (keep_killed_recording(dir, e->d_name, pid) || unlink(path) == 0))
+      removed++;
     free(path);
   }
   closedir(d);

@@ -36,11 +36,18 @@ void sensim_recorder_params_init(sensim_recorder_params *p) {
   p->chunk_size = 4u << 20;
   p->lidar_time = SENSIM_LIDAR_TIME_FROM_START;
   p->tf_rate = 50;
+  p->map_frame = "map";
+  p->odom_frame = "odom";
 }
 
 uint64_t sensim__rec_ns(double t) {
   if (!(t > 0)) return 0;
   return (uint64_t)llround(t * 1e9);
+}
+
+void sensim__rec_diag_cov(const double *var, int n, double *cov) {
+  for (int i = 0; i < n * n; i++) cov[i] = 0.0;
+  for (int i = 0; i < n; i++) cov[i * (n + 1)] = var[i] > 0.0 ? var[i] : SENSIM__REC_EXACT_VAR;
 }
 
 char *sensim__rec_ros_name(const char *name) {
@@ -110,12 +117,33 @@ sensim_status sensim_recorder_open(const char *path, sensim_world *world,
     return sensim__fail(SENSIM_EINVAL, "recorder lidar_time %d is not a sensim_lidar_time", (int)d.lidar_time);
   if (!(d.tf_rate > 0 && d.tf_rate <= 1e6))
     return sensim__fail(SENSIM_EINVAL, "recorder tf_rate %g Hz must be in (0, 1e6]", d.tf_rate);
+  if (!d.map_frame || !*d.map_frame || !d.odom_frame || !*d.odom_frame)
+    return sensim__fail(SENSIM_EINVAL, "recorder map_frame and odom_frame must be non-empty names");
+  sensim_status st = sensim__odom_drift_check(&d.odom_drift);
+  if (st) return st;
   sensim_recorder *r = calloc(1, sizeof *r);
   if (!r) return sensim__fail(SENSIM_ENOMEM, "out of memory opening recording '%s'", path);
   r->world = world;
   r->p = d;
+  r->map_frame = sensim__rec_ros_name(d.map_frame);
+  r->odom_frame = sensim__rec_ros_name(d.odom_frame);
+  r->odom_body = d.odom_body ? sensim__rec_ros_name(d.odom_body) : NULL;
+  r->p.map_frame = r->map_frame;
+  r->p.odom_frame = r->odom_frame;
+  r->p.odom_body = r->odom_body;
+  if (!r->map_frame || !r->odom_frame || (d.odom_body && !r->odom_body)) {
+    sensim_recorder_abort(r);
+    return sensim__fail(SENSIM_ENOMEM, "out of memory opening recording '%s'", path);
+  }
+  if (strcmp(r->map_frame, r->odom_frame) == 0) {
+    st = sensim__fail(SENSIM_EINVAL, "recorder map_frame and odom_frame are both '%s'", r->map_frame);
+    sensim_recorder_abort(r);
+    return st;
+  }
+  r->drifting = sensim__odom_drift_on(&d.odom_drift);
+  sensim__odom_drift_init(&r->drift, &d.odom_drift, sensim_world_params_get(world)->seed);
   sensim__mcap_options o = {"ros2", "sensim " "0.1.0", d.compress, d.zstd_level, d.chunk_size};
-  sensim_status st = sensim__mcap_open(path, &o, &r->mcap);
+  st = sensim__mcap_open(path, &o, &r->mcap);
   /* /tf_static and /tf first: channel ids break ties of equal log time
    * after the sensor id, so a sensor's mount precedes its first data. */
   if (!st) st = sensim__rec_channel(r, SENSIM__ROS_TF_MESSAGE, "/tf_static", 1, &r->tf_static);
@@ -275,32 +303,74 @@ static sensim_status flush(sensim_recorder *r, uint64_t limit) {
   return SENSIM_OK;
 }
 
-/* The bodies' state at one tick: a TFMessage of every body and an
- * Odometry each, twist turned into the body frame as nav_msgs asks. */
+/* The robot: the body named odom_body, else the first one added. */
+static sensim_status find_robot(sensim_recorder *r) {
+  r->robot = 0;
+  if (!r->odom_body) return SENSIM_OK;
+  for (size_t i = 0; i < r->nbodies; i++)
+    if (strcmp(r->bodies[i].frame, r->odom_body) == 0) {
+      r->robot = i;
+      return SENSIM_OK;
+    }
+  return sensim__fail(SENSIM_EINVAL, "recorder odom_body '%s' is not a recorded body", r->odom_body);
+}
+
+/* The Odometry covariance of the robot's (x, y, yaw) from the drift
+ * model, in the 6 x 6 order (x y z, rotations about x y z); z, roll and
+ * pitch are the truth's and exact. */
+static void drift_cov(const sensim__odom_drift *d, double cov[36]) {
+  static const double exact[6] = {0};
+  sensim__rec_diag_cov(exact, 6, cov);
+  static const int at[3] = {0, 1, 5};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double v = d->cov[3 * i + j];
+      if (i == j && !(v > SENSIM__REC_EXACT_VAR)) v = SENSIM__REC_EXACT_VAR;
+      cov[6 * at[i] + at[j]] = v;
+    }
+}
+
+/* The bodies' state at one tick (REP 105): a TFMessage of map -> odom
+ * (the drift, or the identity) and odom -> each body, and an Odometry
+ * each in odom, twist turned into the body frame as nav_msgs asks. */
 static sensim_status tick(sensim_recorder *r, double t) {
   if (!r->nbodies) return SENSIM_OK;
   const uint64_t ns = sensim__rec_ns(t);
   sensim__ros_transform tfs[16];
-  sensim__ros_transform *tf = r->nbodies <= 16 ? tfs : malloc(r->nbodies * sizeof *tf);
-  if (!tf) return sensim__fail(SENSIM_ENOMEM, "out of memory for /tf");
-  sensim_status st = SENSIM_OK;
+  const size_t ntf = r->nbodies + 1;
+  sensim__ros_transform *tf = ntf <= 16 ? tfs : malloc(ntf * sizeof *tf);
+  sensim_body_state bss[15];
+  sensim_body_state *bs = r->nbodies <= 15 ? bss : malloc(r->nbodies * sizeof *bs);
+  sensim_status st = tf && bs ? SENSIM_OK : sensim__fail(SENSIM_ENOMEM, "out of memory for /tf");
+  for (size_t i = 0; i < r->nbodies && !st; i++) st = sensim_body_state_at(r->bodies[i].body, t, &bs[i]);
+  sensim_pose map_odom = sensim_pose_identity();
+  if (!st && r->drifting) map_odom = sensim__odom_drift_step(&r->drift, bs[r->robot].pose, t);
+  const sensim_pose odom_map = sensim__pose_inverse(map_odom);
+  if (!st) tf[0] = (sensim__ros_transform){ns, r->map_frame, r->odom_frame, map_odom};
   for (size_t i = 0; i < r->nbodies && !st; i++) {
-    sensim_body_state s;
-    st = sensim_body_state_at(r->bodies[i].body, t, &s);
-    if (st) break;
-    tf[i] = (sensim__ros_transform){ns, "map", r->bodies[i].frame, s.pose};
-    sensim_quat inv = {s.pose.rot.w, -s.pose.rot.x, -s.pose.rot.y, -s.pose.rot.z};
+    const sensim_body_state *s = &bs[i];
+    const sensim_pose in_odom = sensim_pose_compose(odom_map, s->pose);
+    tf[1 + i] = (sensim__ros_transform){ns, r->odom_frame, r->bodies[i].frame, in_odom};
+    sensim_quat inv = {s->pose.rot.w, -s->pose.rot.x, -s->pose.rot.y, -s->pose.rot.z};
+    /* The truth is exact (SENSIM__REC_EXACT_VAR); the robot's drifting
+     * odometry has the model's covariance. */
+    static const double exact[6] = {0};
+    double cov[36], pose_cov[36];
+    sensim__rec_diag_cov(exact, 6, cov);
+    if (r->drifting && i == r->robot) drift_cov(&r->drift, pose_cov);
+    else memcpy(pose_cov, cov, sizeof cov);
     size_t at = sensim__rec_begin(r);
-    sensim__ros_odometry(&r->queue, ns, "map", r->bodies[i].frame, s.pose,
-                         sensim_quat_rotate(inv, s.lin_vel), sensim_quat_rotate(inv, s.ang_vel));
+    sensim__ros_odometry(&r->queue, ns, r->odom_frame, r->bodies[i].frame, in_odom, pose_cov,
+                         sensim_quat_rotate(inv, s->lin_vel), sensim_quat_rotate(inv, s->ang_vel), cov);
     st = sensim__rec_end(r, at, ns, -1, r->bodies[i].odom);
   }
   if (!st) {
     size_t at = sensim__rec_begin(r);
-    sensim__ros_tf_message(&r->queue, tf, r->nbodies);
+    sensim__ros_tf_message(&r->queue, tf, ntf);
     st = sensim__rec_end(r, at, ns, -1, r->tf);
   }
   if (tf != tfs) free(tf);
+  if (bs != bss) free(bs);
   return st;
 }
 
@@ -311,6 +381,8 @@ sensim_status sensim_recorder_advance(sensim_recorder *r, double t) {
   const double rate = r->p.tf_rate;
   if (!r->ticking && r->nbodies) {
     r->next_tick = (int64_t)floor(t * rate);
+    sensim_status st = find_robot(r);
+    if (st) return st;
     r->ticking = 1;
   }
   if (r->ticking) {
@@ -330,6 +402,9 @@ static void free_recorder(sensim_recorder *r) {
     free(r->sensors[i].optical);
   }
   for (size_t i = 0; i < r->nbodies; i++) free(r->bodies[i].frame);
+  free(r->map_frame);
+  free(r->odom_frame);
+  free(r->odom_body);
   free(r->sensors);
   free(r->bodies);
   free(r->statics);

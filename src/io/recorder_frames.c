@@ -95,7 +95,7 @@ sensim_status sensim__rec_declare(sensim_recorder *r, const sensim_sensor *s, re
     if (!rs->optical) return sensim__fail(SENSIM_ENOMEM, "out of memory naming a frame");
     sprintf(rs->optical, "%s_optical", rs->frame);
   }
-  const char *parent = "map";
+  const char *parent = r->map_frame;
   sensim_pose mount = sp->mount;
   if (sp->body) {
     size_t i = 0;
@@ -350,13 +350,20 @@ static sensim_status nav_frame(sensim_recorder *r, rec_sensor *rs, const sensim_
   } else if (f->type == SENSIM_PAYLOAD_IMU) {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_IMU, "imu", &ch))) return st;
     const sensim_imu_sample *s = f->data;
+    /* Per-axis white-noise variances the noise filters put on the sample
+     * (frame.h), uncorrelated between axes. */
+    double gc[9], ac[9];
+    sensim__rec_diag_cov(s->gyro_var, 3, gc);
+    sensim__rec_diag_cov(s->accel_var, 3, ac);
     at = sensim__rec_begin(r);
-    sensim__ros_imu(&r->queue, stamp, rs->frame, s->gyro, s->accel);
+    sensim__ros_imu(&r->queue, stamp, rs->frame, s->gyro, gc, s->accel, ac);
   } else {
     if ((st = topic(r, rs, TOPIC_MAIN, SENSIM__ROS_MAGNETIC_FIELD, "mag", &ch))) return st;
     const sensim_mag_sample *m = f->data;
+    double mc[9];
+    sensim__rec_diag_cov(m->field_var, 3, mc);
     at = sensim__rec_begin(r);
-    sensim__ros_magnetic_field(&r->queue, stamp, rs->frame, m->field);
+    sensim__ros_magnetic_field(&r->queue, stamp, rs->frame, m->field, mc);
   }
   return sensim__rec_end(r, at, sensim__rec_ns(f->t_deliver), f->sensor_id, ch);
 }

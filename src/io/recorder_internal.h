@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "io/cdr.h"
 #include "io/mcap_writer.h"
+#include "io/odom_drift.h"
 #include "io/ros_msgs.h"
 #include "sensim/record.h"
 
@@ -69,7 +70,23 @@ struct sensim_recorder {
   int ticking;                        /* /tf ticks have started */
   int64_t next_tick;                  /* k of the next tick, t = k / tf_rate */
   int failed;                         /* a write failed: only close or abort now */
+  char *map_frame, *odom_frame;       /* REP 105 frame names, owned */
+  char *odom_body;                    /* the robot's frame name, owned; NULL: the first body */
+  int drifting;                       /* an odometry error model is on */
+  size_t robot;                       /* index in bodies of the robot, found at the first tick */
+  sensim__odom_drift drift;
 };
+
+/* The variance recorded for an exact quantity (the truth, or a reading no
+ * noise filter touched), unit^2: robot_localization's own floor (ekf.cpp,
+ * correct(): a measurement variance below 1e-9 is raised to it, with a
+ * warning), where 0 would read as "unknown" (sensor_msgs/Imu's comment)
+ * and an all-zero matrix is refused by EKFs. */
+#define SENSIM__REC_EXACT_VAR 1e-9
+
+/* A row-major n x n covariance (n <= 6) with var on its diagonal, each
+ * variance that is not > 0 recorded as SENSIM__REC_EXACT_VAR. */
+void sensim__rec_diag_cov(const double *var, int n, double *cov);
 
 /* Seconds to the recording's ns timestamps (negative times clamp to 0). */
 uint64_t sensim__rec_ns(double t);

@@ -254,40 +254,38 @@ void sensim__ros_nav_sat_fix(sensim__cdr *c, uint64_t stamp, const char *frame_i
 }
 
 void sensim__ros_imu(sensim__cdr *c, uint64_t stamp, const char *frame_id, const double gyro[3],
-                     const double accel[3]) {
-  static const double unknown[9] = {-1, 0, 0, 0, 0, 0, 0, 0, 0}, zero[9] = {0};
+                     const double gyro_cov[9], const double accel[3], const double accel_cov[9]) {
+  static const double unknown[9] = {-1, 0, 0, 0, 0, 0, 0, 0, 0};
   sensim__cdr_begin(c);
   header(c, stamp, frame_id);
   quat(c, (sensim_quat){1, 0, 0, 0});
   sensim__cdr_f64s(c, unknown, 9);
   vec3(c, gyro[0], gyro[1], gyro[2]);
-  sensim__cdr_f64s(c, zero, 9);
+  sensim__cdr_f64s(c, gyro_cov, 9);
   vec3(c, accel[0], accel[1], accel[2]);
-  sensim__cdr_f64s(c, zero, 9);
+  sensim__cdr_f64s(c, accel_cov, 9);
 }
 
 void sensim__ros_magnetic_field(sensim__cdr *c, uint64_t stamp, const char *frame_id,
-                                const double field[3]) {
-  static const double zero[9] = {0};
+                                const double field[3], const double cov[9]) {
   sensim__cdr_begin(c);
   header(c, stamp, frame_id);
   vec3(c, field[0], field[1], field[2]);
-  sensim__cdr_f64s(c, zero, 9);
+  sensim__cdr_f64s(c, cov, 9);
 }
 
 void sensim__ros_odometry(sensim__cdr *c, uint64_t stamp, const char *frame_id,
-                          const char *child_frame_id, sensim_pose pose, sensim_vec3 lin,
-                          sensim_vec3 ang) {
-  static const double zero[36] = {0};
+                          const char *child_frame_id, sensim_pose pose, const double pose_cov[36],
+                          sensim_vec3 lin, sensim_vec3 ang, const double twist_cov[36]) {
   sensim__cdr_begin(c);
   header(c, stamp, frame_id);
   sensim__cdr_string(c, child_frame_id);
   vec3(c, pose.pos.x, pose.pos.y, pose.pos.z);
   quat(c, pose.rot);
-  sensim__cdr_f64s(c, zero, 36);
+  sensim__cdr_f64s(c, pose_cov, 36);
   vec3(c, lin.x, lin.y, lin.z);
   vec3(c, ang.x, ang.y, ang.z);
-  sensim__cdr_f64s(c, zero, 36);
+  sensim__cdr_f64s(c, twist_cov, 36);
 }
 
 void sensim__ros_tf_message(sensim__cdr *c, const sensim__ros_transform *t, size_t n) {

@@ -70,19 +70,20 @@ void sensim__ros_nav_sat_fix(sensim__cdr *c, uint64_t stamp, const char *frame_i
                              uint8_t cov_type);
 
 /* sensor_msgs/msg/Imu with orientation unknown (identity quaternion,
- * orientation_covariance[0] = -1) and unknown (zero) covariances. */
+ * orientation_covariance[0] = -1) and the given row-major 3 x 3
+ * covariances of the rates (rad/s)^2 and of the accelerations (m/s^2)^2. */
 void sensim__ros_imu(sensim__cdr *c, uint64_t stamp, const char *frame_id, const double gyro[3],
-                     const double accel[3]);
+                     const double gyro_cov[9], const double accel[3], const double accel_cov[9]);
 
-/* sensor_msgs/msg/MagneticField, T, unknown (zero) covariance. */
+/* sensor_msgs/msg/MagneticField, T, with its row-major 3 x 3 covariance, T^2. */
 void sensim__ros_magnetic_field(sensim__cdr *c, uint64_t stamp, const char *frame_id,
-                                const double field[3]);
+                                const double field[3], const double cov[9]);
 
 /* nav_msgs/msg/Odometry: pose of child in frame_id, twist in child's frame,
- * zero covariances (ground truth). */
+ * with row-major 6 x 6 covariances (x y z, then rotations about x y z). */
 void sensim__ros_odometry(sensim__cdr *c, uint64_t stamp, const char *frame_id,
-                          const char *child_frame_id, sensim_pose pose, sensim_vec3 lin,
-                          sensim_vec3 ang);
+                          const char *child_frame_id, sensim_pose pose, const double pose_cov[36],
+                          sensim_vec3 lin, sensim_vec3 ang, const double twist_cov[36]);
 
 /* sensim_msgs/msg/RadarCube (radar_cube frames) or RadarRangeDoppler
  * (radar_rd): the frame's fmcw header (frame.h) and `count` complex

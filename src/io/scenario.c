@@ -116,9 +116,10 @@ static sensim_status check_run(const sensim_scenario *scn) {
 static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const char *base_dir,
                                 const sensim_scenario_overrides *ov) {
   static const char *const keys[] = {"description", "world",  "duration", "step", "meshes",
-                                     "lights",      "bodies", "sensors",  NULL};
+                                     "lights",      "bodies", "sensors",  "record", NULL};
   const char *desc = NULL;
-  const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL;
+  const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL,
+              *record = NULL;
   scn->step = 0.001;
   sensim_status st = sensim__jcheck_object(root, "", keys);
   if (st == SENSIM_OK) st = sensim__jstring(root, "", "description", 0, &desc);
@@ -129,6 +130,8 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "lights", 0, &lights);
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "bodies", 0, &bodies);
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "sensors", 0, &sensors);
+  if (st == SENSIM_OK) st = sensim__jobject(root, "", "record", 0, &record);
+  if (st == SENSIM_OK && record) st = sensim__scenario_record(scn, record);
   if (st != SENSIM_OK) return st;
   if (!(scn->duration > 0))
     return sensim__fail(SENSIM_EINVAL, "duration: must be > 0 s (got %g)", scn->duration);
@@ -251,6 +254,7 @@ void sensim_scenario_destroy(sensim_scenario *scn) {
   free(scn->bodies);
   free(scn->sensors);
   sensim__scenario_warnings_free(scn);
+  sensim__scenario_record_free(scn);
   free(scn);
 }
 

@@ -54,7 +54,9 @@ sensim_status sensim__atomic_file_salvage(sensim_atomic_file *f, uint64_t keep, 
  * writer is gone (kill(pid, 0) fails with ESRCH): what a crash or a kill
  * during a write leaves behind. Files of live processes, the caller's
  * own included, are never touched. Best effort: unreadable folders and
- * failed removals are skipped. Returns the number removed. A process in
+ * failed removals are skipped. A recording's ("x.mcap.tmp-<pid>-<n>") is
+ * not removed but kept as "x.partial-<pid>.mcap", said on stderr: its
+ * whole chunks are data. Returns the number removed or kept. A process in
  * another pid namespace sharing the folder looks dead from here; such
  * setups must not share output folders while running. */
 size_t sensim__sweep_temp_files(const char *dir);
@@ -194,6 +196,13 @@ typedef struct sensim__scn_mesh {
   sensim_mesh *mesh;         /* owned by the world */
 } sensim__scn_mesh;
 
+/* The "record" section (io/scenario_record.c): names owned, NULL = the
+ * recorder's default. */
+typedef struct sensim__scn_record {
+  char *map_frame, *odom_frame, *odom_body;
+  sensim_odom_drift drift;
+} sensim__scn_record;
+
 struct sensim_scenario {
   sensim_world *world;
   double duration;           /* s */
@@ -207,7 +216,14 @@ struct sensim_scenario {
   int has_run;               /* 0 fresh, 1 run (sensim_scenario_run), 2 stepped by hand */
   char **warnings;           /* sensim_scenario_warning_get's lines, owned */
   size_t nwarnings, cwarnings;
+  sensim__scn_record record;  /* what a recording of the run publishes */
 };
+
+/* Parse "record" into scn->record; give a recording's parameters its
+ * frames and odometry drift; free it. */
+sensim_status sensim__scenario_record(sensim_scenario *scn, const cJSON *obj);
+void sensim__scenario_record_params(const sensim_scenario *scn, sensim_recorder_params *p);
+void sensim__scenario_record_free(sensim_scenario *scn);
 
 /* Load from text with overrides; `source` names the text in messages. */
 sensim_status sensim__scenario_load_text(const char *json, const char *source,

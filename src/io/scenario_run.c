@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "core/internal.h"
 #include "io/camera_info.h"
 #include "io/mcap_writer.h"
@@ -94,6 +95,44 @@ static sensim_status mark_folder(const char *dir) {
   sensim_status st = ok ? SENSIM_OK : sensim__fail(SENSIM_EIO, "cannot create '%s': %s", file, strerror(e));
   free(file);
   return st;
+}
+
+/* The shallowest folder on the way to `dir` (`dir` included) that does
+ * not exist yet, malloc'd; NULL when `dir` exists (or out of memory). */
+static char *first_missing_dir(const char *dir) {
+  struct stat sb;
+  if (stat(dir, &sb) == 0) return NULL;
+  char *p = sensim__strdup(dir);
+  if (!p) return NULL;
+  for (;;) {
+    char *slash = strrchr(p, '/');
+    while (slash && slash > p && slash[1] == '\0') { /* trailing '/' */
+      *slash = '\0';
+      slash = strrchr(p, '/');
+    }
+    if (!slash || slash == p) return p;
+    *slash = '\0';
+    if (stat(p, &sb) == 0) {
+      *slash = '/';
+      return p;
+    }
+  }
+}
+
+/* Remove the (empty) folders from `dir` up to `made`, the first one this
+ * run created; rmdir leaves any that is not empty. */
+static void remove_made_dirs(const char *dir, const char *made) {
+  if (!made) return;
+  char *p = sensim__strdup(dir);
+  if (!p) return;
+  const size_t stop = strlen(made);
+  for (size_t n = strlen(p); n >= stop; n = strlen(p)) {
+    if (rmdir(p) != 0 && errno != ENOENT) break;
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) break;
+    *slash = '\0';
+  }
+  free(p);
 }
 
 static sensim_status open_outputs(sensim_scenario *scn, const char *out_dir, run_out *outs) {
@@ -268,7 +307,20 @@ static sensim_status open_recording(sensim_scenario *scn, const sensim_scenario_
                                     sensim_recorder **rec) {
   *rec = NULL;
   if (!o->mcap) return SENSIM_OK;
-  sensim_status st = sensim_recorder_open(o->mcap, scn->world, o->mcap_params, rec);
+  sensim_recorder_params rp;
+  sensim_recorder_params_init(&rp);
+  if (o->mcap_params) rp = *o->mcap_params;
+  sensim__scenario_record_params(scn, &rp); /* the scenario's frames and odometry drift */
+  if (rp.odom_body) {
+    size_t i = 0;
+    while (i < scn->nbodies && !(strcmp(scn->bodies[i].name, rp.odom_body) == 0 &&
+                                 scn->bodies[i].motion.type != SENSIM__MOTION_NONE))
+      i++;
+    if (i == scn->nbodies)
+      return sensim__fail(SENSIM_EINVAL, "record.odom_body: '%s' is not a body with a motion "
+                          "(only those are published on /tf)", rp.odom_body);
+  }
+  sensim_status st = sensim_recorder_open(o->mcap, scn->world, &rp, rec);
   if (st != SENSIM_OK) return st;
   for (size_t i = 0; i < scn->nbodies && st == SENSIM_OK; i++) {
     const sensim__scn_body *b = &scn->bodies[i];
@@ -321,13 +373,23 @@ sensim_status sensim_scenario_run_ex(sensim_scenario *scn, const sensim_scenario
   sum.sensors = scn->nsensors;
   run_out *outs = calloc(scn->nsensors ? scn->nsensors : 1, sizeof *outs);
   if (!outs) return sensim__fail(SENSIM_ENOMEM, "scenario run: out of memory");
+  /* The recording is opened after the output folder exists (a recording
+   * inside it can start) and before any sensor folder: an unwritable
+   * recording path fails with the output tree as it was, the folders this
+   * run made for out_dir removed again (they are empty then). */
+  char *made = out_dir ? first_missing_dir(out_dir) : NULL;
   st = out_dir ? sensim_mkdirs(out_dir) : SENSIM_OK;
   if (st == SENSIM_OK && out_dir) sensim__sweep_temp_files(out_dir);
-  if (st == SENSIM_OK && out_dir) st = open_outputs(scn, out_dir, outs);
-  /* After the output folder exists, so a recording inside it can start. */
   sensim_recorder *rec = NULL;
-  if (st == SENSIM_OK) st = open_recording(scn, &o, &rec);
+  if (st == SENSIM_OK) {
+    st = open_recording(scn, &o, &rec);
+    if (st != SENSIM_OK) remove_made_dirs(out_dir, made);
+  }
+  free(made);
+  if (st == SENSIM_OK && out_dir) st = open_outputs(scn, out_dir, outs);
   if (st != SENSIM_OK) {
+    sensim_recorder_abort(rec);
+    rec = NULL;
     /* Nothing was written yet: drop the files just started. */
     for (size_t i = 0; i < scn->nsensors; i++) {
       sensim__csv_abort(outs[i].csv);

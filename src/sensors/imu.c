@@ -89,6 +89,7 @@ static sensim_status imu_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
   for (int i = 0; i < 3; i++) {
     out->accel[i] = m[i];
     out->gyro[i] = m[3 + i];
+    out->accel_var[i] = out->gyro_var[i] = 0.0; /* the truth: noise filters add theirs */
   }
   return SENSIM_OK;
 }

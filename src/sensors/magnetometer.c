@@ -176,7 +176,10 @@ static sensim_status mag_generate(sensim_capture_ctx ctx, sensim_frame *frame) {
   sensim_status rc = sensim_frame_alloc(frame, SENSIM_PAYLOAD_MAG, 1, 1);
   if (rc != SENSIM_OK) return rc;
   sensim_mag_sample *out = frame->data;
-  for (int i = 0; i < 3; i++) out->field[i] = mean[i];
+  for (int i = 0; i < 3; i++) {
+    out->field[i] = mean[i];
+    out->field_var[i] = 0.0; /* the truth: noise filters add theirs */
+  }
   return SENSIM_OK;
 }
 

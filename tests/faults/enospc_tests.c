@@ -78,6 +78,30 @@ static void test_writers_on_a_full_disk_say_so_and_leave_nothing(void **state) {
   /* With room again the same call works. */
   SENSIM_OK_OR_FAIL(sensim_write_png(TMP "/writers/a.png", &f));
   sensim_frame_release(&f);
+  /* A CSV's rows: the append or the close names the cause. */
+  sensim_imu_sample smp = {.accel = {0.1, 0.2, 9.8}, .gyro = {0.01, 0.02, 0.03}};
+  sensim_frame g;
+  memset(&g, 0, sizeof g);
+  g.type = SENSIM_PAYLOAD_IMU;
+  g.width = g.height = 1;
+  g.count = 1;
+  g.data = &smp;
+  disk_full_after(dir, 4096);
+  sensim_csv *csv = NULL;
+  SENSIM_OK_OR_FAIL(sensim_csv_open(TMP "/writers/imu.csv", SENSIM_PAYLOAD_IMU, &csv));
+  st = SENSIM_OK;
+  for (int k = 0; k < 2000 && st == SENSIM_OK; k++) {
+    g.t_capture = k * 0.01;
+    st = sensim_csv_append(csv, &g);
+  }
+  if (st == SENSIM_OK) st = sensim_csv_close(csv);
+  else sensim_csv_close(csv);
+  disk_free();
+  assert_int_equal(st, SENSIM_EIO);
+  if (!strstr(sensim_last_error(), "No space left on device") || !strstr(sensim_last_error(), "imu.csv"))
+    fail_msg("CSV on a full disk: '%s'", sensim_last_error());
+  assert_false(exists(TMP "/writers/imu.csv"));
+  no_temp_files(dir);
 }
 
 /* ---- a recording on a full disk ---- */

@@ -40,6 +40,7 @@ static sensim_imu_sample step(void *u, uint64_t k, double t, double win, const d
                               const double g[3], uint32_t sensor) {
   sensim_frame f;
   sensim_imu_sample s;
+  memset(&s, 0, sizeof s);
   inertial_imu_frame(&f, &s, k, t, win);
   memcpy(s.accel, a, sizeof s.accel);
   memcpy(s.gyro, g, sizeof s.gyro);
@@ -242,6 +243,43 @@ static void test_imu_gaussian_drift_b0_tb_is_walk_k_and_increments_have_mean_mu_
   F->def.destroy(c);
 }
 
+/* The variance each sample reports (frame.h accel_var, gyro_var) is the
+ * white noise the filter adds: N^2 / T = N^2 f for a density N sampled at
+ * f = 1 / T (IEEE Std 952 Annex C; Kalibr's sigma_d = sigma_c / sqrt(dt)),
+ * sigma^2 for a per-sample sigma, plus q^2 / 12 for the LSB q. By hand:
+ * N = 2e-3 m/s^2/sqrt(Hz) at 100 Hz: 4e-4 (m/s^2)^2; gyro sigma 5e-3 rad/s
+ * and q = 1e-3 rad/s: 2.5e-5 + 1e-6 / 12. The samples' own variance agrees
+ * within 5 standard errors (sqrt(2 / n) relative) for n = 20000. */
+static void test_imu_reported_variance_is_the_white_noise_added_per_sample(void **st) {
+  (void)st;
+  void *u = make("{\"accel_noise_density\": 2e-3, \"accel_bias_walk\": 0,"
+                 " \"gyro_bias_walk\": 0, \"gyro_white_sigma\": 5e-3, \"gyro_resolution\": 1e-3}");
+  const double a[3] = {0.3, -0.2, 9.8}, g[3] = {0.1, -0.05, 0.02};
+  const double va = 2e-3 * 2e-3 * 100.0, vg = 5e-3 * 5e-3 + 1e-6 / 12.0;
+  const int n = 20000;
+  double sa[3] = {0}, sg[3] = {0};
+  for (int k = 0; k < n; k++) {
+    sensim_imu_sample s = step(u, (uint64_t)k, 0.01 * k, 0.01, a, g, 0);
+    for (int i = 0; i < 3; i++) {
+      assert_near(s.accel_var[i], va, 1e-18);
+      assert_near(s.gyro_var[i], vg, 1e-18);
+      sa[i] += (s.accel[i] - a[i]) * (s.accel[i] - a[i]);
+      sg[i] += (s.gyro[i] - g[i]) * (s.gyro[i] - g[i]);
+    }
+  }
+  const double tol = 5.0 * sqrt(2.0 / n);
+  for (int i = 0; i < 3; i++) {
+    assert_true(fabs(sa[i] / n / va - 1.0) < tol);
+    assert_true(fabs(sg[i] / n / vg - 1.0) < tol);
+  }
+  F->def.destroy(u);
+  /* No noise configured: the sample stays exact (0). */
+  u = make("{" QUIET "}");
+  sensim_imu_sample s = step(u, 0, 0.0, 0.01, a, g, 0);
+  for (int i = 0; i < 3; i++) assert_true(s.accel_var[i] == 0.0 && s.gyro_var[i] == 0.0);
+  F->def.destroy(u);
+}
+
 static void test_imu_noise_bad_parameters_are_refused_with_the_key_named(void **st) {
   (void)st;
   expect_refused("{\"gyro_noise_density\": -1e-4}", "gyro_noise_density");
@@ -296,6 +334,7 @@ int sensim_test_inertial_errors(void) {
       cmocka_unit_test(test_imu_gauss_markov_bias_has_variance_sigma2_and_autocorrelation_exp),
       cmocka_unit_test(test_imu_bias_instability_key_sets_gm_sigma_to_bi_over_adev_peak),
       cmocka_unit_test(test_imu_gaussian_drift_b0_tb_is_walk_k_and_increments_have_mean_mu_b),
+      cmocka_unit_test(test_imu_reported_variance_is_the_white_noise_added_per_sample),
       cmocka_unit_test(test_imu_noise_bad_parameters_are_refused_with_the_key_named),
   };
   return cmocka_run_group_tests_name("inertial_errors", tests, NULL, NULL);

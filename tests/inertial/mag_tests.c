@@ -263,6 +263,7 @@ static sensim_mag_sample mag_step(void *u, uint64_t k, const double b[3]) {
   sensim_frame f;
   memset(&f, 0, sizeof f);
   sensim_mag_sample s;
+  memset(&s, 0, sizeof s);
   memcpy(s.field, b, sizeof s.field);
   f.type = SENSIM_PAYLOAD_MAG;
   f.count = f.width = f.height = 1;
@@ -283,6 +284,12 @@ static void test_mag_noise_hard_soft_iron_resolution_and_white_noise(void **st) 
   sensim_mag_sample s = mag_step(u, 0, b);
   for (int i = 0; i < 3; i++)
     assert_near(s.field[i], A[3 * i] * b[0] + A[3 * i + 1] * b[1] + A[3 * i + 2] * b[2] + h[i], 1e-20);
+  for (int i = 0; i < 3; i++) assert_true(s.field_var[i] == 0.0); /* no noise: exact */
+  sensim__filter_mag_noise.def.destroy(u);
+  /* Reported variance: sigma^2 + q^2 / 12 (80 nT, 0.1 uT LSB), by hand. */
+  u = mag_make("{\"sigma_nt\": 80, \"resolution_ut\": 0.1}");
+  s = mag_step(u, 0, b);
+  for (int i = 0; i < 3; i++) assert_near(s.field_var[i], 80e-9 * 80e-9 + 1e-7 * 1e-7 / 12.0, 1e-28);
   sensim__filter_mag_noise.def.destroy(u);
   u = mag_make("{\"resolution_ut\": 0.1, \"range_ut\": 50}");
   const double big[3] = {2.0123e-5, 9e-5, -7e-5};
@@ -344,7 +351,7 @@ static void test_mag_scenario_keys_and_csv_rows(void **st) {
   assert_non_null(fp);
   sensim_frame f;
   memset(&f, 0, sizeof f);
-  sensim_mag_sample s = {{2.5e-5, -1e-7, 0.1}};
+  sensim_mag_sample s = {.field = {2.5e-5, -1e-7, 0.1}};
   f.type = SENSIM_PAYLOAD_MAG;
   f.count = 1;
   f.data = &s;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "support/testutil.h"
 
 #define TMP SENSIM_TEST_TMP "/disk_full"
@@ -73,6 +74,25 @@ static void check_tree(const char *dir, int *temps, int *bad_png, int *pngs) {
   closedir(d);
 }
 
+/* Descriptors this process holds on files under `dir` (deleted ones
+ * included): a failed writer must close what it opened, or the space of
+ * its unlinked file stays taken and the mount stays busy. */
+static int open_files_under(const char *dir) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return 0; /* no /proc: not checked */
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    char link[300], target[512];
+    snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+    ssize_t len = readlink(link, target, sizeof target - 1);
+    if (len <= 0) continue;
+    target[len] = '\0';
+    n += strncmp(target, dir, strlen(dir)) == 0;
+  }
+  closedir(d);
+  return n;
+}
+
 static void test_full_disk_fails_cleanly_and_leaves_the_world_usable(void **state) {
   (void)state;
   if (!mounted) skip();
@@ -92,6 +112,7 @@ static void test_full_disk_fails_cleanly_and_leaves_the_world_usable(void **stat
   assert_int_equal(temps, 0);
   assert_int_equal(bad, 0);
   assert_true(pngs > 0); /* some frames fitted before the disk filled */
+  assert_int_equal(open_files_under(MNT), 0);
   /* The world itself is intact: it advances and captures. */
   sensim_world *w = sensim_scenario_world(scn);
   double t = sensim_world_time(w);
@@ -113,6 +134,7 @@ static void test_full_disk_fails_cleanly_and_leaves_the_world_usable(void **stat
   assert_int_equal(temps, 0);
   assert_false(test_file_exists(MNT "/rec.mcap"));
   sensim_scenario_destroy(scn);
+  assert_int_equal(open_files_under(MNT), 0);
 }
 
 int sensim_test_disk_full(void) {

@@ -112,13 +112,13 @@ static void test_csv_gnss_matches_golden(void **state) {
 
 static void test_csv_imu_and_mag_match_golden(void **state) {
   (void)state;
-  sensim_imu_sample m[2] = {{{0.01, -0.02, 9.80665}, {1e-3, 2e-3, -3e-3}},
-                            {{1.0 / 3.0, -0.0, 1e-20}, {NAN, INFINITY, 123456789.123456789}}};
+  sensim_imu_sample m[2] = {{.accel = {0.01, -0.02, 9.80665}, .gyro = {1e-3, 2e-3, -3e-3}},
+                            {.accel = {1.0 / 3.0, -0.0, 1e-20}, .gyro = {NAN, INFINITY, 123456789.123456789}}};
   sensim_frame f[2];
   for (int i = 0; i < 2; i++) f[i] = frame_of(SENSIM_PAYLOAD_IMU, 1, 1, &m[i], 0.005 * (i + 1) + 0.1);
   write_csv("imu.csv", SENSIM_PAYLOAD_IMU, f, 2);
 
-  sensim_mag_sample b[2] = {{{2.1e-5, -3.3e-6, 4.5e-5}}, {{1.0 / 7.0 * 1e-5, -0.0, NAN}}};
+  sensim_mag_sample b[2] = {{.field = {2.1e-5, -3.3e-6, 4.5e-5}}, {.field = {1.0 / 7.0 * 1e-5, -0.0, NAN}}};
   for (int i = 0; i < 2; i++) f[i] = frame_of(SENSIM_PAYLOAD_MAG, 1, 1, &b[i], 0.01 * (i + 1));
   write_csv("mag.csv", SENSIM_PAYLOAD_MAG, f, 2);
 }

@@ -177,10 +177,14 @@ static void test_recording_verifies_and_stamps_are_capture_times(void **state) {
   assert_int_equal(count_topic(&mf, "/base_link/odom"), 13);
   const rmsg *tf = nth(&mf, "/tf", 10);
   cdr_in c = cdr_open(tf);
-  assert_int_equal(cdr_u32(&c), 1);
+  assert_int_equal(cdr_u32(&c), 2); /* REP 105: map -> odom (no drift: identity), odom -> body */
   const char *parent;
   assert_int_equal(cdr_header(&c, &parent), ns(0.5));
   assert_string_equal(parent, "map");
+  assert_string_equal(cdr_str(&c), "odom");
+  for (int i = 0; i < 7; i++) assert_true(cdr_f64(&c) == (i == 6 ? 1.0 : 0.0));
+  assert_int_equal(cdr_header(&c, &parent), ns(0.5));
+  assert_string_equal(parent, "odom");
   assert_string_equal(cdr_str(&c), "base_link");
   assert_near(cdr_f64(&c), 1.0, 1e-9); /* x = 2 t */
   /* Odometry's twist is in the body frame: 2 m/s along a car yawed 0.05 rad. */
@@ -248,7 +252,8 @@ static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
   fix.fix_type = 1;
   sensim_frame f = hand_frame(gps, SENSIM_PAYLOAD_GNSS, &fix, 1, 1.25, 1.5);
   SENSIM_OK_OR_FAIL(sensim_recorder_write(r, gps, &f));
-  sensim_imu_sample smp = {{0.1, -0.2, 9.81}, {0.01, 0.02, -0.03}};
+  sensim_imu_sample smp = {.accel = {0.1, -0.2, 9.81}, .gyro = {0.01, 0.02, -0.03},
+                           .accel_var = {0, 4e-4, 0}, .gyro_var = {1e-6, 2e-6, 3e-6}};
   f = hand_frame(imu, SENSIM_PAYLOAD_IMU, &smp, 1, 2.5, 2.5);
   SENSIM_OK_OR_FAIL(sensim_recorder_write(r, imu, &f));
   SENSIM_OK_OR_FAIL(sensim_recorder_close(r));
@@ -289,7 +294,13 @@ static void test_navsatfix_and_imu_cdr_bytes_match_hand_layout(void **state) {
   memcpy(p + 48, &qw, 8);                /* 24: orientation x y z, 48: w */
   memcpy(p + 56, &m1, 8);                /* 56: orientation_covariance[0] = -1 */
   memcpy(p + 128, smp.gyro, 24);         /* 128: angular_velocity */
+  for (int i = 0; i < 3; i++)            /* 152: its covariance, the variances on the diagonal */
+    memcpy(p + 152 + 32 * i, &smp.gyro_var[i], 8);
   memcpy(p + 224, smp.accel, 24);        /* 224: linear_acceleration */
+  const double exact = 1e-9;             /* 248: its covariance; 0 (exact) recorded as 1e-9 */
+  memcpy(p + 248, &exact, 8);
+  memcpy(p + 248 + 32, &smp.accel_var[1], 8);
+  memcpy(p + 248 + 64, &exact, 8);
   m = nth(&mf, "/imu0/imu", 0);
   assert_non_null(m);
   assert_int_equal(m->len, sizeof iw);
@@ -577,7 +588,7 @@ static void test_messages_from_several_sensors_come_out_sorted(void **state) {
   const char *path = TMP "/sorted.mcap";
   sensim_recorder *r = NULL;
   SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
-  sensim_imu_sample smp = {{0, 0, 9.8}, {0, 0, 0}};
+  sensim_imu_sample smp = {.accel = {0, 0, 9.8}, .gyro = {0, 0, 0}};
   sensim_gnss_fix fix;
   memset(&fix, 0, sizeof fix);
   const double td[6] = {0.30, 0.10, 0.20, 0.25, 0.05, 0.15};
@@ -626,7 +637,7 @@ static void test_interrupted_recording_leaves_no_file(void **state) {
   remove(path);
   sensim_recorder *r = NULL;
   SENSIM_OK_OR_FAIL(sensim_recorder_open(path, w, NULL, &r));
-  sensim_imu_sample smp = {{0, 0, 9.8}, {0, 0, 0}};
+  sensim_imu_sample smp = {.accel = {0, 0, 9.8}, .gyro = {0, 0, 0}};
   sensim_frame f = hand_frame(a, SENSIM_PAYLOAD_IMU, &smp, 1, 0.1, 0.1);
   SENSIM_OK_OR_FAIL(sensim_recorder_write(r, a, &f));
   SENSIM_OK_OR_FAIL(sensim_recorder_advance(r, 1));

@@ -335,7 +335,7 @@ static void test_csv_imu_and_points_layouts(void **state) {
   (void)state;
   sensim_csv *csv = NULL;
   SENSIM_OK_OR_FAIL(sensim_csv_open(tmp_path("imu.csv"), SENSIM_PAYLOAD_IMU, &csv));
-  sensim_imu_sample m = {{0.01, -0.02, 9.80665}, {1e-3, 2e-3, -3e-3}};
+  sensim_imu_sample m = {.accel = {0.01, -0.02, 9.80665}, .gyro = {1e-3, 2e-3, -3e-3}};
   sensim_frame f;
   memset(&f, 0, sizeof f);
   f.type = SENSIM_PAYLOAD_IMU;
@@ -394,7 +394,7 @@ static void test_csv_refuses_wrong_types_and_stays_usable(void **state) {
   f.data = &g;
   assert_int_equal(sensim_csv_append(csv, &f), SENSIM_ETYPE);
   assert_non_null(strstr(sensim_last_error(), "gnss"));
-  sensim_imu_sample m = {{1, 2, 3}, {4, 5, 6}};
+  sensim_imu_sample m = {.accel = {1, 2, 3}, .gyro = {4, 5, 6}};
   f.type = SENSIM_PAYLOAD_IMU;
   f.data = &m;
   SENSIM_OK_OR_FAIL(sensim_csv_append(csv, &f));

@@ -20,6 +20,12 @@
 //    "sensors": {"cam": {"lag": 0.03, "topics": ["/cam/depth"]}, ...},
 //    "cameras": {"cam": {"hfov_deg": 90, "distortion_model": "plumb_bob",
 //                        "d": [k1, k2, p1, p2, k3]}},
+//    "covariances": {"/imu/imu": {"angular_velocity": v, "linear_acceleration": v},
+//                    "/mag_1/mag": {"magnetic_field": v},
+//                    "/cart/odom": {"pose": v, "twist": v}} (diagonal variances:
+//                    a number, or one per axis),
+//    "frames": {"map": "map", "odom": "odom"}, "odom_drift": "cart" (the
+//    body whose odometry drifts),
 //    "files": ["camera_info.yaml", "poses.txt"]}  (required beside each
 //    camera / sensor of OUT with --compare)
 // --compare OUT compares the messages with the files the same run wrote
@@ -493,6 +499,20 @@ function topicParts(topic) {
 }
 const IMAGE_LEAF_ENCODING = { depth: "32FC1", class_ids: "16UC1", instance_ids: "32SC1" };
 
+// A row-major n x n covariance that is diagonal with the expected
+// variances (a number for every axis, or one per axis), to 1e-9 relative.
+function checkDiagCov(topic, what, cov, n, want) {
+  const w = Array.isArray(want) ? want : Array(n).fill(want);
+  const c = Array.from(cov);
+  let ok = c.length === n * n;
+  for (let i = 0; ok && i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const v = c[i * n + j], e = i === j ? w[i] : 0;
+      if (!(Math.abs(v - e) <= 1e-9 * Math.abs(e))) ok = false;
+    }
+  check(ok, topic, `${what} (the configured noise's variance on the diagonal)`, w, c);
+}
+
 function checkStamp(topic, e) {
   const h = e.msg.header;
   if (!h) return;
@@ -525,6 +545,9 @@ function cloudPoints(msg) {
 const summary = { file, profile: header?.profile, library: header?.library, messages: stream.messages.length, chunks: stream.chunks.length, compression: [...new Set(stream.chunks.map((c) => c.compression))], topics: {} };
 const tfStatic = []; // {parent, child, pose}
 const tfDynamic = new Map(); // child -> [{ns, parent, pose}]
+// REP 105: /tf holds map -> odom and odom -> each body (--expect "frames"
+// renames them).
+const MAP = expect.frames?.map ?? "map", ODOM = expect.frames?.odom ?? "odom";
 const lidarTimes = new Map(); // topic -> {min, max}
 
 for (const [topic, t] of byTopic) {
@@ -552,7 +575,7 @@ for (const [topic, t] of byTopic) {
     // A camera's images are in its optical frame; an image a lidar makes
     // (birdseye) has no camera_info and stays in the sensor's frame.
     if (type === TYPE.info || (type === TYPE.image && byTopic.has(`/${parts.name}/camera_info`))) return `${parts.name}_optical`;
-    if (type === TYPE.odom) return "map";
+    if (type === TYPE.odom) return ODOM;
     if (type === TYPE.tf) return undefined;
     return parts.name;
   })();
@@ -745,7 +768,12 @@ for (const [topic, t] of byTopic) {
     for (const e of msgs) {
       const m = e.msg;
       check(m.orientation_covariance[0] === -1, topic, "orientation_covariance[0] (orientation unknown)", -1, m.orientation_covariance[0]);
-      check(m.angular_velocity_covariance[0] >= 0 && m.linear_acceleration_covariance[0] >= 0, topic, "rate and acceleration covariance[0] >= 0 (known or 0 = unknown)", ">= 0", [m.angular_velocity_covariance[0], m.linear_acceleration_covariance[0]]);
+      check(m.angular_velocity_covariance[0] > 0 && m.linear_acceleration_covariance[0] > 0, topic, "rate and acceleration covariance[0] > 0 (known: robot_localization refuses all-zero ones)", "> 0", [m.angular_velocity_covariance[0], m.linear_acceleration_covariance[0]]);
+      const want = expect.covariances?.[topic];
+      if (want) {
+        checkDiagCov(topic, "angular_velocity_covariance", m.angular_velocity_covariance, 3, want.angular_velocity);
+        checkDiagCov(topic, "linear_acceleration_covariance", m.linear_acceleration_covariance, 3, want.linear_acceleration);
+      }
     }
     const m0 = msgs[0].msg;
     s.linear_acceleration = [m0.linear_acceleration.x, m0.linear_acceleration.y, m0.linear_acceleration.z];
@@ -757,6 +785,8 @@ for (const [topic, t] of byTopic) {
       const b = e.msg.magnetic_field;
       const n = Math.hypot(b.x, b.y, b.z);
       check(n > 1e-6 && n < 1e-3, topic, "|magnetic_field| in tesla (Earth's field is ~2e-5..7e-5 T)", "1e-6 .. 1e-3", n);
+      const want = expect.covariances?.[topic];
+      if (want) checkDiagCov(topic, "magnetic_field_covariance", e.msg.magnetic_field_covariance, 3, want.magnetic_field);
     }
   } else if (type === TYPE.odom) {
     const body = parts?.name;
@@ -765,6 +795,11 @@ for (const [topic, t] of byTopic) {
       check(m.child_frame_id === body, topic, "child_frame_id", body, m.child_frame_id);
       const q = m.pose.pose.orientation;
       check(Math.abs(qnorm([q.x, q.y, q.z, q.w]) - 1) < 1e-6, topic, "pose orientation is a unit quaternion", 1, qnorm([q.x, q.y, q.z, q.w]));
+      const want = expect.covariances?.[topic];
+      if (want) {
+        checkDiagCov(topic, "pose.covariance", m.pose.covariance, 6, want.pose);
+        checkDiagCov(topic, "twist.covariance", m.twist.covariance, 6, want.twist);
+      }
     }
     const p = msgs[0].msg.pose.pose.position;
     s.first_position = [p.x, p.y, p.z];
@@ -781,7 +816,8 @@ for (const [topic, t] of byTopic) {
         if (topic === "/tf_static") {
           tfStatic.push({ parent: tr.header.frame_id, child: tr.child_frame_id, pose });
         } else {
-          check(tr.header.frame_id === "map", topic, `parent of ${tr.child_frame_id}`, "map", tr.header.frame_id);
+          const parentWant = tr.child_frame_id === ODOM ? MAP : ODOM;
+          check(tr.header.frame_id === parentWant, topic, `parent of ${tr.child_frame_id} (REP 105: ${MAP} -> ${ODOM} -> bodies)`, parentWant, tr.header.frame_id);
           if (!tfDynamic.has(tr.child_frame_id)) tfDynamic.set(tr.child_frame_id, []);
           tfDynamic.get(tr.child_frame_id).push({ ns: stampNs(tr.header.stamp), parent: tr.header.frame_id, pose });
         }
@@ -825,7 +861,8 @@ for (const [topic, t] of byTopic) {
   sensorNames.add(p.name);
   if (t.schema === TYPE.info) cameraNames.add(p.name);
 }
-const bodyNames = new Set(tfDynamic.keys());
+check(tfDynamic.has(ODOM) || tfDynamic.size === 0, "/tf", `${MAP} -> ${ODOM} (REP 105)`, "present", "absent");
+const bodyNames = new Set([...tfDynamic.keys()].filter((f) => f !== ODOM));
 for (const body of bodyNames) {
   const odom = byTopic.get(`/${body}/odom`);
   check(odom !== undefined && odom.schema === TYPE.odom, "/tf", `odometry of body ${body}`, `/${body}/odom (nav_msgs/msg/Odometry)`, odom?.schema ?? "none");
@@ -841,7 +878,7 @@ for (const b of expect.bodies ?? [])
 for (const name of sensorNames) {
   const e = staticByChild.get(name);
   if (!check(e !== undefined, "/tf_static", `mount of sensor ${name}`, `<body or map> -> ${name}`, "absent")) continue;
-  check(e.parent === "map" || bodyNames.has(e.parent), "/tf_static", `parent of ${name}`, "map or a body on /tf", e.parent);
+  check(e.parent === MAP || bodyNames.has(e.parent), "/tf_static", `parent of ${name}`, `${MAP} or a body on /tf`, e.parent);
 }
 for (const cam of cameraNames) {
   const e = staticByChild.get(`${cam}_optical`);
@@ -893,7 +930,11 @@ for (const body of bodyNames) {
   for (const e of odom.msgs) {
     const i = tfIndex.get(stampNs(e.msg.header.stamp));
     if (i === undefined || i === 0 || i === list.length - 1) continue;
-    const a = list[i - 1], b = list[i + 1], c = list[i];
+    // The truth in map (through map -> odom, which a drift model moves).
+    const a = { ns: list[i - 1].ns, pose: poseInMap(body, list[i - 1].ns) };
+    const b = { ns: list[i + 1].ns, pose: poseInMap(body, list[i + 1].ns) };
+    const c = { ns: list[i].ns, pose: poseInMap(body, list[i].ns) };
+    if (!a.pose || !b.pose || !c.pose) continue;
     const dt = Number(b.ns - a.ns) / 1e9;
     const vWorld = [0, 1, 2].map((k) => (b.pose.t[k] - a.pose.t[k]) / dt);
     const vBody = qrot(qconj(c.pose.q), vWorld);
@@ -915,9 +956,30 @@ for (const body of bodyNames) {
   }
 }
 
+// The robot's drifting odometry (--expect "odom_drift": "cart"): map ->
+// odom moves away from the identity, and the pose covariance of x, y and
+// yaw grows from the exact 1e-9 with the distance travelled.
+if (expect.odom_drift) {
+  const od = byTopic.get(`/${expect.odom_drift}/odom`);
+  const mo = tfDynamic.get(ODOM) ?? [];
+  if (check(od !== undefined && mo.length > 0, `/${expect.odom_drift}/odom`, "odometry and map -> odom of the drifting robot", "present", "absent")) {
+    const last = mo[mo.length - 1].pose;
+    const moved = Math.hypot(...last.t) + qangle(last.q, [0, 0, 0, 1]);
+    check(moved > 1e-5, "/tf", `${MAP} -> ${ODOM} drifts (odometry error model)`, "> 1e-5", moved);
+    let prev = 0, grows = true;
+    for (const e of od.msgs) {
+      const c = e.msg.pose.covariance;
+      if (c[0] < prev) grows = false;
+      prev = c[0];
+    }
+    check(grows && prev > 1e-9, `/${expect.odom_drift}/odom`, "pose.covariance[0] grows with the distance travelled", "non-decreasing, > 1e-9 at the end", prev);
+    summary.odom_drift = { final_map_to_odom: last, final_x_variance: prev };
+  }
+}
+
 // A frame's pose in map at time ns through /tf (interpolated) and /tf_static.
 function poseInMap(frame, ns, depth = 0) {
-  if (frame === "map") return { t: [0, 0, 0], q: [0, 0, 0, 1] };
+  if (frame === MAP) return { t: [0, 0, 0], q: [0, 0, 0, 1] };
   if (depth > 16) return null;
   const st = staticByChild.get(frame);
   if (st) {
@@ -928,11 +990,14 @@ function poseInMap(frame, ns, depth = 0) {
   if (!list || list.length === 0) return null;
   let i = list.findIndex((e) => e.ns >= ns);
   if (i === -1) return null; // after the last transform: no extrapolation
-  if (list[i].ns === ns) return { ...list[i].pose, interpolated: false };
+  const parent = poseInMap(list[i].parent, ns, depth + 1);
+  if (!parent) return null;
+  if (list[i].ns === ns) return { ...compose(parent, list[i].pose), interpolated: parent.interpolated };
   if (i === 0) return null;
   const a = list[i - 1], b = list[i];
   const u = Number(ns - a.ns) / Number(b.ns - a.ns);
-  return { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u), interpolated: true };
+  const local = { t: a.pose.t.map((v, k) => v + u * (b.pose.t[k] - v)), q: slerp(a.pose.q, b.pose.q, u) };
+  return { ...compose(parent, local), interpolated: true };
 }
 let lastTfNs = -1n;
 for (const list of tfDynamic.values()) if (list.length && list[list.length - 1].ns > lastTfNs) lastTfNs = list[list.length - 1].ns;

@@ -139,6 +139,8 @@ int sensim_test_record_files(void);
 int sensim_test_record(void);
 int sensim_test_disk_full(void);
 int sensim_test_record_ros(void);
+int sensim_test_record_frames(void);
+int sensim_test_record_crash(void);
 int sensim_test_noise_calib(void);
 int sensim_test_allan(void);
 int sensim_test_plot(void);
