@@ -86,7 +86,7 @@ static sensim_status query(const sensim_capture_ctx *ctx, const sensim_rt_view *
   if (c->p.method == SENSIM_CONE_RAYS) return sensim__cone_rays_query(c, view, *pose, t, skip, hit);
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (!m || (int)i == skip) continue;
+    if (!m || (int)i == skip || snap->bodies[i].group) continue; /* placements: the rays method only */
     sensim_body_state st;
     sensim__snap_state_at(snap, i, t, &st);
     sensim__cone_xf x;

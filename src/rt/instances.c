@@ -1,0 +1,166 @@
+/* rt/instances.c: a body's placements of one mesh (scene/instances.c) as
+ * one Embree user geometry whose primitives are the placements.
+ *
+ * Embree 3 has no instance arrays (Embree 4's RTC_GEOMETRY_TYPE_INSTANCE_
+ * ARRAY): an instance geometry per placement costs about 1 kB in Embree
+ * alone. Here the placements' BVH is built once over their bounds (the
+ * mesh's box carried by each transform) in a scene of its own, and its
+ * callbacks carry the ray into the placement's frame and trace the shared
+ * mesh's BVH with rtcIntersect1 / rtcOccluded1, which Embree 3 allows
+ * inside a user geometry's callbacks (its "user_geometry" tutorial
+ * instances scenes this way). The hit comes back as a body instance's
+ * does: instID the holding body (the group's scene is instanced with the
+ * identity in the view's static part), primID the mesh's triangle, Ng in
+ * the world (the body's rotation is the identity), and geomID the
+ * placement, which a body instance leaves at 0 (its mesh is geometry 0 of
+ * its BLAS): sensim_rt_hit.elem, sensim_rt_packet8/16.geom. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "rt/rt_internal.h"
+
+struct sensim_rt_group {
+  RTCScene scene;                  /* the placements' BVH (user geometry 0) */
+  RTCScene mesh;                   /* the mesh's BLAS, borrowed from the kernel */
+  const sensim_instance_group *g;  /* the world's: lives as long as the world */
+  float lo[3], hi[3];              /* the mesh's bounding box, mesh frame, m */
+};
+
+/* Embree's SoA layouts (rtcore_ray.h's RTCRayN_* and RTCHitN_* accessors,
+ * C++ only): field k of lane i at [k N + i]; the hit follows the ray's 12
+ * fields. */
+enum {
+  R_OX = 0, R_OY, R_OZ, R_TNEAR, R_DX, R_DY, R_DZ, R_TIME, R_TFAR, R_MASK, R_ID, R_FLAGS,
+  H_NX = 12, H_NY, H_NZ, H_U, H_V, H_PRIM, H_GEOM, H_INST
+};
+
+/* Placement k's box in the world: its transform of the mesh's box's eight
+ * corners, widened by float rounding of the transform (a few ulps of the
+ * coordinates), so a hit the mesh's BVH finds is never outside it. */
+static void bounds(const struct RTCBoundsFunctionArguments *a) {
+  const struct sensim_rt_group *gr = a->geometryUserPtr;
+  const float *x = gr->g->xf[a->primID];
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int c = 0; c < 8; c++) {
+    const float p[3] = {c & 1 ? gr->hi[0] : gr->lo[0], c & 2 ? gr->hi[1] : gr->lo[1], c & 4 ? gr->hi[2] : gr->lo[2]};
+    for (int r = 0; r < 3; r++) {
+      const float w = x[3 * r] * p[0] + x[3 * r + 1] * p[1] + x[3 * r + 2] * p[2] + x[9 + r];
+      lo[r] = fminf(lo[r], w), hi[r] = fmaxf(hi[r], w);
+    }
+  }
+  for (int r = 0; r < 3; r++) {
+    const float pad = 1e-5f * (hi[r] - lo[r]) + 1e-6f * fmaxf(fabsf(lo[r]), fabsf(hi[r])) + 1e-6f;
+    lo[r] -= pad, hi[r] += pad;
+  }
+  struct RTCBounds *b = a->bounds_o;
+  b->lower_x = lo[0], b->lower_y = lo[1], b->lower_z = lo[2];
+  b->upper_x = hi[0], b->upper_y = hi[1], b->upper_z = hi[2];
+}
+
+/* Lane i of an SoA ray carried into placement x's frame: origin R^T (o - t),
+ * direction R^T d (a rotation keeps the ray parameter, so tnear, tfar and
+ * the hit distance are the world's). */
+static void to_local(const float *ray, unsigned N, unsigned i, const float *x, struct RTCRay *r) {
+  const float o[3] = {ray[R_OX * N + i] - x[9], ray[R_OY * N + i] - x[10], ray[R_OZ * N + i] - x[11]};
+  const float d[3] = {ray[R_DX * N + i], ray[R_DY * N + i], ray[R_DZ * N + i]};
+  r->org_x = x[0] * o[0] + x[3] * o[1] + x[6] * o[2];
+  r->org_y = x[1] * o[0] + x[4] * o[1] + x[7] * o[2];
+  r->org_z = x[2] * o[0] + x[5] * o[1] + x[8] * o[2];
+  r->dir_x = x[0] * d[0] + x[3] * d[1] + x[6] * d[2];
+  r->dir_y = x[1] * d[0] + x[4] * d[1] + x[7] * d[2];
+  r->dir_z = x[2] * d[0] + x[5] * d[1] + x[8] * d[2];
+  r->tnear = ray[R_TNEAR * N + i];
+  r->time = ray[R_TIME * N + i];
+  r->tfar = ray[R_TFAR * N + i];
+  const unsigned *u = (const unsigned *)(const void *)ray;
+  r->mask = u[R_MASK * N + i];
+  r->id = u[R_ID * N + i];
+  r->flags = u[R_FLAGS * N + i];
+}
+
+static void intersect(const struct RTCIntersectFunctionNArguments *a) {
+  const struct sensim_rt_group *gr = a->geometryUserPtr;
+  const float *x = gr->g->xf[a->primID];
+  const unsigned N = a->N;
+  float *f = (float *)(void *)a->rayhit;
+  unsigned *u = (unsigned *)(void *)a->rayhit;
+  for (unsigned i = 0; i < N; i++) {
+    if (!a->valid[i]) continue;
+    struct RTCRayHit rh;
+    to_local(f, N, i, x, &rh.ray);
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(gr->mesh, a->context, &rh);
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID) continue; /* nothing nearer than tfar */
+    const float g[3] = {rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z};
+    f[R_TFAR * N + i] = rh.ray.tfar;
+    f[H_NX * N + i] = x[0] * g[0] + x[1] * g[1] + x[2] * g[2];
+    f[H_NY * N + i] = x[3] * g[0] + x[4] * g[1] + x[5] * g[2];
+    f[H_NZ * N + i] = x[6] * g[0] + x[7] * g[1] + x[8] * g[2];
+    f[H_U * N + i] = rh.hit.u;
+    f[H_V * N + i] = rh.hit.v;
+    u[H_PRIM * N + i] = rh.hit.primID;
+    u[H_GEOM * N + i] = a->primID;
+    u[H_INST * N + i] = a->context->instID[0];
+  }
+}
+
+static void occluded(const struct RTCOccludedFunctionNArguments *a) {
+  const struct sensim_rt_group *gr = a->geometryUserPtr;
+  const float *x = gr->g->xf[a->primID];
+  const unsigned N = a->N;
+  float *f = (float *)(void *)a->ray;
+  for (unsigned i = 0; i < N; i++) {
+    if (!a->valid[i]) continue;
+    struct RTCRay r;
+    to_local(f, N, i, x, &r);
+    rtcOccluded1(gr->mesh, a->context, &r);
+    if (r.tfar < 0.0f) f[R_TFAR * N + i] = -INFINITY; /* Embree's mark of an occlusion */
+  }
+}
+
+sensim_status sensim__rt_group_build(RTCDevice dev, RTCScene mesh_blas, const sensim_mesh *m,
+                                     const sensim_instance_group *g, struct sensim_rt_group **out) {
+  struct sensim_rt_group *gr = calloc(1, sizeof *gr);
+  if (!gr) return sensim__fail(SENSIM_ENOMEM, "out of memory for a group of %zu placements", g->n);
+  gr->mesh = mesh_blas;
+  gr->g = g;
+  for (int r = 0; r < 3; r++) gr->lo[r] = INFINITY, gr->hi[r] = -INFINITY;
+  for (size_t v = 0; v < m->nvert; v++)
+    for (int r = 0; r < 3; r++) {
+      gr->lo[r] = fminf(gr->lo[r], m->vertices[3 * v + r]);
+      gr->hi[r] = fmaxf(gr->hi[r], m->vertices[3 * v + r]);
+    }
+  gr->scene = rtcNewScene(dev);
+  RTCGeometry geo = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_USER);
+  if (!gr->scene || !geo) {
+    if (geo) rtcReleaseGeometry(geo);
+    sensim__rt_group_free(gr);
+    return sensim__fail(SENSIM_EBACKEND, "Embree: could not create a group of %zu placements", g->n);
+  }
+  rtcSetGeometryUserPrimitiveCount(geo, (unsigned)g->n);
+  rtcSetGeometryUserData(geo, gr);
+  rtcSetGeometryBoundsFunction(geo, bounds, NULL);
+  rtcSetGeometryIntersectFunction(geo, intersect);
+  rtcSetGeometryOccludedFunction(geo, occluded);
+  rtcCommitGeometry(geo);
+  rtcAttachGeometryByID(gr->scene, geo, 0);
+  rtcReleaseGeometry(geo);
+  rtcSetSceneBuildQuality(gr->scene, RTC_BUILD_QUALITY_HIGH); /* built once, traced often */
+  rtcCommitScene(gr->scene);
+  if (rtcGetDeviceError(dev) != RTC_ERROR_NONE) {
+    sensim__rt_group_free(gr);
+    return sensim__fail(SENSIM_EBACKEND, "Embree: building the BVH of %zu placements failed", g->n);
+  }
+  *out = gr;
+  return SENSIM_OK;
+}
+
+RTCScene sensim__rt_group_scene(const struct sensim_rt_group *gr) { return gr->scene; }
+
+void sensim__rt_group_free(struct sensim_rt_group *gr) {
+  if (!gr) return;
+  if (gr->scene) rtcReleaseScene(gr->scene);
+  free(gr);
+}
