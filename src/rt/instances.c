@@ -79,30 +79,100 @@ static void to_local(const float *ray, unsigned N, unsigned i, const float *x, s
   r->flags = u[R_FLAGS * N + i];
 }
 
+/* Whether ray r (placement frame) meets the mesh's box within [tnear,
+ * tfar] (slab test; Kay and Kajiya 1986). Embree calls a user geometry for
+ * every primitive of a leaf the ray enters, not only those whose own box
+ * it meets; this spares the mesh traversal for the others. */
+static int meets_box(const struct sensim_rt_group *gr, const struct RTCRay *r) {
+  const float o[3] = {r->org_x, r->org_y, r->org_z}, d[3] = {r->dir_x, r->dir_y, r->dir_z};
+  float t0 = r->tnear, t1 = r->tfar;
+  for (int k = 0; k < 3; k++) {
+    const float inv = 1.0f / d[k]; /* +-inf for an axis-parallel ray: the slab is all or nothing */
+    float a = (gr->lo[k] - o[k]) * inv, b = (gr->hi[k] - o[k]) * inv;
+    if (a > b) {
+      const float t = a;
+      a = b, b = t;
+    }
+    t0 = a > t0 ? a : t0; /* NaN (0 x inf, a ray in the slab's plane) keeps the bound */
+    t1 = b < t1 ? b : t1;
+  }
+  return t0 <= t1 * 1.000001f;
+}
+
+/* Lane i of the packet's hit, from the mesh's hit in placement x's frame
+ * (g: its normal there): the world's normal, the triangle, the placement
+ * as geomID, the holding body as instID. */
+static void report(float *f, unsigned N, unsigned i, const float *x, float tfar, const float g[3], float u, float v,
+                   unsigned prim, unsigned elem, unsigned body) {
+  unsigned *w = (unsigned *)(void *)f;
+  f[R_TFAR * N + i] = tfar;
+  f[H_NX * N + i] = x[0] * g[0] + x[1] * g[1] + x[2] * g[2];
+  f[H_NY * N + i] = x[3] * g[0] + x[4] * g[1] + x[5] * g[2];
+  f[H_NZ * N + i] = x[6] * g[0] + x[7] * g[1] + x[8] * g[2];
+  f[H_U * N + i] = u;
+  f[H_V * N + i] = v;
+  w[H_PRIM * N + i] = prim;
+  w[H_GEOM * N + i] = elem;
+  w[H_INST * N + i] = body;
+}
+
+/* A packet of 4, 8 or 16 rays (the camera's tiles, the lidar's columns)
+ * goes on into the mesh as a packet of the same width: Embree's packet
+ * traversal of the mesh then serves it as it serves a body's instance,
+ * where one rtcIntersect1 per lane cost a lidar scan 1.4x. */
+static void intersect_packet(const struct RTCIntersectFunctionNArguments *a, const struct sensim_rt_group *gr,
+                             const float *x) {
+  const unsigned N = a->N;
+  float *f = (float *)(void *)a->rayhit;
+  RTC_ALIGN(64) struct RTCRayHit16 p; /* read with stride N: an RTCRayHit4/8 for N = 4/8 */
+  RTC_ALIGN(64) int valid[16];
+  float *q = (float *)(void *)&p;
+  unsigned *qu = (unsigned *)(void *)&p;
+  int any = 0;
+  for (unsigned i = 0; i < N; i++) {
+    struct RTCRay r;
+    valid[i] = 0;
+    to_local(f, N, i, x, &r);
+    qu[H_GEOM * N + i] = RTC_INVALID_GEOMETRY_ID;
+    qu[H_INST * N + i] = RTC_INVALID_GEOMETRY_ID;
+    q[R_OX * N + i] = r.org_x, q[R_OY * N + i] = r.org_y, q[R_OZ * N + i] = r.org_z;
+    q[R_DX * N + i] = r.dir_x, q[R_DY * N + i] = r.dir_y, q[R_DZ * N + i] = r.dir_z;
+    q[R_TNEAR * N + i] = r.tnear, q[R_TIME * N + i] = r.time, q[R_TFAR * N + i] = r.tfar;
+    qu[R_MASK * N + i] = r.mask, qu[R_ID * N + i] = r.id, qu[R_FLAGS * N + i] = r.flags;
+    if (a->valid[i] && meets_box(gr, &r)) valid[i] = -1, any = 1;
+  }
+  if (!any) return;
+  if (N == 4) rtcIntersect4(valid, gr->mesh, a->context, (struct RTCRayHit4 *)(void *)&p);
+  else if (N == 8) rtcIntersect8(valid, gr->mesh, a->context, (struct RTCRayHit8 *)(void *)&p);
+  else rtcIntersect16(valid, gr->mesh, a->context, &p);
+  for (unsigned i = 0; i < N; i++) {
+    if (!valid[i] || qu[H_GEOM * N + i] == RTC_INVALID_GEOMETRY_ID) continue;
+    const float g[3] = {q[H_NX * N + i], q[H_NY * N + i], q[H_NZ * N + i]};
+    report(f, N, i, x, q[R_TFAR * N + i], g, q[H_U * N + i], q[H_V * N + i], qu[H_PRIM * N + i], a->primID,
+           a->context->instID[0]);
+  }
+}
+
 static void intersect(const struct RTCIntersectFunctionNArguments *a) {
   const struct sensim_rt_group *gr = a->geometryUserPtr;
   const float *x = gr->g->xf[a->primID];
   const unsigned N = a->N;
+  if (N == 4 || N == 8 || N == 16) {
+    intersect_packet(a, gr, x);
+    return;
+  }
   float *f = (float *)(void *)a->rayhit;
-  unsigned *u = (unsigned *)(void *)a->rayhit;
   for (unsigned i = 0; i < N; i++) {
     if (!a->valid[i]) continue;
     struct RTCRayHit rh;
     to_local(f, N, i, x, &rh.ray);
+    if (!meets_box(gr, &rh.ray)) continue;
     rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
     rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
     rtcIntersect1(gr->mesh, a->context, &rh);
     if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID) continue; /* nothing nearer than tfar */
     const float g[3] = {rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z};
-    f[R_TFAR * N + i] = rh.ray.tfar;
-    f[H_NX * N + i] = x[0] * g[0] + x[1] * g[1] + x[2] * g[2];
-    f[H_NY * N + i] = x[3] * g[0] + x[4] * g[1] + x[5] * g[2];
-    f[H_NZ * N + i] = x[6] * g[0] + x[7] * g[1] + x[8] * g[2];
-    f[H_U * N + i] = rh.hit.u;
-    f[H_V * N + i] = rh.hit.v;
-    u[H_PRIM * N + i] = rh.hit.primID;
-    u[H_GEOM * N + i] = a->primID;
-    u[H_INST * N + i] = a->context->instID[0];
+    report(f, N, i, x, rh.ray.tfar, g, rh.hit.u, rh.hit.v, rh.hit.primID, a->primID, a->context->instID[0]);
   }
 }
 
@@ -115,6 +185,7 @@ static void occluded(const struct RTCOccludedFunctionNArguments *a) {
     if (!a->valid[i]) continue;
     struct RTCRay r;
     to_local(f, N, i, x, &r);
+    if (!meets_box(gr, &r)) continue;
     rtcOccluded1(gr->mesh, a->context, &r);
     if (r.tfar < 0.0f) f[R_TFAR * N + i] = -INFINITY; /* Embree's mark of an occlusion */
   }
@@ -147,7 +218,11 @@ sensim_status sensim__rt_group_build(RTCDevice dev, RTCScene mesh_blas, const se
   rtcCommitGeometry(geo);
   rtcAttachGeometryByID(gr->scene, geo, 0);
   rtcReleaseGeometry(geo);
-  rtcSetSceneBuildQuality(gr->scene, RTC_BUILD_QUALITY_HIGH); /* built once, traced often */
+  /* Embree's LOW (Morton) builder keeps about 30 bytes per placement,
+   * its HIGH (binned SAH) one about 116; HIGH's tree costs a lidar scan
+   * among 100 000 trees 1.04x what bodies cost, LOW's 1.2-1.3x
+   * (bench/bench_scale.c, docs/performance.md). */
+  rtcSetSceneBuildQuality(gr->scene, g->fast_bvh ? RTC_BUILD_QUALITY_HIGH : RTC_BUILD_QUALITY_LOW);
   rtcCommitScene(gr->scene);
   if (rtcGetDeviceError(dev) != RTC_ERROR_NONE) {
     sensim__rt_group_free(gr);

@@ -114,6 +114,7 @@ static sensim_instance_group *group_make(const sensim_world *w, const sensim_ins
   g->class_id = d->class_id;
   g->albedo_jitter = d->albedo_jitter;
   g->reflectance_jitter = d->reflectance_jitter;
+  g->fast_bvh = d->fast_bvh != 0;
   g->seed = w->params.seed;
   return g;
 }

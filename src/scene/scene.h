@@ -83,6 +83,7 @@ typedef struct sensim_instance_group {
   uint32_t first_id;       /* placement k's instance id is first_id + k when instance_ids is NULL */
   uint32_t *instance_ids;  /* n, or NULL */
   float albedo_jitter, reflectance_jitter; /* sensim_instances_desc's */
+  int fast_bvh;            /* sensim_instances_desc's */
   uint64_t seed;           /* the world's seed */
   uint32_t body_index;     /* the holding body's: names the variation's streams */
 } sensim_instance_group;

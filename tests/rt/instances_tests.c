@@ -36,8 +36,8 @@ static sensim_mesh *box_mesh(sensim_world *w) {
   return m;
 }
 
-/* The K placements as one body (grouped) or as K static bodies, with
- * classes 3 + k % 5 and instance ids 1000 + k either way. */
+/* The K placements as one body (grouped; 2: with fast_bvh) or as K static
+ * bodies, with classes 3 + k % 5 and instance ids 1000 + k either way. */
 static sensim_body *place(sensim_world *w, int grouped, float albedo_jitter, float refl_jitter) {
   sensim_mesh *m = box_mesh(w);
   sensim_pose poses[K];
@@ -48,7 +48,7 @@ static sensim_body *place(sensim_world *w, int grouped, float albedo_jitter, flo
     sensim_instances_desc d;
     sensim_instances_desc_init(&d);
     d.mesh = m, d.n = K, d.poses = poses, d.class_ids = cls, d.instance_ids = ids;
-    d.albedo_jitter = albedo_jitter, d.reflectance_jitter = refl_jitter;
+    d.albedo_jitter = albedo_jitter, d.reflectance_jitter = refl_jitter, d.fast_bvh = grouped == 2;
     sensim_body *g = NULL;
     SENSIM_OK_OR_FAIL(sensim_body_create_instances(w, &d, &g));
     assert_int_equal(sensim_body_instance_count(g), K);
@@ -106,10 +106,10 @@ static int same_hit(const sensim_rt_hit *g, const sensim_rt_hit *b) {
   return 1;
 }
 
-static void test_instances_trace_as_the_same_static_bodies(void **state) {
-  (void)state;
+/* Either BVH of the placements (for memory, for speed). */
+static void trace_as_bodies(int grouped) {
   kernel a, b;
-  kernel_open(&a, 1);
+  kernel_open(&a, grouped);
   kernel_open(&b, 0);
   static sensim_rt_ray r[N];
   static sensim_rt_hit ha[N], hb[N];
@@ -166,6 +166,12 @@ static void test_instances_trace_as_the_same_static_bodies(void **state) {
   for (int i = 0; i < N; i++) assert_int_equal(oa[i], ob[i]);
   kernel_close(&a);
   kernel_close(&b);
+}
+
+static void test_instances_trace_as_the_same_static_bodies(void **state) {
+  (void)state;
+  trace_as_bodies(1);
+  trace_as_bodies(2);
 }
 
 static void test_instances_destroyed_group_is_no_longer_traced(void **state) {
