@@ -129,6 +129,7 @@ int sensim_test_scenario_motion(void);
 int sensim_test_scenario_camera(void);
 int sensim_test_scenario_lidar(void);
 int sensim_test_scenario_weather(void);
+int sensim_test_scenario_instances(void);
 int sensim_test_scenario_api(void);
 int sensim_test_png_read(void);
 int sensim_test_ply(void);
