@@ -432,8 +432,9 @@ SENSIM_API void sensim_instances_desc_init(sensim_instances_desc *d);
  * names it), n = 0 or above SENSIM_INSTANCES_MAX, a pose that is not
  * finite, not unit or out of coordinates (the message names the
  * placement), an instance id of 0 or assigned ids that would pass
- * UINT32_MAX, or a jitter outside [0, 0.5]. Radar facets, the cone sensor
- * and emissive-triangle lights do not see placements (they see bodies). */
+ * UINT32_MAX, or a jitter outside [0, 0.5]. The radar's single-bounce
+ * echoes, the cone sensor's exact and lines methods and emissive-triangle
+ * lights do not see placements (docs/instancing.md, "Limits"). */
 SENSIM_API sensim_status sensim_body_create_instances(sensim_world *world, const sensim_instances_desc *d,
                                                       sensim_body **out);
 

@@ -95,6 +95,14 @@ static inline uint16_t sensim__group_class(const sensim_instance_group *g, size_
 static inline uint32_t sensim__group_instance(const sensim_instance_group *g, size_t k) {
   return g->instance_ids ? g->instance_ids[k] : g->first_id + (uint32_t)k;
 }
+/* The ids a hit carries: placement `elem`'s of group g, or (g NULL) the
+ * body's own `cls` and `inst`. Every sensor's labels go through here, so
+ * the numbering is one across sensors. */
+static inline void sensim__hit_ids(const sensim_instance_group *g, uint16_t cls, uint32_t inst, size_t elem,
+                                   uint16_t *cls_out, uint32_t *inst_out) {
+  *cls_out = g ? sensim__group_class(g, elem) : cls;
+  *inst_out = g ? sensim__group_instance(g, elem) : inst;
+}
 /* Placement k's variation factors (sensim_instances_desc): albedo[3] and
  * the reflectance's; all 1 without jitter. */
 void sensim__group_variation(const sensim_instance_group *g, size_t k, float albedo[3], float *reflectance);

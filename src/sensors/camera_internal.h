@@ -43,8 +43,7 @@ typedef struct sensim_camera_body {
 
 /* The label of a hit on body cb, placement elem (0 for a plain body). */
 static inline void sensim__camera_label_of(const sensim_camera_body *cb, uint32_t elem, uint16_t *cls, uint32_t *inst) {
-  *cls = cb->group ? sensim__group_class(cb->group, elem) : cb->class_id;
-  *inst = cb->group ? sensim__group_instance(cb->group, elem) : cb->instance_id;
+  sensim__hit_ids(cb->group, cb->class_id, cb->instance_id, elem, cls, inst);
 }
 
 /* A base colour with placement elem's variation applied (clamped to

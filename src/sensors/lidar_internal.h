@@ -87,13 +87,10 @@ typedef struct sensim_lidar_refl {
  * the body's own for a plain body. */
 static inline double sensim__lidar_placement(const sensim_lidar_refl *br, unsigned elem, double rho, uint32_t *cls,
                                              uint32_t *inst) {
-  if (!br->group) {
-    *cls = br->class_id, *inst = br->instance_id;
-    return rho;
-  }
-  *cls = sensim__group_class(br->group, elem);
-  *inst = sensim__group_instance(br->group, elem);
-  if (br->group->reflectance_jitter == 0.0f) return rho;
+  uint16_t c;
+  sensim__hit_ids(br->group, (uint16_t)br->class_id, br->instance_id, elem, &c, inst);
+  *cls = c;
+  if (!br->group || br->group->reflectance_jitter == 0.0f) return rho;
   float a[3], r;
   sensim__group_variation(br->group, elem, a, &r);
   rho *= r;

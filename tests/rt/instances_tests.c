@@ -316,6 +316,53 @@ static void test_instances_variation_scales_camera_colour_and_lidar_intensity(vo
   sensim_world_destroy(b.w);
 }
 
+/* The cone sensor's rays method traces the kernel: its detection of a
+ * placement names the placement's ids at the range a body there gives. */
+static void test_instances_cone_rays_detection_names_the_placement(void **state) {
+  (void)state;
+  double range[2];
+  for (int grouped = 0; grouped < 2; grouped++) {
+    sensim_world *w = test_world(0, 3);
+    sensim_shape sh = {SENSIM_SHAPE_BOX, {1.0, 1.0, 1.0}, 0};
+    sensim_mesh *m = NULL;
+    SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w, &sh, NULL, &m));
+    sensim_pose poses[2] = {{{5.0, 0.0, 0.0}, {1, 0, 0, 0}}, {{0.0, 8.0, 0.0}, {1, 0, 0, 0}}};
+    uint16_t cls[2] = {9, 4};
+    uint32_t ids[2] = {77, 78};
+    if (grouped) {
+      sensim_instances_desc d;
+      sensim_instances_desc_init(&d);
+      d.mesh = m, d.n = 2, d.poses = poses, d.class_ids = cls, d.instance_ids = ids;
+      sensim_body *g = NULL;
+      SENSIM_OK_OR_FAIL(sensim_body_create_instances(w, &d, &g));
+    } else {
+      for (int k = 0; k < 2; k++) {
+        sensim_body_params bp;
+        sensim_body_params_init(&bp);
+        bp.mesh = m, bp.is_static = 1, bp.pose = poses[k], bp.class_id = cls[k], bp.instance_id = ids[k];
+        sensim_body *b = NULL;
+        SENSIM_OK_OR_FAIL(sensim_body_create(w, &bp, &b));
+      }
+    }
+    sensim_sensor_params sp;
+    sensim_sensor_params_init(&sp);
+    sensim_cone_params cp;
+    sensim_cone_params_init(&cp);
+    cp.method = SENSIM_CONE_RAYS;
+    sensim_sensor *cone = NULL;
+    SENSIM_OK_OR_FAIL(sensim_cone_create(w, &sp, &cp, &cone));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w, 0.0));
+    const sensim_detection *det = poll1(cone)->data;
+    assert_int_equal(det->detected, 1);
+    assert_int_equal(det->instance_id, 77);
+    assert_int_equal(det->class_id, 9);
+    range[grouped] = det->range;
+    sensim_world_destroy(w);
+  }
+  assert_near(range[1], range[0], 1e-5);
+  assert_near(range[0], 4.5, 1e-3);
+}
+
 /* Factors of a 100 000-placement group: in [1 - j, 1 + j], mean 1 and
  * variance j^2 / 3 (uniform) within five standard errors, channels
  * uncorrelated; the same for the same seed, other for another. */
@@ -434,6 +481,7 @@ int sensim_test_rt_instances(void) {
       cmocka_unit_test(test_instances_destroyed_group_is_no_longer_traced),
       cmocka_unit_test(test_instances_label_and_depth_planes_and_lidar_ids_match_bodies),
       cmocka_unit_test(test_instances_variation_scales_camera_colour_and_lidar_intensity),
+      cmocka_unit_test(test_instances_cone_rays_detection_names_the_placement),
       cmocka_unit_test(test_instances_variation_is_deterministic_uniform_of_mean_one),
       cmocka_unit_test(test_instances_bad_input_is_refused_and_the_world_unchanged),
   };
