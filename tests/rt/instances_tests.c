@@ -25,9 +25,13 @@ static sensim_pose placement(int k) {
   return p;
 }
 
+/* The placed box; `lambert`: a material without its specular layer, so
+ * radiance is proportional to the base colour. */
+static int g_lambert;
 static sensim_mesh *box_mesh(sensim_world *w) {
   sensim_material mat;
   sensim_material_init(&mat);
+  if (g_lambert) mat.specular = 0.0f;
   mat.base_color[0] = 0.6f, mat.base_color[1] = 0.4f, mat.base_color[2] = 0.2f;
   mat.reflectance = 0.5f;
   sensim_shape sh = {SENSIM_SHAPE_BOX, {1.0, 2.0, 3.0}, 0};
@@ -325,6 +329,61 @@ static void test_instances_variation_scales_camera_colour_and_lidar_intensity(vo
   sensim_world_destroy(b.w);
 }
 
+/* The path integrator, direct light only (max_bounces 1) from a
+ * directional light onto Lambertian boxes: a pixel's radiance is the base
+ * colour / pi x E cos x visibility, so a placement's pixels are those
+ * without variation times its albedo factors. */
+static void test_instances_variation_reaches_the_path_integrator(void **state) {
+  (void)state;
+  const sensim_frame *f[2];
+  sensim_world *w[2];
+  sensim_body *g = NULL;
+  g_lambert = 1;
+  for (int j = 0; j < 2; j++) {
+    w[j] = test_black_world(0, 0.0f);
+    sensim_body *gj = place(w[j], 1, j == 0 ? 0.3f : 0.0f, 0.0f);
+    if (j == 0) g = gj;
+    sensim_light l;
+    sensim_light_init(&l);
+    l.direction = (sensim_vec3){-0.6, -0.3, -0.74};
+    SENSIM_OK_OR_FAIL(sensim_light_add(w[j], &l));
+    sensim_body_params bp;
+    sensim_body_params_init(&bp);
+    bp.is_static = 1;
+    bp.pose.pos = (sensim_vec3){0, 0, 1};
+    sensim_body *mast = NULL;
+    SENSIM_OK_OR_FAIL(sensim_body_create(w[j], &bp, &mast));
+    sensim_sensor_params sp;
+    sensim_sensor_params_init(&sp);
+    sp.body = mast;
+    sensim_camera_params cp;
+    sensim_camera_params_init(&cp);
+    cp.width = 96, cp.height = 32, cp.samples = 1, cp.hfov = 2.0;
+    cp.integrator = SENSIM_INTEGRATOR_PATH, cp.max_bounces = 1;
+    sensim_sensor *cam = NULL;
+    SENSIM_OK_OR_FAIL(sensim_camera_create(w[j], &sp, &cp, &cam));
+    SENSIM_OK_OR_FAIL(sensim_world_advance(w[j], 0.0));
+    f[j] = poll1(cam);
+  }
+  g_lambert = 0;
+  size_t lit = 0;
+  for (size_t i = 0; i < (size_t)f[0]->width * f[0]->height; i++) {
+    const uint32_t id = f[0]->labels[i].instance_id;
+    assert_int_equal(id, f[1]->labels[i].instance_id);
+    if (id < 1000) continue;
+    float s[3], rs;
+    SENSIM_OK_OR_FAIL(sensim_body_instance_variation(g, id - 1000, s, &rs));
+    for (int c = 0; c < 3; c++) {
+      const float va = ((const float *)f[0]->data)[3 * i + c], vb = ((const float *)f[1]->data)[3 * i + c];
+      assert_near(va, vb * s[c], 1e-6 + 1e-5 * vb);
+      lit += c == 0 && vb > 0;
+    }
+  }
+  assert_true(lit > 50);
+  sensim_world_destroy(w[0]);
+  sensim_world_destroy(w[1]);
+}
+
 /* The cone sensor's rays method traces the kernel: its detection of a
  * placement names the placement's ids at the range a body there gives. */
 static void test_instances_cone_rays_detection_names_the_placement(void **state) {
@@ -490,6 +549,7 @@ int sensim_test_rt_instances(void) {
       cmocka_unit_test(test_instances_destroyed_group_is_no_longer_traced),
       cmocka_unit_test(test_instances_label_and_depth_planes_and_lidar_ids_match_bodies),
       cmocka_unit_test(test_instances_variation_scales_camera_colour_and_lidar_intensity),
+      cmocka_unit_test(test_instances_variation_reaches_the_path_integrator),
       cmocka_unit_test(test_instances_cone_rays_detection_names_the_placement),
       cmocka_unit_test(test_instances_variation_is_deterministic_uniform_of_mean_one),
       cmocka_unit_test(test_instances_bad_input_is_refused_and_the_world_unchanged),
