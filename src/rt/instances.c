@@ -111,7 +111,11 @@ static void sphere_at(const struct sensim_rt_group *gr, const float *x, float cw
  * sphere (centre cw) within [tnear, tfar]: a dozen flops in the world
  * frame that spare the transform and the box test for most of the lanes
  * Embree hands a callback (it calls it for every placement of a leaf the
- * packet enters; profiling found the box test at 12 % of a scan).
+ * packet enters; profiling found the box test at 12 % of a scan). Only
+ * for the memory-built BVH, whose loose leaves it serves (an OS1-128 scan
+ * among 100 000 trees: 1.27x -> 1.20x the bodies'); the SAH tree of
+ * fast_bvh hands over few lanes that miss, and the test cost it 1.08x ->
+ * 1.16x (bench_instances, alternated builds).
  * Ray-sphere: |o + t d - c|^2 = r^2, t = (-b -+ sqrt(b^2 - |d|^2 k)) / |d|^2
  * with b = (o - c) . d, k = |o - c|^2 - r^2. */
 static int meets_sphere(const struct sensim_rt_group *gr, const float cw[3], const float *f, unsigned N, unsigned i) {
@@ -158,7 +162,7 @@ static void intersect_packet(const struct RTCIntersectFunctionNArguments *a, con
   sphere_at(gr, x, cw);
   int any = 0, first = -1;
   for (unsigned i = 0; i < N; i++) {
-    valid[i] = a->valid[i] && meets_sphere(gr, cw, f, N, i);
+    valid[i] = a->valid[i] && (gr->g->fast_bvh || meets_sphere(gr, cw, f, N, i));
     if (valid[i] && first < 0) first = (int)i;
   }
   if (first < 0) return;
@@ -199,7 +203,7 @@ static void intersect(const struct RTCIntersectFunctionNArguments *a) {
   float cw[3];
   sphere_at(gr, x, cw);
   for (unsigned i = 0; i < N; i++) {
-    if (!a->valid[i] || !meets_sphere(gr, cw, f, N, i)) continue;
+    if (!a->valid[i] || !(gr->g->fast_bvh || meets_sphere(gr, cw, f, N, i))) continue;
     struct RTCRayHit rh;
     to_local(f, N, i, x, &rh.ray);
     if (!meets_box(gr, &rh.ray)) continue;
@@ -220,7 +224,7 @@ static void occluded(const struct RTCOccludedFunctionNArguments *a) {
   float cw[3];
   sphere_at(gr, x, cw);
   for (unsigned i = 0; i < N; i++) {
-    if (!a->valid[i] || !meets_sphere(gr, cw, f, N, i)) continue;
+    if (!a->valid[i] || !(gr->g->fast_bvh || meets_sphere(gr, cw, f, N, i))) continue;
     struct RTCRay r;
     to_local(f, N, i, x, &r);
     if (!meets_box(gr, &r)) continue;
