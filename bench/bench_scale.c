@@ -14,15 +14,11 @@
  * 2. Static bodies against one mesh: a ground plane and N boxes, as N
  *    static bodies of one box mesh or as one mesh holding the N boxes'
  *    triangles, the same OS1-128 capture on each.
- * 3. Instancing memory: one tree mesh (a 64-segment sphere, 3 968
- *    triangles) placed K times as static bodies, and as one body holding
- *    K placements (sensim_body_create_instances; and with fast_bvh):
- *    resident memory after the first capture (BLAS and views built),
- *    against one tree plus K transforms (48 bytes each), and the OS1-128
- *    capture among the trees.
+ * 3. Instancing memory: one tree mesh (a 64 x 64 sphere on a cylinder,
+ *    8 k triangles) placed K times as static bodies: resident memory after
+ *    the first capture (BLAS and views built), against one tree.
  *
- *   bench_scale [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked] [--trees-only]
- * --trees-only runs part 3 alone.
+ *   bench_scale [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked]
  * --parked makes the cars static bodies where they stand at t = 0 (the
  * same geometry without motion). Everything runs on the calling thread
  * (the world's pool off) and the times are that thread's CPU time, so
@@ -257,75 +253,57 @@ static int run_static(int n, int merged, double *ms, double *first) {
   return *ms < 0 ? -1 : 0;
 }
 
-/* Resident memory (MiB) after the first capture of a world with `k` trees
- * (as bodies, or grouped as placements of one body), and the median
- * capture, measured in a child process so that no earlier case's freed
- * memory hides the growth. */
-typedef struct trees_row {
-  double mib, ntri, ms, first_ms;
-} trees_row;
-static int trees_child(int k, int grouped, trees_row *r);
-static int run_trees(int k, int grouped, trees_row *out) {
+/* Resident memory (MiB) after the first capture of a world with `k` trees,
+ * measured in a child process so that no earlier case's freed memory
+ * hides the growth. */
+static int trees_child(int k, double *mib, double *tree_kib);
+static int run_trees(int k, double *mib, double *ntri) {
   int fd[2];
   if (pipe(fd) != 0) return -1;
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    trees_row r = {0, 0, 0, 0};
-    int rc = trees_child(k, grouped, &r);
-    if (rc == 0 && write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) rc = 1;
+    double r[2] = {0, 0};
+    int rc = trees_child(k, &r[0], &r[1]);
+    if (rc == 0 && write(fd[1], r, sizeof r) != (ssize_t)sizeof r) rc = 1;
     _exit(rc ? 1 : 0);
   }
   close(fd[1]);
-  trees_row r;
-  ssize_t got = read(fd[0], &r, sizeof r);
+  double r[2];
+  ssize_t got = read(fd[0], r, sizeof r);
   close(fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
   if (got != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-  *out = r;
+  *mib = r[0], *ntri = r[1];
   return 0;
 }
 
-static int trees_child(int k, int grouped, trees_row *row) {
+static int trees_child(int k, double *mib, double *tree_kib) {
   double rss0 = rss_mib();
   sensim_world *w = new_world();
   if (!w) return -1;
   sensim_shape crown = {SENSIM_SHAPE_SPHERE, {3.0, 0, 0}, 64};
   sensim_mesh *m = NULL;
   BENCH_CHECK(PROG, -1, sensim_mesh_create_shape(w, &crown, NULL, &m));
-  row->ntri = (double)sensim_mesh_triangle_count(m);
-  sensim_pose *poses = malloc((size_t)k * sizeof *poses);
-  if (!poses) return -1;
+  *tree_kib = sensim_mesh_triangle_count(m);
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  bp.is_static = 1;
+  bp.mesh = m;
   int side = (int)ceil(sqrt((double)k));
   for (int i = 0; i < k; i++) {
-    poses[i] = sensim_pose_identity();
-    poses[i].pos = (sensim_vec3){(i % side - 0.5 * side) * 8.0 + 4.0, (i / side - 0.5 * side) * 8.0 + 4.0, 3.0};
-  }
-  if (grouped) {
-    sensim_instances_desc d;
-    sensim_instances_desc_init(&d);
-    d.mesh = m, d.n = (size_t)k, d.poses = poses, d.class_id = 5, d.fast_bvh = grouped == 2;
-    sensim_body *g = NULL;
-    BENCH_CHECK(PROG, -1, sensim_body_create_instances(w, &d, &g));
-  } else {
-    sensim_body_params bp;
-    sensim_body_params_init(&bp);
-    bp.is_static = 1;
-    bp.mesh = m;
+    bp.pose.pos = (sensim_vec3){(i % side - 0.5 * side) * 8.0 + 4.0, (i / side - 0.5 * side) * 8.0 + 4.0, 3.0};
     bp.class_id = 5;
-    for (int i = 0; i < k; i++) {
-      bp.pose = poses[i];
-      sensim_body *b = NULL;
-      BENCH_CHECK(PROG, -1, sensim_body_create(w, &bp, &b));
-    }
+    sensim_body *b = NULL;
+    BENCH_CHECK(PROG, -1, sensim_body_create(w, &bp, &b));
   }
-  free(poses);
   sensim_sensor *lidar = add_lidar(w, 0.0, 0.0);
   if (!lidar) return -1;
-  if ((row->ms = capture_ms(w, lidar, &row->first_ms)) < 0) return -1;
-  row->mib = rss_mib() - rss0;
+  double first;
+  if (capture_ms(w, lidar, &first) < 0) return -1;
+  *mib = rss_mib() - rss0;
   sensim_world_destroy(w);
   return 0;
 }
@@ -343,7 +321,7 @@ static int parse_list(const char *s, int *out, int max) {
 }
 
 int main(int argc, char **argv) {
-  int quick = 0, blocks = -1, moving[16] = {0, 10, 100, 1000}, nmoving = 4, nstatic = 10000, trees = 100000, trees_only = 0;
+  int quick = 0, blocks = -1, moving[16] = {0, 10, 100, 1000}, nmoving = 4, nstatic = 10000, trees = 100000;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) blocks = atoi(argv[++i]);
@@ -351,9 +329,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--static") && i + 1 < argc) nstatic = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--trees") && i + 1 < argc) trees = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--parked")) g_parked = 1;
-    else if (!strcmp(argv[i], "--trees-only")) trees_only = 1;
     else {
-      fprintf(stderr, "usage: %s [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked] [--trees-only]\n", PROG);
+      fprintf(stderr, "usage: %s [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked]\n", PROG);
       return 2;
     }
   }
@@ -369,32 +346,17 @@ int main(int argc, char **argv) {
   printf("%s on %s, 1 thread (the world's pool off)\n\n", PROG, cpu);
 
   bench_row rows[16];
-  trees_row one, bodies, group, fast;
-  if (run_trees(1, 0, &one) || run_trees(trees, 0, &bodies) || run_trees(trees, 1, &group) || run_trees(trees, 2, &fast))
-    return 1;
-  /* The target's yardstick: one tree's world plus the placements'
-   * transforms (3 x 4 floats each), what no scheme can go below. */
-  const double floor_mib = one.mib + trees * 48.0 / (1024.0 * 1024.0);
-  const char *head3[] = {"trees", "RSS after first capture, MiB", "per extra tree, bytes", "x (one tree + transforms)",
-                         "OS1-128 capture ms", "first capture ms"};
-  const trees_row *tr3[4] = {&one, &bodies, &group, &fast};
-  const char *what3[4] = {"1 (%.0f triangles)", "%d static bodies", "%d placements of one body",
-                          "%d placements, fast_bvh"};
-  for (int i = 0; i < 4; i++) {
-    if (i == 0) snprintf(rows[i].c[0], BENCH_CELL, what3[0], one.ntri);
-    else snprintf(rows[i].c[0], BENCH_CELL, what3[i], trees);
-    snprintf(rows[i].c[1], BENCH_CELL, "%.1f", tr3[i]->mib);
-    if (i == 0) snprintf(rows[i].c[2], BENCH_CELL, "-");
-    else snprintf(rows[i].c[2], BENCH_CELL, "%.0f", (tr3[i]->mib - one.mib) * 1024.0 * 1024.0 / (trees - 1 > 0 ? trees - 1 : 1));
-    if (i == 0) snprintf(rows[i].c[3], BENCH_CELL, "-");
-    else snprintf(rows[i].c[3], BENCH_CELL, "%.2f", tr3[i]->mib / floor_mib);
-    snprintf(rows[i].c[4], BENCH_CELL, "%.2f", tr3[i]->ms);
-    snprintf(rows[i].c[5], BENCH_CELL, "%.1f", tr3[i]->first_ms);
-  }
-  bench_print_table(1, "Instancing: one tree mesh placed as static bodies, and as placements of one body", head3, 6, rows, 4);
-  printf("one tree + %d transforms: %.1f MiB; capture / bodies' capture: placements %.2f, fast_bvh %.2f\n\n", trees,
-         floor_mib, group.ms / bodies.ms, fast.ms / bodies.ms);
-  if (trees_only) return 0;
+  double mib1, mibk, ntri;
+  if (run_trees(1, &mib1, &ntri) || run_trees(trees, &mibk, &ntri)) return 1;
+  const char *head3[] = {"trees", "RSS after first capture, MiB", "per extra tree, bytes"};
+  snprintf(rows[0].c[0], BENCH_CELL, "1 (%.0f triangles)", ntri);
+  snprintf(rows[0].c[1], BENCH_CELL, "%.1f", mib1);
+  snprintf(rows[0].c[2], BENCH_CELL, "-");
+  snprintf(rows[1].c[0], BENCH_CELL, "%d", trees);
+  snprintf(rows[1].c[1], BENCH_CELL, "%.1f", mibk);
+  snprintf(rows[1].c[2], BENCH_CELL, "%.0f", (mibk - mib1) * 1024.0 * 1024.0 / (trees - 1 > 0 ? trees - 1 : 1));
+  bench_print_table(1, "Instancing: one tree mesh placed as static bodies", head3, 3, rows, 2);
+  printf("\n");
   bench_town_params tp;
   if (quick) bench_town_params_quick(&tp);
   else bench_town_params_full(&tp);

@@ -3,9 +3,9 @@
 
 int main(void) {
   int failed = 0;
+  failed += sensim_test_rt_instances();
   failed += sensim_test_rt();
   failed += sensim_test_rt_steps();
   failed += sensim_test_rt_alpha();
-  failed += sensim_test_rt_instances();
   return failed ? 1 : 0;
 }
