@@ -11,6 +11,7 @@ int main(void) {
   failed += sensim_test_scenario_camera();
   failed += sensim_test_scenario_lidar();
   failed += sensim_test_scenario_weather();
+  failed += sensim_test_scenario_instances();
   failed += sensim_test_scenario_api();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();

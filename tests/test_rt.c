@@ -3,6 +3,7 @@
 
 int main(void) {
   int failed = 0;
+  failed += sensim_test_rt_instances();
   failed += sensim_test_rt();
   failed += sensim_test_rt_steps();
   failed += sensim_test_rt_alpha();

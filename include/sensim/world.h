@@ -384,6 +384,70 @@ SENSIM_API void sensim_body_params_init(sensim_body_params *p);
 SENSIM_API sensim_status sensim_body_create(sensim_world *world, const sensim_body_params *p,
                                  sensim_body **out);
 
+/* ---- instances: one mesh placed many times -------------------------------
+ * A forest, a car park, street furniture: n placements of one mesh held by
+ * ONE static body, at the memory of the mesh once plus 48 bytes per
+ * placement (its rigid transform), about 30 for the placements' BVH
+ * (built once) and, where given, 6 bytes of ids; the mesh's own BVH is
+ * shared (docs/instancing.md). Each placement is traced, shaded and labelled
+ * exactly as a static body of the same mesh, pose and ids would be (hits
+ * agree to 1e-5 m), with its own class and instance ids in camera label
+ * planes and lidar points, and its own material variation. */
+
+/* The most placements of one group (2^24). */
+#define SENSIM_INSTANCES_MAX 16777216u
+
+typedef struct sensim_instances_desc {
+  sensim_mesh *mesh;            /* the mesh placed, borrowed from the same world */
+  size_t n;                     /* placements, [1, SENSIM_INSTANCES_MAX] */
+  const sensim_pose *poses;     /* n poses in the world (unit quaternions to 1e-6,
+                                   positions within SENSIM_COORD_MAX less the mesh's
+                                   radius), copied */
+  uint16_t class_id;            /* every placement's semantic class when class_ids is NULL */
+  const uint16_t *class_ids;    /* n classes, copied, or NULL */
+  const uint32_t *instance_ids; /* n instance ids, each >= 1, copied; or NULL: sensim
+                                   assigns n consecutive ids after the world's last */
+  /* Per-placement material variation, a pure function of (world seed,
+   * group, placement): each linear RGB channel of the base colour is
+   * scaled by its own factor uniform in [1 - albedo_jitter, 1 +
+   * albedo_jitter], and the lidar reflectance by one uniform in
+   * [1 - reflectance_jitter, 1 + reflectance_jitter]; products are clamped
+   * to [0, 1]. Both factors have mean 1, so a group's mean colour and
+   * reflectance are the material's where no clamping occurs. */
+  float albedo_jitter;          /* [0, 0.5]; 0: the material's colour everywhere */
+  float reflectance_jitter;     /* [0, 0.5]; 0: the material's reflectance everywhere */
+  int fast_bvh;                 /* 0: the placements' BVH is built for memory (about 30
+                                   bytes per placement); nonzero: for speed (about 116
+                                   bytes; rays among many placements about 1.2x faster) */
+} sensim_instances_desc;
+
+/* No mesh, n 0, class 0, sensim-assigned ids, no variation, the BVH built
+ * for memory. */
+SENSIM_API void sensim_instances_desc_init(sensim_instances_desc *d);
+
+/* Create a static body holding d->n placements of d->mesh (arrays copied).
+ * The body's own pose is the identity; sensim_body_destroy removes every
+ * placement at once. SENSIM_EINVAL, with the world unchanged (no body, no
+ * ids used), for NULL arguments, a mesh of another world (the message
+ * names it), n = 0 or above SENSIM_INSTANCES_MAX, a pose that is not
+ * finite, not unit or out of coordinates (the message names the
+ * placement), an instance id of 0 or assigned ids that would pass
+ * UINT32_MAX, or a jitter outside [0, 0.5]. The radar's single-bounce
+ * echoes, the cone sensor's exact and lines methods and emissive-triangle
+ * lights do not see placements (docs/instancing.md, "Limits"). */
+SENSIM_API sensim_status sensim_body_create_instances(sensim_world *world, const sensim_instances_desc *d,
+                                                      sensim_body **out);
+
+/* Number of placements of a body made by sensim_body_create_instances; 0
+ * for any other body or NULL. */
+SENSIM_API size_t sensim_body_instance_count(const sensim_body *body);
+
+/* The material variation of placement k of such a body: the factors its
+ * base colour's channels and its lidar reflectance are multiplied by
+ * (before clamping). SENSIM_EINVAL for another body or k out of range. */
+SENSIM_API sensim_status sensim_body_instance_variation(const sensim_body *body, size_t k, float albedo_scale[3],
+                                                        float *reflectance_scale);
+
 /* Remove a body from the world: it is no longer traced and its handle must
  * not be used again (its slot, a few hundred bytes, is freed with the world).
  * SENSIM_ESTATE, with the body unchanged, while a sensor is attached to it:

@@ -182,6 +182,12 @@ static PyObject *body_keyframes(sp_handle *self, void *closure) {
   return b ? PyLong_FromSize_t(sensim_body_keyframe_count(b)) : NULL;
 }
 
+static PyObject *body_instances(sp_handle *self, void *closure) {
+  (void)closure;
+  sensim_body *b = sp_handle_ptr((PyObject *)self, &sp_BodyType, NULL, 0, "instance_count");
+  return b ? PyLong_FromSize_t(sensim_body_instance_count(b)) : NULL;
+}
+
 static PyObject *body_destroy(sp_handle *self, PyObject *noargs) {
   (void)noargs;
   sensim_body *b = sp_handle_ptr((PyObject *)self, &sp_BodyType, NULL, 0, "destroy");
@@ -222,6 +228,7 @@ static PyMethodDef body_methods[] = {
 
 static PyGetSetDef body_getset[] = {
     {"keyframe_count", (getter)body_keyframes, NULL, "Keyframes the body holds now.", NULL},
+    {"instance_count", (getter)body_instances, NULL, "Placements the body holds (World.add_instances), else 0.", NULL},
     {"alive", (getter)body_alive, NULL, "False once destroyed or its world closed.", NULL},
     {"world", (getter)handle_world, NULL, "The World the body is in.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};

@@ -132,6 +132,8 @@ extern PyTypeObject sp_SensorType;
 /* World.add_sensor(kind, name=, body=, mount=, rate=, phase=, lag=,
  * window=, filters=(), **kind_keys) (sensor.c). */
 PyObject *sp_world_add_sensor(sp_world *w, PyObject *args, PyObject *kw);
+/* World.add_instances(mesh, poses, ...) (instances.c). */
+PyObject *sp_world_add_instances(sp_world *w, PyObject *args, PyObject *kw);
 /* The live sensim_sensor of a Sensor, or NULL with an exception. */
 sensim_sensor *sp_sensor_ptr(PyObject *o);
 /* Bring w->sensors up to date with the world's sensors (a scenario makes

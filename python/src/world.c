@@ -675,6 +675,12 @@ static PyMethodDef world_methods[] = {
     {"body", (PyCFunction)(void (*)(void))world_body, METH_VARARGS | METH_KEYWORDS,
      "body($self, mesh=None, pose=None, class_id=0, instance_id=0, static=False)\n--\n\n"
      "body(mesh=None, pose=None, class_id=0, instance_id=0 (auto), static=False) -> Body."},
+    {"add_instances", (PyCFunction)(void (*)(void))sp_world_add_instances, METH_VARARGS | METH_KEYWORDS,
+     "add_instances($self, mesh, poses, class_id=0, class_ids=None, instance_ids=None, albedo_jitter=0.0, reflectance_jitter=0.0, fast_bvh=False)\n--\n\n"
+     "add_instances(mesh, poses (n, 7) x, y, z, qw, qx, qy, qz or (n, 4, 4) rigid transforms, class_id=0, "
+     "class_ids=None (n,), instance_ids=None (n,) (auto), albedo_jitter=0.0, reflectance_jitter=0.0 "
+     "(each in [0, 0.5]), fast_bvh=False) -> Body: one static body holding n placements of the mesh, "
+     "at ~80 bytes each (docs/instancing.md)."},
     {"add_sensor", (PyCFunction)(void (*)(void))sp_world_add_sensor, METH_VARARGS | METH_KEYWORDS,
      "add_sensor($self, kind, /, *, name=None, body=None, mount=None, rate=10.0, phase=0.0, lag=0.0, window=None, filters=(), **keys)\n--\n\n"
      "add_sensor(kind, name=None (the kind's name, numbered from the second: camera_2), "

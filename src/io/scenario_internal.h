@@ -235,6 +235,9 @@ sensim_status sensim__scenario_load_text(const char *json, const char *source,
  * scenario_sensors.c). Each leaves everything it created owned by scn. */
 sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
                                       const char *base_dir);
+/* "instances": placements of a mesh, one static body each group
+ * (io/scenario_instances.c). */
+sensim_status sensim__scenario_instances(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_lights(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
 /* Relative file names in the section ("reference_images") resolve against

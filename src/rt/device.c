@@ -21,6 +21,8 @@ static void release(void *p) {
   sensim__rt_spares_free(rt);
   sensim__stash_destroy(&rt->spare_bindings, binding_block_free);
   pthread_mutex_destroy(&rt->lock);
+  for (size_t i = 0; i < rt->ngroups; i++) sensim__rt_group_free(rt->groups[i]);
+  free(rt->groups);
   for (size_t i = 0; i < rt->nblas; i++)
     if (rt->blas[i]) rtcReleaseScene(rt->blas[i]);
   free(rt->blas);
@@ -93,13 +95,24 @@ sensim_status sensim__rt_sync(sensim_world *w) {
     w->rt = rt;
     w->rt_release = release;
   }
-  if (rt->nblas == w->nmeshes) return SENSIM_OK;
+  if (rt->nblas == w->nmeshes && rt->ngroups == w->nbodies) return SENSIM_OK;
   sensim_status rc = sensim__grow((void **)&rt->blas, &rt->cap, w->nmeshes, sizeof *rt->blas);
   if (rc) return rc;
   while (rt->nblas < w->nmeshes) {
     rc = build_blas(rt, w->meshes[rt->nblas], &rt->blas[rt->nblas]);
     if (rc) return rc;
     rt->nblas++;
+  }
+  /* Bodies made since the last sync: the placements' BVH of each that
+   * holds placements, once (a body's placements never change). */
+  if ((rc = sensim__grow((void **)&rt->groups, &rt->cap_groups, w->nbodies, sizeof *rt->groups))) return rc;
+  while (rt->ngroups < w->nbodies) {
+    const sensim_body *b = w->bodies[rt->ngroups];
+    rt->groups[rt->ngroups] = NULL;
+    if (b->group && b->mesh &&
+        (rc = sensim__rt_group_build(rt->device, rt->blas[b->mesh->index], b->mesh, b->group, &rt->groups[rt->ngroups])))
+      return rc;
+    rt->ngroups++;
   }
   return SENSIM_OK;
 }
@@ -139,7 +152,9 @@ sensim_status sensim__rt_bind(sensim_world *w, const sensim_snapshot *snap, sens
   b->nbodies = snap->nbodies;
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (m) b->blas[i] = rt->blas[m->index];
+    /* A body holding placements is traced through their scene, which the
+     * kernel keeps until the world goes. */
+    if (m) b->blas[i] = snap->bodies[i].group ? sensim__rt_group_scene(rt->groups[i]) : rt->blas[m->index];
   }
   *out = b;
   return SENSIM_OK;

@@ -49,6 +49,8 @@ typedef struct sensim_rt_hit {
   float u, v;     /* barycentric coordinates in the triangle */
   int body;       /* snapshot body index; -1 on a miss */
   unsigned prim;  /* triangle index in the body's mesh */
+  unsigned elem;  /* the placement hit, of a body holding placements (sensim_body_snap.group);
+                     0 for any other body */
 } sensim_rt_hit;
 
 /* Closest hits. `coherent` nonzero: the rays are neighbours (camera tile,
@@ -70,7 +72,7 @@ typedef struct sensim_rt_packet8 {
   float ng_x[8], ng_y[8], ng_z[8];   /* out: unnormalised normal in the mesh frame (sensim__rt_packet_normal) */
   float u[8], v[8];                  /* out: barycentric coordinates */
   unsigned prim[8];                  /* out: triangle index in the body's mesh */
-  unsigned geom[8];                  /* out: ~0u on a miss */
+  unsigned geom[8];                  /* out: ~0u on a miss, else the placement hit (as sensim_rt_hit.elem) */
   unsigned body[8];                  /* out: snapshot body index, ~0u on a miss */
 } sensim_rt_packet8;
 
@@ -88,7 +90,7 @@ typedef struct sensim_rt_packet16 {
   float ng_x[16], ng_y[16], ng_z[16];   /* out: unnormalised normal in the mesh frame */
   float u[16], v[16];                   /* out: barycentric coordinates */
   unsigned prim[16];                    /* out: triangle index in the body's mesh */
-  unsigned geom[16];                    /* out: ~0u on a miss */
+  unsigned geom[16];                    /* out: ~0u on a miss, else the placement hit (sensim_rt_hit.elem) */
   unsigned body[16];                    /* out: snapshot body index, ~0u on a miss */
 } sensim_rt_packet16;
 
@@ -116,8 +118,9 @@ unsigned sensim__rt_occluded16(const sensim_rt_view *v, sensim_rt_shadow16 *pk, 
 
 /* Rotation of snapshot body `body` (mesh frame to world, row-major) at ray
  * time `time`, as the hit normals are rotated: what turns a mesh's vertex
- * normals and tangents into the world. */
-void sensim__rt_body_matrix(const sensim_rt_view *v, int body, float time, float m[9]);
+ * normals and tangents into the world. `elem`: the placement hit (a hit's
+ * elem or geom), for a body holding placements. */
+void sensim__rt_body_matrix(const sensim_rt_view *v, int body, unsigned elem, float time, float m[9]);
 
 /* Absolute time t (s) as the view's ray time: [t0, t1] mapped to [0, 1],
  * clamped (what sensim_rt_ray.time becomes). */

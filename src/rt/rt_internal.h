@@ -56,6 +56,9 @@ typedef struct sensim_rt {
   RTCDevice device;
   RTCScene *blas;     /* indexed by mesh index */
   size_t nblas, cap;
+  struct sensim_rt_group **groups; /* indexed by body index: the placements' BVH of a body
+                                      holding placements (rt/instances.c), else NULL */
+  size_t ngroups, cap_groups;
   /* The last top-level scene built: reused by the next capture whose
    * instance list is equal (a static scene, or one where nothing moved),
    * which skips rebuilding the instance BVH. */
@@ -106,6 +109,15 @@ struct sensim_rt_view {
  * alpha-blended triangles let rays through (rt/alpha.c); nothing for an
  * opaque mesh. */
 void sensim__rt_alpha_attach(RTCGeometry g, const sensim_mesh *m);
+
+/* The placements of group g of mesh m (BLAS mesh_blas) as one user
+ * geometry in a scene of their own, built once (rt/instances.c). */
+struct sensim_rt_group;
+sensim_status sensim__rt_group_build(RTCDevice dev, RTCScene mesh_blas, const sensim_mesh *m,
+                                     const sensim_instance_group *g, struct sensim_rt_group **out);
+/* Its scene: what a view instances, with the identity, for the holding body. */
+RTCScene sensim__rt_group_scene(const struct sensim_rt_group *gr);
+void sensim__rt_group_free(struct sensim_rt_group *gr);
 
 /* Free the kernel's spare blocks (rt/view.c; the world's release). */
 void sensim__rt_spares_free(sensim_rt *rt);

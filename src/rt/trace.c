@@ -67,6 +67,7 @@ static void finish_hit(const sensim_rt_view *v, int body, unsigned prim, float t
   }
   h->body = body;
   h->prim = prim;
+  h->elem = 0;
 }
 
 static void miss(sensim_rt_hit *h) {
@@ -75,6 +76,7 @@ static void miss(sensim_rt_hit *h) {
   h->u = h->v = 0.0f;
   h->body = -1;
   h->prim = 0;
+  h->elem = 0;
 }
 
 static void init_ctx(struct RTCIntersectContext *ctx, int coherent) {
@@ -107,6 +109,7 @@ static void intersect1(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
   h->u = rh.hit.u;
   h->v = rh.hit.v;
   finish_hit(v, (int)rh.hit.instID[0], rh.hit.primID, rh.ray.time, rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z, h);
+  h->elem = rh.hit.geomID;
 }
 
 static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx, const sensim_rt_ray *r,
@@ -144,12 +147,18 @@ static void intersect8(const sensim_rt_view *v, struct RTCIntersectContext *ctx,
     h[i].v = rh.hit.v[i];
     finish_hit(v, (int)rh.hit.instID[0][i], rh.hit.primID[i], rh.ray.time[i], rh.hit.Ng_x[i], rh.hit.Ng_y[i],
                rh.hit.Ng_z[i], &h[i]);
+    h[i].elem = rh.hit.geomID[i];
   }
 }
 
 float sensim__rt_ray_time(const sensim_rt_view *v, double t) { return ray_time(v, t); }
 
-void sensim__rt_body_matrix(const sensim_rt_view *v, int body, float time, float m[9]) {
+void sensim__rt_body_matrix(const sensim_rt_view *v, int body, unsigned elem, float time, float m[9]) {
+  const sensim_instance_group *g = v->snap->bodies[body].group;
+  if (g) { /* the placement's rotation: the body's own is the identity */
+    memcpy(m, g->xf[elem], 9 * sizeof *m);
+    return;
+  }
   const sensim_rt_scene *sh = sensim__rt_part_of(v, (unsigned)body);
   if (sh->fixed[body].one_step) {
     memcpy(m, sh->fixed[body].m, 9 * sizeof *m);

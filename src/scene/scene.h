@@ -71,6 +71,43 @@ int sensim__mesh_has_alpha(const sensim_mesh *m);
 float *sensim__mesh_tangents(const float *v, const float *uv, const float *normals, size_t nvert,
                              const uint32_t *ix, size_t ntri);
 
+/* The placements of one mesh held by one static body
+ * (sensim_body_create_instances, scene/instances.c). Immutable once made;
+ * freed with the world, as snapshots in flight point to it. */
+typedef struct sensim_instance_group {
+  size_t n;                /* placements */
+  float (*xf)[12];         /* per placement: mesh frame to world, row-major rotation
+                              r00 r01 r02 r10 .. r22, then the translation x, y, z, m */
+  uint16_t class_id;       /* every placement's class when class_ids is NULL */
+  uint16_t *class_ids;     /* n, or NULL */
+  uint32_t first_id;       /* placement k's instance id is first_id + k when instance_ids is NULL */
+  uint32_t *instance_ids;  /* n, or NULL */
+  float albedo_jitter, reflectance_jitter; /* sensim_instances_desc's */
+  int fast_bvh;            /* sensim_instances_desc's */
+  uint64_t seed;           /* the world's seed */
+  uint32_t body_index;     /* the holding body's: names the variation's streams */
+} sensim_instance_group;
+
+/* Placement k's ids. */
+static inline uint16_t sensim__group_class(const sensim_instance_group *g, size_t k) {
+  return g->class_ids ? g->class_ids[k] : g->class_id;
+}
+static inline uint32_t sensim__group_instance(const sensim_instance_group *g, size_t k) {
+  return g->instance_ids ? g->instance_ids[k] : g->first_id + (uint32_t)k;
+}
+/* The ids a hit carries: placement `elem`'s of group g, or (g NULL) the
+ * body's own `cls` and `inst`. Every sensor's labels go through here, so
+ * the numbering is one across sensors. */
+static inline void sensim__hit_ids(const sensim_instance_group *g, uint16_t cls, uint32_t inst, size_t elem,
+                                   uint16_t *cls_out, uint32_t *inst_out) {
+  *cls_out = g ? sensim__group_class(g, elem) : cls;
+  *inst_out = g ? sensim__group_instance(g, elem) : inst;
+}
+/* Placement k's variation factors (sensim_instances_desc): albedo[3] and
+ * the reflectance's; all 1 without jitter. */
+void sensim__group_variation(const sensim_instance_group *g, size_t k, float albedo[3], float *reflectance);
+void sensim__group_free(sensim_instance_group *g);
+
 struct sensim_body {
   sensim_world *world;
   int index;              /* position in world->bodies */
@@ -83,6 +120,7 @@ struct sensim_body {
   sensim_track track;     /* dynamic bodies; static ones hold one keyframe */
   sensim_pose pose0;      /* creation pose, where sensim_world_reset puts it back */
   sensim_vtrack deform;   /* pushed vertices; n = 0: the mesh's own (rigid) */
+  sensim_instance_group *group; /* placements of `mesh` (sensim_body_create_instances), or NULL */
 };
 
 struct sensim_texture {
@@ -208,6 +246,8 @@ typedef struct sensim_body_snap {
                                 (0: rigid) and its vertex count */
   const double *vk_t;        /* nvk times */
   const float *vk_v;         /* nvk x 3 x nvert vertices, mesh frame */
+  const sensim_instance_group *group; /* placements of `mesh` (hits name one by their element,
+                                         sensim_rt_hit.elem), or NULL: one instance at `pose` */
 } sensim_body_snap;
 
 typedef struct sensim_snapshot {

@@ -40,6 +40,7 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
   out->nvk = out->nvert = 0; /* a deforming body's vertices are copied per snapshot */
   out->vk_t = NULL;
   out->vk_v = NULL;
+  out->group = b->group;
 }
 
 /* One allocation holds the snapshot, its body table, its lights and every

@@ -64,6 +64,7 @@ void sensim_world_destroy(sensim_world *w) {
   for (size_t i = 0; i < w->nbodies; i++) {
     sensim__track_free(&w->bodies[i]->track);
     sensim__vtrack_free(&w->bodies[i]->deform);
+    sensim__group_free(w->bodies[i]->group);
     free(w->bodies[i]);
   }
   for (size_t i = 0; i < w->ntextures; i++) sensim__texture_free(w->textures[i]);

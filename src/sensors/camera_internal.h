@@ -38,7 +38,25 @@ typedef struct sensim_camera_body {
   float emission[3];    /* emitted radiance, W/(sr m^2) */
   float specular, ior, transmission;
   int thin_walled;
+  const sensim_instance_group *group; /* the body's placements (their ids and variation), or NULL */
 } sensim_camera_body;
+
+/* The label of a hit on body cb, placement elem (0 for a plain body). */
+static inline void sensim__camera_label_of(const sensim_camera_body *cb, uint32_t elem, uint16_t *cls, uint32_t *inst) {
+  sensim__hit_ids(cb->group, cb->class_id, cb->instance_id, elem, cls, inst);
+}
+
+/* A base colour with placement elem's variation applied (clamped to
+ * [0, 1], as sensim_instances_desc says); unchanged for a plain body. */
+static inline void sensim__camera_vary_base(const sensim_camera_body *cb, uint32_t elem, float base[3]) {
+  if (!cb->group || cb->group->albedo_jitter == 0.0f) return;
+  float a[3], r;
+  sensim__group_variation(cb->group, elem, a, &r);
+  for (int c = 0; c < 3; c++) {
+    const float x = base[c] * a[c];
+    base[c] = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+  }
+}
 
 /* What one render band works in: a strip's samples (4 rows x width x
  * samples) and its reflection waves. Kept by the camera between frames, so
@@ -53,6 +71,7 @@ typedef struct sensim_camera_scratch {
   float *hit_t;         /* primary hit distance (INFINITY: miss) */
   float (*hit_n)[3];    /* primary normal, world */
   int *hit_body;        /* primary hit body, -1: miss */
+  uint32_t *hit_elem;   /* its placement hit (sensim_rt_hit.elem) */
   uint32_t *words;      /* one row's random words (up to 5 per sample) */
   sensim_camera_body *bodies; /* per snapshot body, filled per frame */
   size_t cap_bodies;

@@ -236,6 +236,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       s->hit_t[si] = pk->tfar[l];
       s->hit_n[si][0] = sh.nx[l], s->hit_n[si][1] = sh.ny[l], s->hit_n[si][2] = sh.nz[l];
       s->hit_body[si] = body;
+      s->hit_elem[si] = pk->geom[l];
     }
     const sensim_camera_body *cb = &r->bodies[body];
     if (cb->textured) {
@@ -251,6 +252,11 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
       for (int c = 0; c < 3; c++) sh.base[c][l] = cb->base[c];
       sh.rough[l] = cb->rough, sh.metal[l] = cb->metal;
     }
+    if (cb->group) { /* a placement's own colour */
+      float base[3] = {sh.base[0][l], sh.base[1][l], sh.base[2][l]};
+      sensim__camera_vary_base(cb, pk->geom[l], base);
+      for (int c = 0; c < 3; c++) sh.base[c][l] = base[c];
+    }
   }
   unsigned shaded = 0; /* hits that light reaches through the fog */
   for (int l = 0; l < LANES; l++)
@@ -265,7 +271,7 @@ static sensim_status shade(render *r, lanes *L, int bounce) {
     const int body = (int)pk->body[l];
     float rot[9], n[3];
     const float ng[3] = {sh.nx[l], sh.ny[l], sh.nz[l]}, view[3] = {sh.vx[l], sh.vy[l], sh.vz[l]};
-    sensim__rt_body_matrix(r->view, body, pk->time[l], rot);
+    sensim__rt_body_matrix(r->view, body, pk->geom[l], pk->time[l], rot);
     sensim__surface_normal(snap, body, pk->prim[l], pk->u[l], pk->v[l], rot, ng, view, n);
     sh.nx[l] = n[0], sh.ny[l] = n[1], sh.nz[l] = n[2];
   }

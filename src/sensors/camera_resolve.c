@@ -47,7 +47,10 @@ static void resolve1(const sensim_camera *cam, const sensim_camera_scratch *s, c
     }
     for (uint32_t x = 0; x < W; x++) {
       const int b = hb[x];
-      put_label(&f->labels[p0 + x], b < 0 ? 0 : bodies[b].class_id, b < 0 ? 0 : bodies[b].instance_id);
+      uint16_t cls = 0;
+      uint32_t inst = 0;
+      if (b >= 0) sensim__camera_label_of(&bodies[b], s->hit_elem[i0 + x], &cls, &inst);
+      put_label(&f->labels[p0 + x], cls, inst);
     }
   }
 }
@@ -95,7 +98,10 @@ void sensim__camera_resolve(const sensim_camera *cam, const sensim_camera_scratc
         continue;
       }
       f->depth[px] = cam->p.depth_along_ray ? s->hit_t[i] : s->hit_t[i] * s->axial[i];
-      put_label(&f->labels[px], bodies[b].class_id, bodies[b].instance_id);
+      uint16_t cls;
+      uint32_t inst;
+      sensim__camera_label_of(&bodies[b], s->hit_elem[i], &cls, &inst);
+      put_label(&f->labels[px], cls, inst);
       /* The normal in the sensor frame; the camera sees the face turned
        * towards it. */
       const sensim_vec3 n = v3(s->hit_n[i][0], s->hit_n[i][1], s->hit_n[i][2]);

@@ -20,6 +20,7 @@ static void scratch_free(sensim_camera_scratch *s) {
   free(s->hit_t);
   free(s->hit_n);
   free(s->hit_body);
+  free(s->hit_elem);
   free(s->words);
   free(s->bodies);
   free(s->cur.ray);
@@ -70,8 +71,9 @@ static sensim_status scratch_new(const sensim_camera *c, sensim_camera_scratch *
   s->hit_t = malloc(n * sizeof *s->hit_t);
   s->hit_n = malloc(n * sizeof *s->hit_n);
   s->hit_body = malloc(n * sizeof *s->hit_body);
+  s->hit_elem = malloc(n * sizeof *s->hit_elem);
   s->words = malloc(5 * (n / 4) * sizeof *s->words);
-  if (!s->col || !s->uvoff || (c->dof_radius > 0 && !s->lens) || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->words) {
+  if (!s->col || !s->uvoff || (c->dof_radius > 0 && !s->lens) || !s->t || !s->pose || !s->axial || !s->hit_t || !s->hit_n || !s->hit_body || !s->hit_elem || !s->words) {
     scratch_free(s);
     return sensim__fail(SENSIM_ENOMEM, "out of memory for the scratch of %zu camera samples", n);
   }
@@ -105,6 +107,7 @@ sensim_status sensim__camera_scratch_bodies(sensim_camera_scratch *s, const sens
     sensim_camera_body *cb = &s->bodies[i];
     cb->class_id = bs->class_id;
     cb->instance_id = bs->instance_id;
+    cb->group = bs->group;
     if (!bs->mesh) { /* never hit: it has no geometry */
       cb->base[0] = cb->base[1] = cb->base[2] = 0.0f;
       cb->rough = 1.0f, cb->metal = 0.0f, cb->textured = 0;

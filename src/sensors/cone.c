@@ -83,10 +83,11 @@ static sensim_status query(const sensim_capture_ctx *ctx, const sensim_rt_view *
   *pose = sensim__ctx_pose_at(ctx, t);
   hit->dist = INFINITY;
   hit->body = -1;
+  hit->elem = 0;
   if (c->p.method == SENSIM_CONE_RAYS) return sensim__cone_rays_query(c, view, *pose, t, skip, hit);
   for (size_t i = 0; i < snap->nbodies; i++) {
     const sensim_mesh *m = snap->bodies[i].mesh;
-    if (!m || (int)i == skip) continue;
+    if (!m || (int)i == skip || snap->bodies[i].group) continue; /* placements: the rays method only */
     sensim_body_state st;
     sensim__snap_state_at(snap, i, t, &st);
     sensim__cone_xf x;
@@ -106,8 +107,7 @@ static void fill(const sensim_capture_ctx *ctx, double t, const sensim__cone_hit
   sensim_cone_to_sensor(hit->p, ps);
   const sensim_body_snap *b = &snap->bodies[hit->body];
   d->detected = 1;
-  d->instance_id = b->instance_id;
-  d->class_id = b->class_id;
+  sensim__hit_ids(b->group, b->class_id, b->instance_id, hit->elem, &d->class_id, &d->instance_id);
   d->range = hit->dist;
   d->azimuth = atan2(ps[1], ps[0]);
   const sensim__cone *c = ctx->impl;

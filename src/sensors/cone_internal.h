@@ -18,6 +18,7 @@ typedef struct sensim__cone_hit {
   double dist; /* m from the apex; INFINITY: nothing */
   double p[3]; /* cone frame, m */
   int body;    /* snapshot body index, -1: nothing */
+  unsigned elem; /* the placement hit of a body holding placements (rays method), else 0 */
 } sensim__cone_hit;
 
 /* A body's mesh frame placed in the cone frame: p_cone = R v + t. */

@@ -84,6 +84,7 @@ sensim_status sensim__cone_rays_query(const sensim__cone *c, const sensim_rt_vie
     best->dist = h->t;
     sensim_cone_from_sensor(ps, best->p);
     best->body = h->body;
+    best->elem = h->elem;
   }
   free(rays);
   free(hits);

@@ -67,6 +67,7 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
   sc.inv_qmax = 1.0 / sc.qmax;
   sc.tfar = (float)l->p.max_range;
   sc.key = ctx.key;
+  sc.groups = 0;
   /* The world's weather: its fog unless the lidar has its own, plus rain
    * and snow, on top of the lidar's clear-air extinction (docs/weather.md). */
   sc.beta = l->p.extinction + sensim__weather_beta(&snap->params.weather, l->p.fog_visibility);
@@ -92,6 +93,8 @@ static sensim_status lidar_generate(sensim_capture_ctx ctx, sensim_frame *f) {
     refl[i].rho = m ? m->material.reflectance : 0.0;
     refl[i].class_id = snap->bodies[i].class_id;
     refl[i].instance_id = snap->bodies[i].instance_id;
+    refl[i].group = m ? snap->bodies[i].group : NULL;
+    sc.groups |= refl[i].group != NULL;
   }
   sc.refl = refl;
   if ((rc = sensim__lidar_wx_init(l, &snap->params.weather, sc.beta, &wx))) goto done;

@@ -131,6 +131,7 @@ void sensim__lidar_footprint_free(sensim_lidar_footprint *fp) {
 typedef struct hit_rec {
   float range, power, intensity;
   unsigned body; /* snapshot body index */
+  unsigned elem; /* its placement */
   int idx; /* position in the input: breaks range ties, so the order is total */
 } hit_rec;
 
@@ -148,6 +149,7 @@ typedef struct group {
   double p, pr, pi; /* sum of power, power x range, power x intensity */
   double pmax;      /* power of the strongest hit */
   unsigned body;    /* its body: the semantic ids the return carries */
+  unsigned elem;    /* and placement */
 } group;
 
 static void emit(sensim_lidar_return *o, const group *g) {
@@ -155,6 +157,7 @@ static void emit(sensim_lidar_return *o, const group *g) {
   o->intensity = (float)(g->pi / g->p);
   o->power = (float)g->p;
   o->body = g->body;
+  o->elem = g->elem;
 }
 
 int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int n, sensim_lidar_return out[2]) {
@@ -168,6 +171,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
     s[m].power = h[k].power;
     s[m].intensity = h[k].intensity;
     s[m].body = h[k].body;
+    s[m].elem = h[k].elem;
     s[m].idx = k;
     m++;
   }
@@ -183,7 +187,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
     qsort(s, (size_t)m, sizeof *s, hit_cmp);
   }
   const double res = L->p.range_resolution, pmin = L->p_min;
-  group cur = {0, 0, 0, 0, ~0u}, first = cur, last = cur, strong = cur, all = cur;
+  group cur = {0, 0, 0, 0, ~0u, 0}, first = cur, last = cur, strong = cur, all = cur;
   int ndet = 0, strong_is_last = 0;
   for (int i = 0; i <= m; i++) {
     /* The group ends at the end of the list or at a gap wider than the
@@ -201,6 +205,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
         if (cur.pmax > all.pmax) { /* the earlier (nearer) group keeps a tie */
           all.pmax = cur.pmax;
           all.body = cur.body;
+          all.elem = cur.elem;
         }
         ndet++;
       }
@@ -214,6 +219,7 @@ int sensim__lidar_returns(const sensim_lidar *L, const sensim_lidar_hit *h, int 
     if (p > cur.pmax) {
       cur.pmax = p;
       cur.body = s[i].body;
+      cur.elem = s[i].elem;
     }
     cur.p += p;
     cur.pr += p * s[i].range;

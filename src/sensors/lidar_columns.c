@@ -43,10 +43,14 @@ static inline double measure(const sensim_lidar *l, double beta, const sensim_li
                              const sensim_rt_packet8 *pk, int i, const float n[3], float w, sensim_lidar_hit *b) {
   b->range = b->power = b->intensity = 0.0f;
   b->body = ~0u;
+  b->elem = 0;
   if (pk->body[i] == ~0u || !(pk->tfar[i] >= l->p.min_range)) return 0.0;
   b->body = pk->body[i];
+  b->elem = pk->geom[i];
   const sensim_lidar_refl *br = &refl[pk->body[i]];
   double rho = br->tri ? br->tri[pk->prim[i]] : br->rho;
+  uint32_t cls, inst;
+  rho = sensim__lidar_placement(br, b->elem, rho, &cls, &inst);
   double cosi = fabs(n[0] * pk->dir_x[i] + n[1] * pk->dir_y[i] + n[2] * pk->dir_z[i]);
   if (cosi > 1.0) cosi = 1.0;
   double rr = pk->tfar[i];
@@ -219,8 +223,10 @@ static void columns_run(void *arg) {
            * (sensors/lidar_beam.c); a weather particle's names none (~0u):
            * class 0, instance 0, as a miss. */
           if (ret[r].body != ~0u) {
-            v.class_id = (uint16_t)refl[ret[r].body].class_id;
-            v.instance_id = refl[ret[r].body].instance_id;
+            uint32_t cls, inst;
+            (void)sensim__lidar_placement(&refl[ret[r].body], ret[r].elem, 0.0, &cls, &inst);
+            v.class_id = (uint16_t)cls;
+            v.instance_id = inst;
           }
         }
         ob[r] = v;

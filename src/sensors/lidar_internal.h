@@ -33,6 +33,7 @@ typedef struct sensim_lidar_hit {
   float power;      /* received power, relative: w rho cos(theta) exp(-2 beta R) / R^2 */
   float intensity;  /* rho |cos(theta)| of the surface hit */
   unsigned body;    /* snapshot body index of the surface hit, ~0u for a miss */
+  unsigned elem;    /* its placement (sensim_rt_hit.elem) */
 } sensim_lidar_hit;
 
 typedef struct sensim_lidar_return {
@@ -41,6 +42,7 @@ typedef struct sensim_lidar_return {
   float power;      /* summed received power of the return's hits */
   unsigned body;    /* snapshot body index of its strongest hit (the return's
                        semantic ids are that body's) */
+  unsigned elem;    /* that hit's placement (sensim_rt_hit.elem) */
 } sensim_lidar_return;
 
 typedef struct sensim_lidar {
@@ -77,7 +79,23 @@ typedef struct sensim_lidar_refl {
   double rho;           /* the material's reflectance */
   uint32_t class_id;    /* the body's class id (uint16 range), widened */
   uint32_t instance_id; /* the body's instance id */
+  const sensim_instance_group *group; /* the body's placements (their ids and variation), or NULL */
 } sensim_lidar_refl;
+
+/* A hit on placement elem of br's body: its reflectance rho (the mesh's)
+ * varied and clamped to [0, 1] as sensim_instances_desc says, and its ids;
+ * the body's own for a plain body. */
+static inline double sensim__lidar_placement(const sensim_lidar_refl *br, unsigned elem, double rho, uint32_t *cls,
+                                             uint32_t *inst) {
+  uint16_t c;
+  sensim__hit_ids(br->group, (uint16_t)br->class_id, br->instance_id, elem, &c, inst);
+  *cls = c;
+  if (!br->group || br->group->reflectance_jitter == 0.0f) return rho;
+  float a[3], r;
+  sensim__group_variation(br->group, elem, a, &r);
+  rho *= r;
+  return rho > 1.0 ? 1.0 : rho;
+}
 
 /* What every band of columns of one capture shares, read-only. */
 typedef struct sensim_lidar_scan {
@@ -89,6 +107,7 @@ typedef struct sensim_lidar_scan {
   double win, t0, qmax, inv_qmax;
   float tfar;
   int still; /* no instance moves: ray times are irrelevant */
+  int groups; /* some body holds placements: hits need their per-placement ids and reflectance */
   sensim_stream_key key; /* the capture's random streams */
   double beta; /* this scan's extinction, 1/m: the lidar's own plus the world's weather */
   const struct sensim_lidar_wx *wx; /* drops and flakes that can return light, or NULL

@@ -55,6 +55,15 @@ static void lookups(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, 
   }
 }
 
+/* After either lookups pass: lanes on a body holding placements take
+ * their placement's ids and varied reflectance. */
+static void placements(const sensim_lidar_refl *refl, const sensim_rt_packet8 *pk, int n, const int32_t ok[8],
+                       double rho[8], lanes *o) {
+  for (int e = 0; e < n; e++)
+    if (ok[e] && refl[pk->body[e]].group)
+      rho[e] = sensim__lidar_placement(&refl[pk->body[e]], pk->geom[e], rho[e], &o->cls[e], &o->inst[e]);
+}
+
 #if defined(SENSIM_HAVE_AVX2_PATHS)
 /* lookups() body by body, as a coherent packet hits few: each body's
  * entry is read once, its lanes' per-triangle values gathered. */
@@ -267,12 +276,14 @@ void sensim__lidar_packet_beams(const sensim_lidar_scan *sc, const sensim_rt_pac
   if (avx2) {
 #if defined(SENSIM_HAVE_AVX2_PATHS)
     lookups8(sc->refl, pk, n, minr, rho, ok, &o);
+    if (sc->groups) placements(sc->refl, pk, n, ok, rho, &o);
     fog(sc->beta, pk, ok, atm);
     middle8(pk, nx, ny, nz, rho, atm, ok, &g, &o);
     if (store8(&o, l->ring + c0, n, R, ob)) return;
 #endif
   } else {
     lookups(sc->refl, pk, n, minr, rho, ok, &o);
+    if (sc->groups) placements(sc->refl, pk, n, ok, rho, &o);
     fog(sc->beta, pk, ok, atm);
     middle(pk, nx, ny, nz, rho, atm, ok, &g, &o);
   }

@@ -184,6 +184,7 @@ int sensim__lidar_wx_hits(const sensim_lidar_wx *wx, sensim_rng *rng, double r_e
     out[n].range = (float)r;
     out[n].intensity = (float)refl;
     out[n].power = (float)(refl * exp(-2.0 * wx->beta * r) / (r * r));
+    out[n].elem = 0;
     out[n].body = ~0u; /* no body: a particle return's semantic ids are 0, as a miss's */
     n++;
   }

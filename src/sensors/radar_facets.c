@@ -458,7 +458,8 @@ sensim_status sensim__radar_facets(const sensim_capture_ctx *ctx, const sensim_r
   dilate3(depth, fr.R->naz, fr.R->nel, fr.depth3);
   for (size_t bi = 0; bi < snap->nbodies && rc == SENSIM_OK; bi++) {
     const sensim_body_snap *b = &snap->bodies[bi];
-    if ((int)bi == ctx->carrier || !b->mesh || b->mesh->ntri == 0) continue;
+    /* Placements (b->group) are seen by the traced part only. */
+    if ((int)bi == ctx->carrier || !b->mesh || b->mesh->ntri == 0 || b->group) continue;
     const sensim_material *mat = &b->mesh->material;
     if (!(mat->radar_specular > 0) && !(mat->radar_diffuse > 0)) continue;
     sensim_pose bp;

@@ -228,8 +228,7 @@ sensim_status sensim__radar_trace(const sensim_capture_ctx *ctx, sensim__radar_e
       const sensim_vec3 ls = q_rotate_inv(pose.rot, v3_sub(pt, pose.pos));
       e.az = atan2(ls.y, ls.x);
       e.el = atan2(ls.z, hypot(ls.x, ls.y));
-      e.instance = b->instance_id;
-      e.class_id = b->class_id;
+      sensim__hit_ids(b->group, b->class_id, b->instance_id, h->elem, &e.class_id, &e.instance);
       const int in_fov = fabs(e.az) <= 0.5 * p->hfov + daz && fabs(e.el) <= 0.5 * p->vfov + del;
       const int in_gate = range >= p->min_range && range <= p->max_range && e.vel >= p->min_velocity &&
                           e.vel <= p->max_velocity && in_fov;

@@ -102,7 +102,7 @@ static void test_lidar_returns_straddling_beam_reports_near_far_or_both(void **s
 static void test_lidar_returns_group_hits_by_range_resolution(void **state) {
   (void)state;
   const sensim_lidar_hit h[5] = {
-      {10.30f, 3, 0.9f, 40}, {10.08f, 2, 0.5f, 20}, {0, 7, 0.5f, 70}, {10.00f, 1, 0.1f, 10}, {10.16f, 1, 0.3f, 30}};
+      {10.30f, 3, 0.9f, 40, 400u}, {10.08f, 2, 0.5f, 20, 200u}, {0, 7, 0.5f, 70, 700u}, {10.00f, 1, 0.1f, 10, 100u}, {10.16f, 1, 0.3f, 30, 300u}};
   sensim_lidar_return o[2];
   const double g1 = (10.00f * 1 + 10.08f * 2 + 10.16f * 1) / 4.0, i1 = (0.1f + 2 * 0.5f + 0.3f) / 4.0;
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.5, h, 5, o), 2);
@@ -130,20 +130,22 @@ static void test_lidar_returns_group_hits_by_range_resolution(void **state) {
 
 static void test_lidar_returns_weight_range_and_intensity_by_power(void **state) {
   (void)state;
-  const sensim_lidar_hit h[2] = {{10.0f, 3, 0.2f, 5}, {10.05f, 1, 0.6f, 6}};
+  const sensim_lidar_hit h[2] = {{10.0f, 3, 0.2f, 5, 50u}, {10.05f, 1, 0.6f, 6, 60u}};
   sensim_lidar_return o[2];
   assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.1, 0.0, h, 2, o), 1);
   assert_near(o[0].range, (3 * 10.0 + 10.05f) / 4.0, 1e-6); /* not the plain mean 10.025 */
   assert_near(o[0].intensity, (3 * 0.2f + 0.6f) / 4.0, 1e-6);
   assert_near(o[0].power, 4.0, 0.0);
   assert_int_equal(o[0].body, 5); /* the hit of power 3 names the merged return */
+  assert_int_equal(o[0].elem, 50); /* and its placement */
   /* Equal powers: the nearer is the strongest, so dual reports both. */
-  const sensim_lidar_hit t[2] = {{20.0f, 1, 0.4f, 7}, {10.0f, 1, 0.2f, 8}};
+  const sensim_lidar_hit t[2] = {{20.0f, 1, 0.4f, 7, 70u}, {10.0f, 1, 0.2f, 8, 80u}};
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.0, t, 2, o), 2);
   assert_true(o[0].range == 10.0f && o[1].range == 20.0f);
   assert_true(o[0].body == 8 && o[1].body == 7);
+  assert_true(o[0].elem == 80 && o[1].elem == 70);
   /* Equal powers inside one return: the nearer hit names it. */
-  const sensim_lidar_hit u[2] = {{10.05f, 1, 0.4f, 9}, {10.0f, 1, 0.2f, 11}};
+  const sensim_lidar_hit u[2] = {{10.05f, 1, 0.4f, 9, 90u}, {10.0f, 1, 0.2f, 11, 110u}};
   assert_int_equal(run(SENSIM_RETURN_STRONGEST, 0.1, 0.0, u, 2, o), 1);
   assert_int_equal(o[0].body, 11);
 }
@@ -153,7 +155,7 @@ static void test_lidar_returns_weight_range_and_intensity_by_power(void **state)
 static void test_lidar_returns_threshold_applies_to_group_power(void **state) {
   (void)state;
   const float p = 1e-4f;
-  sensim_lidar_hit h[3] = {{30.0f, 0.6f * p, 0.5f, 0}, {30.05f, 0.6f * p, 0.5f, 0}, {0, 0, 0, ~0u}};
+  sensim_lidar_hit h[3] = {{30.0f, 0.6f * p, 0.5f, 0, 0}, {30.05f, 0.6f * p, 0.5f, 0, 0}, {0, 0, 0, ~0u, 0}};
   sensim_lidar_return o[2];
   assert_int_equal(run(SENSIM_RETURN_FIRST, 0.1, p, h, 2, o), 1);
   assert_near(o[0].power, 1.2 * p, 1e-6 * p);
@@ -163,13 +165,13 @@ static void test_lidar_returns_threshold_applies_to_group_power(void **state) {
   assert_int_equal(run(SENSIM_RETURN_LAST, 0.01, p, h, 1, o), 1);
   assert_int_equal(run(SENSIM_RETURN_LAST, 0.01, p * (1 + 1e-6), h, 1, o), 0);
   /* The mean mode averages detected returns only. */
-  h[0] = (sensim_lidar_hit){10.0f, 2 * p, 0.5f, 0};
-  h[1] = (sensim_lidar_hit){20.0f, 0.5f * p, 0.5f, 0};
-  h[2] = (sensim_lidar_hit){40.0f, 2 * p, 0.5f, 0};
+  h[0] = (sensim_lidar_hit){10.0f, 2 * p, 0.5f, 0, 0};
+  h[1] = (sensim_lidar_hit){20.0f, 0.5f * p, 0.5f, 0, 0};
+  h[2] = (sensim_lidar_hit){40.0f, 2 * p, 0.5f, 0, 0};
   assert_int_equal(run(SENSIM_RETURN_MEAN, 0.1, p, h, 3, o), 1);
   assert_near(o[0].range, 25.0, 1e-5);
   /* Misses, zero or non-finite power: nothing to receive. */
-  const sensim_lidar_hit none[4] = {{0, 1, 1, 0}, {5.0f, 0, 1, 0}, {6.0f, NAN, 1, 0}, {-1.0f, 1, 1, 0}};
+  const sensim_lidar_hit none[4] = {{0, 1, 1, 0, 0}, {5.0f, 0, 1, 0, 0}, {6.0f, NAN, 1, 0, 0}, {-1.0f, 1, 1, 0, 0}};
   for (int m = SENSIM_RETURN_STRONGEST; m <= SENSIM_RETURN_DUAL; m++)
     assert_int_equal(run((sensim_return_mode)m, 0.1, 0.0, none, 4, o), 0);
   assert_int_equal(run(SENSIM_RETURN_DUAL, 0.1, 0.0, none, 0, o), 0);

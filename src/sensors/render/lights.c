@@ -23,7 +23,7 @@ sensim_status sensim__emitters_build(const sensim_snapshot *snap, sensim_emitter
   memset(e, 0, sizeof *e);
   size_t n = 0;
   for (size_t i = 0; i < snap->nbodies; i++) {
-    const sensim_mesh *m = snap->bodies[i].mesh;
+    const sensim_mesh *m = snap->bodies[i].group ? NULL : snap->bodies[i].mesh; /* placements do not emit */
     if (m) n += emissive_triangles(m);
   }
   if (!n) return SENSIM_OK;
@@ -39,7 +39,7 @@ sensim_status sensim__emitters_build(const sensim_snapshot *snap, sensim_emitter
   }
   double acc = 0.0;
   for (size_t i = 0; i < snap->nbodies; i++) {
-    const sensim_mesh *m = snap->bodies[i].mesh;
+    const sensim_mesh *m = snap->bodies[i].group ? NULL : snap->bodies[i].mesh;
     if (!m || !emissive_triangles(m)) continue;
     sensim_body_state st;
     if (snap->bodies[i].is_static)

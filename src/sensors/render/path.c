@@ -117,6 +117,7 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
       s->hit_t[si] = pk->tfar[l];
       memcpy(s->hit_n[si], n, sizeof s->hit_n[si]);
       s->hit_body[si] = body;
+      s->hit_elem[si] = pk->geom[l];
     }
     const sensim_camera_body *cb = &r->bodies[body];
     /* The material where it varies over the surface (textures, vertex
@@ -129,7 +130,7 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
     sensim_surface sf;
     if (cb->textured) {
       float rot[9];
-      sensim__rt_body_matrix(r->view, body, pk->time[l], rot);
+      sensim__rt_body_matrix(r->view, body, pk->geom[l], pk->time[l], rot);
       sensim__surface_at(snap, body, pk->prim[l], pk->u[l], pk->v[l], rot, n, v, &sf);
       memcpy(ns, sf.n, sizeof ns);
       tm = sensim__mesh_tri_material(snap->bodies[body].mesh, pk->prim[l]);
@@ -150,11 +151,13 @@ static sensim_status shade(path_ctx *pc, lanes *L, int bounce) {
     }
     if (bounce >= max_b) continue;
     sensim_bsdf bsdf;
+    float base[3] = {tm ? sf.base[0] : cb->base[0], tm ? sf.base[1] : cb->base[1], tm ? sf.base[2] : cb->base[2]};
+    sensim__camera_vary_base(cb, pk->geom[l], base); /* a placement's own colour */
     if (tm)
-      sensim__bsdf_init(&bsdf, sf.base, sf.roughness, sf.metallic, tm->specular, tm->ior, tm->transmission,
+      sensim__bsdf_init(&bsdf, base, sf.roughness, sf.metallic, tm->specular, tm->ior, tm->transmission,
                         tm->thin_walled, entering);
     else
-      sensim__bsdf_init(&bsdf, cb->base, cb->rough, cb->metal, cb->specular, cb->ior, cb->transmission,
+      sensim__bsdf_init(&bsdf, base, cb->rough, cb->metal, cb->specular, cb->ior, cb->transmission,
                         cb->thin_walled, entering);
     float t[3], b[3], o[3];
     sensim__onb(ns, t, b);
