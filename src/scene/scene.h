@@ -151,6 +151,8 @@ struct sensim_world {
   struct sensim_env **envs;
   size_t nenvs, cap_envs;
   uint32_t next_instance_id;
+  struct sensim_tile **tiles;   /* declared tiles (scene/tiles.c), in the order added */
+  size_t ntiles, cap_tiles;
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
    * its jobs read meshes) and the ray-tracing kernel. */
@@ -210,8 +212,18 @@ typedef struct sensim_body_snap {
   const float *vk_v;         /* nvk x 3 x nvert vertices, mesh frame */
 } sensim_body_snap;
 
+/* A box of world space, m: where a capture's rays can reach (a lidar's
+ * positions over its window grown by its max range); lo = -inf and hi =
+ * +inf: everywhere. */
+typedef struct sensim_reach {
+  double lo[3], hi[3];
+} sensim_reach;
+
 typedef struct sensim_snapshot {
   double t0, t1;             /* the collection window, s */
+  sensim_reach reach;        /* where the capture's rays can reach (the runtime sets it
+                                after taking the snapshot; everywhere until then): bodies
+                                wholly outside it can be left out of its view */
   sensim_world_params params;
   size_t nbodies;
   sensim_body_snap *bodies;  /* indexed like world->bodies */
@@ -236,6 +248,16 @@ void sensim__snapshot_free(sensim_snapshot *snap);
  * kept as it was. */
 sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
                                          void **block, size_t *cap, sensim_snapshot **out);
+/* ---- tiles (scene/tiles.c, sensim/tile.h) ---- */
+
+/* Put in the captures' scene the loaded tiles that meet one of the n
+ * reach boxes, loading those that meet one for the first time, and leave
+ * the others out. Host thread, before the step's snapshots. Returns the
+ * first load's failure (its message naming the file), after selecting
+ * every tile. */
+sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, size_t n);
+void sensim__tiles_free(sensim_world *w);
+
 /* ---- deforming bodies (scene/deform.c) ---- */
 void sensim__vtrack_trim(sensim_vtrack *vt, double t_keep);
 void sensim__vtrack_free(sensim_vtrack *vt);

@@ -1,4 +1,5 @@
 /* scene/snapshot.c: immutable copies of the world for capture jobs. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
   sensim_snapshot *s = (sensim_snapshot *)block;
   s->t0 = t0;
   s->t1 = t1;
+  for (int k = 0; k < 3; k++) s->reach.lo[k] = -INFINITY, s->reach.hi[k] = INFINITY;
   s->params = w->params;
   s->nbodies = nb;
   s->bodies = (sensim_body_snap *)(block + off_bodies);

@@ -93,6 +93,7 @@ int sensim_test_schedule(void);
 int sensim_test_rt(void);
 int sensim_test_rt_steps(void);
 int sensim_test_rt_alpha(void);
+int sensim_test_rt_tiles(void);
 int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_camera_materials(void);

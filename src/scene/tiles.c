@@ -1,0 +1,149 @@
+/* scene/tiles.c: tiles of a large static world (sensim/tile.h): declared
+ * with their bounds, loaded the first time some sensor's reach meets
+ * them, and left out of captures (their body's snapshot entry without a
+ * mesh) while none does. The runtime says where the sensors reach
+ * (runtime/reach.c); this file decides what that means for each tile. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/internal.h"
+#include "scene/scene.h"
+#include "sensim/tile.h"
+
+struct sensim_tile {
+  sensim_world *world;
+  char *path;
+  double lo[3], hi[3];        /* declared bounds, world, m */
+  sensim_material material;
+  int has_material;
+  uint16_t class_id;
+  sensim_tile_state state;
+  int in_range;
+  sensim_mesh *mesh;          /* once loaded */
+  sensim_body *body;          /* once loaded: static, identity pose */
+  char error[320];            /* why the load failed */
+};
+
+void sensim_tile_params_init(sensim_tile_params *p) {
+  if (p) memset(p, 0, sizeof *p);
+}
+
+static sensim_status check_bounds(const sensim_tile_params *p) {
+  static const char axis[3] = {'x', 'y', 'z'};
+  for (int k = 0; k < 3; k++) {
+    double a = p->bounds_min[k], b = p->bounds_max[k];
+    if (!(fabs(a) <= SENSIM_COORD_MAX) || !(fabs(b) <= SENSIM_COORD_MAX))
+      return sensim__fail(SENSIM_EINVAL,
+                          "tile '%s': bounds %c [%g, %g] m must be finite and within SENSIM_COORD_MAX (%g m)",
+                          p->path, axis[k], a, b, SENSIM_COORD_MAX);
+    if (a > b)
+      return sensim__fail(SENSIM_EINVAL, "tile '%s': bounds %c are inverted: min %g m > max %g m", p->path,
+                          axis[k], a, b);
+  }
+  return SENSIM_OK;
+}
+
+sensim_status sensim_tile_add(sensim_world *w, const sensim_tile_params *p, sensim_tile **out) {
+  if (!w || !p || !out) return sensim__fail(SENSIM_EINVAL, "sensim_tile_add: NULL argument");
+  if (!p->path || !p->path[0]) return sensim__fail(SENSIM_EINVAL, "sensim_tile_add: the tile's path is empty");
+  sensim_status rc = check_bounds(p);
+  if (!rc && p->material) rc = sensim__material_check(w, p->material);
+  if (!rc) rc = sensim__grow((void **)&w->tiles, &w->cap_tiles, w->ntiles + 1, sizeof *w->tiles);
+  if (rc) return rc;
+  sensim_tile *t = calloc(1, sizeof *t);
+  char *path = sensim__strdup(p->path);
+  if (!t || !path) {
+    free(t);
+    free(path);
+    return sensim__fail(SENSIM_ENOMEM, "tile '%s': out of memory", p->path);
+  }
+  t->world = w;
+  t->path = path;
+  memcpy(t->lo, p->bounds_min, sizeof t->lo);
+  memcpy(t->hi, p->bounds_max, sizeof t->hi);
+  if (p->material) t->material = *p->material, t->has_material = 1;
+  t->class_id = p->class_id;
+  t->state = SENSIM_TILE_PENDING;
+  w->tiles[w->ntiles++] = t;
+  *out = t;
+  return SENSIM_OK;
+}
+
+sensim_tile_state sensim_tile_state_get(const sensim_tile *t) { return t ? t->state : SENSIM_TILE_FAILED; }
+int sensim_tile_in_range(const sensim_tile *t) { return t && t->in_range; }
+const char *sensim_tile_error(const sensim_tile *t) { return t ? t->error : ""; }
+const sensim_mesh *sensim_tile_mesh(const sensim_tile *t) { return t ? t->mesh : NULL; }
+
+void sensim__tiles_free(sensim_world *w) {
+  for (size_t i = 0; i < w->ntiles; i++) {
+    free(w->tiles[i]->path);
+    free(w->tiles[i]);
+  }
+  free(w->tiles);
+}
+
+/* Whether box [lo, hi] meets any of the n reach boxes. */
+static int meets(const double lo[3], const double hi[3], const sensim_reach *r, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int k = 0;
+    while (k < 3 && lo[k] <= r[i].hi[k] && r[i].lo[k] <= hi[k]) k++;
+    if (k == 3) return 1;
+  }
+  return 0;
+}
+
+/* Read t's file into the world: its mesh, checked against the declared
+ * bounds, and a static body for it. On failure the tile is FAILED with
+ * the message (the error stays set for the caller). */
+static sensim_status load(sensim_tile *t) {
+  sensim_world *w = t->world;
+  sensim_mesh *m = NULL;
+  sensim_status rc = sensim_mesh_load(w, t->path, t->has_material ? &t->material : NULL, &m);
+  for (size_t v = 0; !rc && v < m->nvert; v++) {
+    const float *x = m->vertices + 3 * v;
+    for (int k = 0; k < 3; k++)
+      if (!(x[k] >= t->lo[k] && x[k] <= t->hi[k])) {
+        rc = sensim__fail(SENSIM_EINVAL,
+                          "vertex %zu (%g, %g, %g) m lies outside the tile's bounds [%g, %g] x [%g, %g] x [%g, %g] m",
+                          v, x[0], x[1], x[2], t->lo[0], t->hi[0], t->lo[1], t->hi[1], t->lo[2], t->hi[2]);
+        break;
+      }
+  }
+  if (!rc) {
+    sensim_body_params bp;
+    sensim_body_params_init(&bp);
+    bp.mesh = m;
+    bp.class_id = t->class_id;
+    bp.is_static = 1;
+    rc = sensim_body_create(w, &bp, &t->body);
+  }
+  if (rc) {
+    /* The mesh of a file read but refused stays in the world, unused. */
+    sensim__error_context("tile '%s'", t->path);
+    snprintf(t->error, sizeof t->error, "%s", sensim_last_error());
+    t->state = SENSIM_TILE_FAILED;
+    return rc;
+  }
+  t->mesh = m;
+  t->state = SENSIM_TILE_LOADED;
+  return SENSIM_OK;
+}
+
+sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, size_t n) {
+  sensim_status first = SENSIM_OK;
+  char msg[sizeof ((sensim_tile *)0)->error] = "";
+  for (size_t i = 0; i < w->ntiles; i++) {
+    sensim_tile *t = w->tiles[i];
+    int in = t->state != SENSIM_TILE_FAILED && meets(t->lo, t->hi, reach, n);
+    if (in && t->state == SENSIM_TILE_PENDING) {
+      sensim_status rc = load(t);
+      if (rc && !first) first = rc, snprintf(msg, sizeof msg, "%s", t->error);
+      in = !rc;
+    }
+    t->in_range = in;
+    if (t->body) w->snap_base[t->body->index].mesh = in ? t->mesh : NULL;
+  }
+  if (first) sensim__fail(first, "%s", msg); /* the first failure's message, whatever came after */
+  return first;
+}
