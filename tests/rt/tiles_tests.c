@@ -2,7 +2,8 @@
  * cannot reach it (runtime/reach.c): tiles of a static world
  * (scene/tiles.c, sensim/tile.h) and moving bodies (rt/view.c). Leaving
  * them out must change no frame bit, must keep what is barely within
- * reach, and a tile that fails to load must cost only itself. */
+ * reach, and a tile that fails to load must cost only itself. And the
+ * moving part updated in place must trace as one built anew. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -283,11 +284,12 @@ static void test_bad_tiles_refused(void **state) {
 
 /* ---- moving bodies beyond reach ---- */
 
-/* 4 x 2 x 1.5 m cars: one crossing in front of the lidar, one whose centre
- * stays beyond max_range while its near face is within it, and `far` more
- * driving beyond reach; returns the world and its lidar. */
-static sensim_world *traffic(int far, sensim_sensor **lidar, sensim_body **cars, int *ncars) {
-  sensim_world *w = test_world(0, 11);
+/* A world with `threads` workers and 4 x 2 x 1.5 m cars: one crossing in
+ * front of the lidar, one whose centre stays beyond max_range while its
+ * near face is within it, and `far` more driving beyond reach; returns
+ * the world and its lidar. */
+static sensim_world *traffic(int threads, int far, sensim_sensor **lidar, sensim_body **cars, int *ncars) {
+  sensim_world *w = test_world(threads, 11);
   *lidar = add_lidar(w, NULL);
   sensim_shape box = {SENSIM_SHAPE_BOX, {4.0, 2.0, 1.5}, 0};
   sensim_mesh *m = NULL;
@@ -318,7 +320,7 @@ static void test_moving_beyond_reach_left_out(void **state) {
   sensim_sensor *la, *lb;
   sensim_body *ca[64], *cb[64];
   int na, nb;
-  sensim_world *a = traffic(60, &la, ca, &na), *b = traffic(0, &lb, cb, &nb);
+  sensim_world *a = traffic(0, 60, &la, ca, &na), *b = traffic(0, 0, &lb, cb, &nb);
   for (int k = 0; k <= 30; k++) {
     double t = 0.01 * k;
     for (int i = 0; i < na; i++) {
@@ -355,6 +357,63 @@ static void test_moving_beyond_reach_left_out(void **state) {
   sensim_world_destroy(b);
 }
 
+/* The moving part updated in place (rt/view.c) against built anew each
+ * capture: a turning car (quaternion steps), a straight one, cars coming
+ * into and leaving reach, a car destroyed and one created mid-run, with
+ * 0 and 2 worker threads: the same frames, bit for bit. */
+static sensim_body_state turning_car(double t) {
+  return test_state_xyzyaw(8.0 + 3.0 * cos(2.0 * t), -20.0 + 40.0 * t, 0.75, 2.0 * t);
+}
+
+static void test_moving_part_updated_in_place_matches_rebuild(void **state) {
+  (void)state;
+  for (int threads = 0; threads <= 2; threads += 2) {
+    sensim_sensor *l[2];
+    sensim_body *cars[2][64], *late[2] = {NULL, NULL};
+    sensim_world *w[2];
+    int n = 0;
+    for (int j = 0; j < 2; j++) {
+      w[j] = traffic(threads, 40, &l[j], cars[j], &n);
+      SENSIM_OK_OR_FAIL(sensim__rt_set_tuning(w[j], j ? SENSIM_RT_REBUILD : 0));
+    }
+    for (int k = 0; k <= 80; k++) {
+      double t = 0.01 * k;
+      for (int j = 0; j < 2; j++) {
+        if (k == 25) {
+          SENSIM_OK_OR_FAIL(sensim_body_destroy(cars[j][1]));
+          sensim_body_params bp;
+          sensim_body_params_init(&bp);
+          sensim_shape box = {SENSIM_SHAPE_BOX, {1.0, 1.0, 3.0}, 0};
+          SENSIM_OK_OR_FAIL(sensim_mesh_create_shape(w[j], &box, NULL, &bp.mesh));
+          bp.class_id = 40;
+          SENSIM_OK_OR_FAIL(sensim_body_create(w[j], &bp, &late[j]));
+        }
+        for (int i = 0; i < n; i++) {
+          if (i == 1 && k >= 25) continue;
+          /* the far cars drive 80 m/s towards the lidar: some come into reach */
+          sensim_body_state s = i == 0 ? turning_car(t) : car_at(i, t);
+          if (i >= 2) s.pose.pos.x -= 80.0 * t * cos(0.05 * i), s.pose.pos.y -= 80.0 * t * sin(0.05 * i);
+          SENSIM_OK_OR_FAIL(sensim_body_push_state(cars[j][i], t, &s));
+        }
+        if (late[j]) {
+          sensim_body_state s = test_state_xyzyaw(-10.0 + 20.0 * t, 6.0, 1.5, 0);
+          SENSIM_OK_OR_FAIL(sensim_body_push_state(late[j], t, &s));
+        }
+      }
+      if (k % 10) continue;
+      size_t n0, n1;
+      const sensim_beam *b0 = scan_at(w[0], l[0], t, &n0), *b1 = scan_at(w[1], l[1], t, &n1);
+      assert_int_equal(n0, n1);
+      assert_memory_equal(b0, b1, n0 * sizeof *b0);
+      assert_true(hits_of_class(b0, n0, 20) > 10);
+      if (k >= 30) assert_true(hits_of_class(b0, n0, 40) > 0);
+      if (k == 80) assert_true(hits_of_class(b0, n0, 30) > 0); /* far cars came into reach */
+    }
+    sensim_world_destroy(w[0]);
+    sensim_world_destroy(w[1]);
+  }
+}
+
 int sensim_test_rt_tiles(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_far_tile_left_out_bit_exact),
@@ -362,6 +421,7 @@ int sensim_test_rt_tiles(void) {
       cmocka_unit_test(test_failing_tiles),
       cmocka_unit_test(test_bad_tiles_refused),
       cmocka_unit_test(test_moving_beyond_reach_left_out),
+      cmocka_unit_test(test_moving_part_updated_in_place_matches_rebuild),
   };
   return cmocka_run_group_tests_name("rt_tiles", tests, NULL, NULL);
 }
