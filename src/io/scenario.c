@@ -116,9 +116,9 @@ static sensim_status check_run(const sensim_scenario *scn) {
 static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const char *base_dir,
                                 const sensim_scenario_overrides *ov) {
   static const char *const keys[] = {"description", "world",  "duration", "step", "meshes",
-                                     "lights",      "bodies", "sensors",  NULL};
+                                     "lights",      "bodies", "sensors",  "tiles", NULL};
   const char *desc = NULL;
-  const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL;
+  const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL, *tiles = NULL;
   scn->step = 0.001;
   sensim_status st = sensim__jcheck_object(root, "", keys);
   if (st == SENSIM_OK) st = sensim__jstring(root, "", "description", 0, &desc);
@@ -129,6 +129,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "lights", 0, &lights);
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "bodies", 0, &bodies);
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "sensors", 0, &sensors);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "tiles", 0, &tiles);
   if (st != SENSIM_OK) return st;
   if (!(scn->duration > 0))
     return sensim__fail(SENSIM_EINVAL, "duration: must be > 0 s (got %g)", scn->duration);
@@ -165,6 +166,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (meshes && (st = sensim__scenario_meshes(scn, meshes, base_dir)) != SENSIM_OK) return st;
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;
   if (bodies && (st = sensim__scenario_bodies(scn, bodies)) != SENSIM_OK) return st;
+  if (tiles && (st = sensim__scenario_tiles(scn, tiles, base_dir)) != SENSIM_OK) return st;
   if (sensors && (st = sensim__scenario_sensors(scn, sensors, base_dir)) != SENSIM_OK) return st;
   return check_run(scn);
 }
