@@ -34,6 +34,7 @@
 #include "bench_util.h"
 #include "rt/rt.h"
 #include "sensim/sensim.h"
+#include "tile_city.h"
 #include "town.h"
 
 #define PROG "bench_scale"
@@ -258,29 +259,41 @@ static int run_static(int n, int merged, double *ms, double *first) {
   return *ms < 0 ? -1 : 0;
 }
 
-/* Resident memory (MiB) after the first capture of a world with `k` trees,
- * measured in a child process so that no earlier case's freed memory
- * hides the growth. */
-static int trees_child(int k, double *mib, double *tree_kib);
-static int run_trees(int k, double *mib, double *ntri) {
+/* Run fn(arg, r) in a child process and return its results r[0 .. 5):
+ * each memory figure then starts from a fresh heap, so no earlier case's
+ * freed memory hides the growth. */
+#define CHILD_RESULTS 5
+static int run_in_child(int (*fn)(const void *arg, double r[CHILD_RESULTS]), const void *arg,
+                        double r[CHILD_RESULTS]) {
   int fd[2];
   if (pipe(fd) != 0) return -1;
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    double r[2] = {0, 0};
-    int rc = trees_child(k, &r[0], &r[1]);
-    if (rc == 0 && write(fd[1], r, sizeof r) != (ssize_t)sizeof r) rc = 1;
+    double c[CHILD_RESULTS] = {0};
+    int rc = fn(arg, c);
+    if (rc == 0 && write(fd[1], c, sizeof c) != (ssize_t)sizeof c) rc = 1;
     _exit(rc ? 1 : 0);
   }
   close(fd[1]);
-  double r[2];
-  ssize_t got = read(fd[0], r, sizeof r);
+  ssize_t got = read(fd[0], r, CHILD_RESULTS * sizeof *r);
   close(fd[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (got != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  if (got != (ssize_t)(CHILD_RESULTS * sizeof *r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return 0;
+}
+
+/* Resident memory (MiB) after the first capture of a world with `k` trees
+ * (r[0]) and the tree's triangles (r[1]). */
+static int trees_child(int k, double *mib, double *tree_kib);
+static int trees_in_child(const void *arg, double r[CHILD_RESULTS]) {
+  return trees_child(*(const int *)arg, &r[0], &r[1]);
+}
+static int run_trees(int k, double *mib, double *ntri) {
+  double r[CHILD_RESULTS];
+  if (run_in_child(trees_in_child, &k, r)) return -1;
   *mib = r[0], *ntri = r[1];
   return 0;
 }
@@ -313,6 +326,119 @@ static int trees_child(int k, double *mib, double *tree_kib) {
   return 0;
 }
 
+/* ---- tiles: the city as tile files, every tile loaded against tiles ---- */
+
+typedef struct tiles_case {
+  const bench_tile_city *city;
+  int as_tiles; /* 1: sensim_tile_add; 0: every file loaded up front as a static body */
+} tiles_case;
+
+/* FNV-1a of every beam's range and intensity: the two cases' frames are
+ * compared by it (their bodies' instance ids differ: the tiles' bodies
+ * are made in the order the tiles load). */
+static double frame_hash(const sensim_frame *f) {
+  const sensim_beam *b = f->data;
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < f->count; i++) {
+    unsigned char p[2 * sizeof(float)];
+    memcpy(p, &b[i].range, sizeof(float));
+    memcpy(p + sizeof(float), &b[i].intensity, sizeof(float));
+    for (size_t k = 0; k < sizeof p; k++) h = (h ^ p[k]) * 1099511628211ull;
+  }
+  return (double)(h >> 11); /* 53 bits: exact in a double */
+}
+
+/* r: set-up plus the first capture ms (file loads and BVH builds), the
+ * median capture ms after it, resident MiB, tiles in the world's scene,
+ * the last frame's hash. */
+static int tiles_child(const void *arg, double r[CHILD_RESULTS]) {
+  const tiles_case *tc = arg;
+  const bench_tile_city *c = tc->city;
+  double rss0 = rss_mib();
+  bench_span sp;
+  bench_span_start(&sp);
+  sensim_world *w = new_world();
+  if (!w) return -1;
+  sensim_sensor *lidar = add_lidar(w, 0.0, 0.0);
+  if (!lidar) return -1;
+  int loaded = 0;
+  sensim_tile **tile = calloc((size_t)c->grid * c->grid, sizeof *tile);
+  if (!tile) return -1;
+  for (int i = 0; i < c->grid; i++)
+    for (int j = 0; j < c->grid; j++) {
+      sensim_tile_params tp;
+      sensim_tile_params_init(&tp);
+      tp.path = bench_tile_city_path(c, i, j);
+      bench_tile_city_bounds(c, i, j, tp.bounds_min, tp.bounds_max);
+      if (tc->as_tiles) {
+        BENCH_CHECK(PROG, -1, sensim_tile_add(w, &tp, &tile[i * c->grid + j]));
+        continue;
+      }
+      sensim_mesh *m = NULL;
+      BENCH_CHECK(PROG, -1, sensim_mesh_load(w, tp.path, NULL, &m));
+      sensim_body_params bp;
+      sensim_body_params_init(&bp);
+      bp.is_static = 1, bp.mesh = m;
+      sensim_body *b = NULL;
+      BENCH_CHECK(PROG, -1, sensim_body_create(w, &bp, &b));
+      loaded++;
+    }
+  double cap[CAPTURES];
+  for (int k = 0; k <= CAPTURES; k++) {
+    if (k) bench_span_start(&sp);
+    BENCH_CHECK(PROG, -1, sensim_world_advance(w, k * PERIOD));
+    const sensim_frame *f = NULL;
+    BENCH_CHECK(PROG, -1, sensim_sensor_poll(lidar, &f));
+    bench_span_stop(&sp);
+    if (!f) return -1;
+    if (k) cap[k - 1] = sp.thread;
+    else r[0] = sp.thread;
+    r[4] = frame_hash(f);
+  }
+  qsort(cap, CAPTURES, sizeof *cap, cmp_double);
+  r[1] = cap[CAPTURES / 2];
+  r[2] = rss_mib() - rss0;
+  for (int i = 0; tc->as_tiles && i < c->grid * c->grid; i++) loaded += sensim_tile_in_range(tile[i]);
+  r[3] = loaded;
+  free(tile);
+  sensim_world_destroy(w);
+  return 0;
+}
+
+static int run_tiles(int grid, int cells) {
+  bench_tile_city city;
+  char dir[64];
+  snprintf(dir, sizeof dir, "/tmp/bench_scale_tiles.%d", (int)getpid());
+  double t0 = bench_wall_s();
+  if (bench_tile_city_write(&city, dir, grid, 200.0, cells)) {
+    fprintf(stderr, "%s: writing the tiles in %s failed\n", PROG, dir);
+    return -1;
+  }
+  printf("tiles: %d x %d of 200 m, %zu triangles each (%zu in all), written in %.1f s\n\n", grid, grid,
+         city.triangles, city.triangles * (size_t)grid * grid, bench_wall_s() - t0);
+  double r[2][CHILD_RESULTS];
+  for (int v = 0; v < 2; v++) {
+    tiles_case tc = {&city, v};
+    if (run_in_child(tiles_child, &tc, r[v])) {
+      bench_tile_city_remove(&city);
+      return -1;
+    }
+  }
+  bench_tile_city_remove(&city);
+  bench_row rows[2];
+  const char *head[] = {"world", "tiles in the scene", "set-up + first capture ms", "capture ms", "RSS MiB"};
+  for (int v = 0; v < 2; v++) {
+    snprintf(rows[v].c[0], BENCH_CELL, "%s", v ? "tiles (sensim_tile_add)" : "every file loaded up front");
+    snprintf(rows[v].c[1], BENCH_CELL, "%.0f of %d", r[v][3], grid * grid);
+    snprintf(rows[v].c[2], BENCH_CELL, "%.0f", r[v][0]);
+    snprintf(rows[v].c[3], BENCH_CELL, "%.2f", r[v][1]);
+    snprintf(rows[v].c[4], BENCH_CELL, "%.1f", r[v][2]);
+  }
+  bench_print_table(1, "OS1-128 at the centre of a city of tiles", head, 5, rows, 2);
+  printf("frames bit-identical: %s\n", r[0][4] == r[1][4] ? "yes" : "NO");
+  return r[0][4] == r[1][4] ? 0 : -1;
+}
+
 static int parse_list(const char *s, int *out, int max) {
   int n = 0;
   while (*s && n < max) {
@@ -327,6 +453,7 @@ static int parse_list(const char *s, int *out, int max) {
 
 int main(int argc, char **argv) {
   int quick = 0, blocks = -1, moving[16] = {0, 10, 100, 1000}, nmoving = 4, nstatic = 10000, trees = 100000;
+  int tiles = 8, cells = 120;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
     else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) blocks = atoi(argv[++i]);
@@ -334,8 +461,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--static") && i + 1 < argc) nstatic = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--trees") && i + 1 < argc) trees = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--parked")) g_parked = 1;
+    else if (!strcmp(argv[i], "--tiles") && i + 1 < argc) tiles = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: %s [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked]\n", PROG);
+      fprintf(stderr, "usage: %s [--quick] [--blocks B] [--moving M1,M2,...] [--static N] [--trees K] [--parked] [--tiles G]\n",
+              PROG);
       return 2;
     }
   }
@@ -344,6 +473,7 @@ int main(int argc, char **argv) {
     nmoving = parse_list("0,10,100", moving, 16);
     nstatic = 300;
     trees = 1000;
+    tiles = 3, cells = 20;
   }
   bench_flush_denormals();
   char cpu[128];
@@ -434,6 +564,10 @@ int main(int argc, char **argv) {
   snprintf(rows[1].c[2], BENCH_CELL, "%.1f", f_m);
   printf("\n");
   bench_print_table(1, "OS1-128 over a ground plane and boxes: bodies against one mesh", head2, 3, rows, 2);
+  if (tiles > 0) {
+    printf("\n");
+    if (run_tiles(tiles, cells)) return 1;
+  }
 
   return 0;
 }
