@@ -109,7 +109,7 @@ sensim_status sensim__rt_set_tuning(sensim_world *w, unsigned flags) {
   if (rc) return rc;
   sensim_rt *rt = w->rt;
   rt->rebuild = (flags & SENSIM_RT_REBUILD) != 0;
-  rt->whole_world = (flags & SENSIM_RT_WHOLE_WORLD) != 0;
+  w->keep_beyond_reach = (flags & SENSIM_RT_WHOLE_WORLD) != 0; /* read by the runtime's snapshots */
   return SENSIM_OK;
 }
 

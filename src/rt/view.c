@@ -156,34 +156,9 @@ static int in_part(const sensim_rt_binding *b, const sensim_snapshot *snap, size
   return b->blas[i] && (snap->bodies[i].is_static != 0) == (part == SENSIM_RT_STATIC);
 }
 
-/* Whether moving snapshot body i can be within the capture's reach
- * (snap->reach): the box of its keyframes' positions over the window,
- * grown by its mesh's radius, meets it. Its instance interpolates those
- * keyframes (linear positions, rotations about the origin), so a body
- * whose box misses the reach cannot be hit, and leaving it out of the
- * view changes no ray's hit. A deforming body's vertices are not bound by
- * its mesh's radius: always kept. */
-static int within_reach(const sensim_snapshot *snap, size_t i) {
-  const sensim_reach *r = &snap->reach;
-  const sensim_body_snap *bs = &snap->bodies[i];
-  if (isinf(r->lo[0]) || bs->nvk || !bs->nk) return 1;
-  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (size_t k = 0; k < bs->nk; k++) {
-    const double p[3] = {bs->k[k].s.pose.pos.x, bs->k[k].s.pose.pos.y, bs->k[k].s.pose.pos.z};
-    for (int a = 0; a < 3; a++) {
-      if (p[a] < lo[a]) lo[a] = p[a];
-      if (p[a] > hi[a]) hi[a] = p[a];
-    }
-  }
-  const double g = bs->mesh->radius;
-  for (int a = 0; a < 3; a++)
-    if (!(lo[a] - g <= r->hi[a] && r->lo[a] <= hi[a] + g)) return 0;
-  return 1;
-}
-
 /* The instance list of one part of a snapshot, without its Embree scene: a
- * spare one refilled, or a new one. Moving bodies beyond the capture's
- * reach are left out (within_reach). */
+ * spare one refilled, or a new one. (Moving bodies beyond the capture's
+ * reach have no mesh in its snapshot: scene/snapshot.c.) */
 static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_snapshot *snap, int part) {
   sensim_rt_scene *s = sensim__stash_take(&b->rt->spare_lists);
   int made = s == NULL;
@@ -205,7 +180,7 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
   memset(s->first, 0, (nb ? nb : 1) * sizeof *s->first);
   size_t total = 0;
   for (size_t i = 0; i < nb; i++)
-    if (in_part(b, snap, i, part) && (part == SENSIM_RT_STATIC || b->rt->whole_world || within_reach(snap, i))) {
+    if (in_part(b, snap, i, part)) {
       s->nsteps[i] = sensim__rt_step_count(&snap->bodies[i], snap->t0, snap->t1);
       total += (size_t)s->nsteps[i];
     }
@@ -219,7 +194,7 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
   s->is_static = 1;
   s->deforming = 0;
   for (size_t i = 0; i < nb; i++) {
-    if (!s->nsteps[i]) continue; /* not in this part, or beyond reach */
+    if (!s->nsteps[i]) continue; /* not in this part */
     if (snap->bodies[i].nvk) s->deforming = 1, s->is_static = 0; /* ray times select its vertices */
     int ns = s->nsteps[i];
     s->is_static &= ns == 1;

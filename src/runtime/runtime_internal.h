@@ -146,9 +146,9 @@ void sensim__sensor_drop_captures(sensim_sensor *s);
 
 /* ---- reach (runtime/reach.c) ---- */
 
-/* Set snap->reach for a capture of s whose carrier is snapshot body
- * `carrier` (-1: fixed to the world). */
-void sensim__reach_of_capture(const sensim_sensor *s, int carrier, sensim_snapshot *snap);
+/* The reach of a capture of s over its window [t0, t1], in *r; returns r,
+ * or NULL when the world keeps every body (benchmarks' "before"). */
+const sensim_reach *sensim__reach_of_capture(const sensim_sensor *s, double t0, double t1, sensim_reach *r);
 /* Choose the world's tiles in range of the sensors that trace geometry
  * (scene/tiles.c) for an advance to t: each sensor's reach over the
  * keyframes its carrier holds for [its next capture (at most t) - its

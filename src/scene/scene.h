@@ -151,6 +151,7 @@ struct sensim_world {
   struct sensim_env **envs;
   size_t nenvs, cap_envs;
   uint32_t next_instance_id;
+  int keep_beyond_reach;        /* benchmarks' "before" (rt/rt.h): captures keep bodies beyond reach */
   struct sensim_tile **tiles;   /* declared tiles (scene/tiles.c), in the order added */
   size_t ntiles, cap_tiles;
   /* The layers above scene attach their per-world state here on first use
@@ -245,9 +246,26 @@ void sensim__snapshot_free(sensim_snapshot *snap);
  * enough and replaced by a bigger one otherwise, so a sensor's captures
  * allocate no snapshot in steady state. The caller frees *block (free())
  * when done with it, never sensim__snapshot_free. On failure *block is
- * kept as it was. */
+ * kept as it was. `reach` (NULL: everywhere) becomes the snapshot's; a
+ * rigid moving body other than `only` whose window keyframes, grown by its
+ * mesh's radius, stay outside it is left out (no mesh, no keyframes): no
+ * ray of the capture can reach it. */
 sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
-                                         void **block, size_t *cap, sensim_snapshot **out);
+                                         const sensim_reach *reach, void **block, size_t *cap,
+                                         sensim_snapshot **out);
+/* ---- reach (scene/reach.c) ---- */
+
+/* The box of keyframes k[0 .. nk)'s positions grown by `grow` (m) on every
+ * side; empty (lo > hi) for nk = 0. Positions between keyframes are
+ * linear blends of theirs (track.c), so they stay inside it. */
+void sensim__keys_box(const sensim_keyframe *k, size_t nk, double grow, sensim_reach *out);
+/* Whether boxes a and b overlap (touching counts). */
+int sensim__reach_meets(const sensim_reach *a, const sensim_reach *b);
+void sensim__reach_everywhere(sensim_reach *r);
+/* The keyframes of tr covering [t0, t1] (the last at or before t0, those
+ * inside, the first at or after t1) as [*first, *first + *n) (snapshot.c). */
+void sensim__track_window(const sensim_track *tr, double t0, double t1, size_t *first, size_t *n);
+
 /* ---- tiles (scene/tiles.c, sensim/tile.h) ---- */
 
 /* Put in the captures' scene the loaded tiles that meet one of the n
