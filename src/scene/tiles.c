@@ -14,7 +14,7 @@
 struct sensim_tile {
   sensim_world *world;
   char *path;
-  double lo[3], hi[3];        /* declared bounds, world, m */
+  sensim_reach bounds;        /* declared, world, m */
   sensim_material material;
   int has_material;
   uint16_t class_id;
@@ -60,8 +60,8 @@ sensim_status sensim_tile_add(sensim_world *w, const sensim_tile_params *p, sens
   }
   t->world = w;
   t->path = path;
-  memcpy(t->lo, p->bounds_min, sizeof t->lo);
-  memcpy(t->hi, p->bounds_max, sizeof t->hi);
+  memcpy(t->bounds.lo, p->bounds_min, sizeof t->bounds.lo);
+  memcpy(t->bounds.hi, p->bounds_max, sizeof t->bounds.hi);
   if (p->material) t->material = *p->material, t->has_material = 1;
   t->class_id = p->class_id;
   t->state = SENSIM_TILE_PENDING;
@@ -83,30 +83,21 @@ void sensim__tiles_free(sensim_world *w) {
   free(w->tiles);
 }
 
-/* Whether box [lo, hi] meets any of the n reach boxes. */
-static int meets(const double lo[3], const double hi[3], const sensim_reach *r, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    int k = 0;
-    while (k < 3 && lo[k] <= r[i].hi[k] && r[i].lo[k] <= hi[k]) k++;
-    if (k == 3) return 1;
-  }
-  return 0;
-}
-
 /* Read t's file into the world: its mesh, checked against the declared
  * bounds, and a static body for it. On failure the tile is FAILED with
  * the message (the error stays set for the caller). */
 static sensim_status load(sensim_tile *t) {
   sensim_world *w = t->world;
+  const double *lo = t->bounds.lo, *hi = t->bounds.hi;
   sensim_mesh *m = NULL;
   sensim_status rc = sensim_mesh_load(w, t->path, t->has_material ? &t->material : NULL, &m);
   for (size_t v = 0; !rc && v < m->nvert; v++) {
     const float *x = m->vertices + 3 * v;
     for (int k = 0; k < 3; k++)
-      if (!(x[k] >= t->lo[k] && x[k] <= t->hi[k])) {
+      if (!(x[k] >= lo[k] && x[k] <= hi[k])) {
         rc = sensim__fail(SENSIM_EINVAL,
                           "vertex %zu (%g, %g, %g) m lies outside the tile's bounds [%g, %g] x [%g, %g] x [%g, %g] m",
-                          v, x[0], x[1], x[2], t->lo[0], t->hi[0], t->lo[1], t->hi[1], t->lo[2], t->hi[2]);
+                          v, x[0], x[1], x[2], lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]);
         break;
       }
   }
@@ -135,7 +126,8 @@ sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, s
   char msg[sizeof ((sensim_tile *)0)->error] = "";
   for (size_t i = 0; i < w->ntiles; i++) {
     sensim_tile *t = w->tiles[i];
-    int in = t->state != SENSIM_TILE_FAILED && meets(t->lo, t->hi, reach, n);
+    int in = 0;
+    for (size_t r = 0; r < n && !in && t->state != SENSIM_TILE_FAILED; r++) in = sensim__reach_meets(&t->bounds, &reach[r]);
     if (in && t->state == SENSIM_TILE_PENDING) {
       sensim_status rc = load(t);
       if (rc && !first) first = rc, snprintf(msg, sizeof msg, "%s", t->error);
