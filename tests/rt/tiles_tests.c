@@ -143,14 +143,15 @@ static void test_far_tile_left_out_bit_exact(void **state) {
 
 /* A lidar driven along +X: the far wall's tile loads when its bounds come
  * within max_range (plus the mount) of the carrier's keyframes and is then
- * seen; the near one, left behind, leaves the scene but stays loaded. */
-static void test_tiles_follow_the_sensor(void **state) {
-  (void)state;
+ * seen; the near one, left behind, leaves the scene but stays loaded.
+ * With 2 worker threads too: tiles load on the host thread while earlier
+ * captures may still trace. */
+static void tiles_follow(int threads) {
   fresh_dir();
   const char *p1 = test_path(DIR, "a.obj"), *p2 = test_path(DIR, "b.obj");
   write_wall_obj(p1, 10.0, -10.0, 10.0);
   write_wall_obj(p2, 120.0, -10.0, 10.0);
-  sensim_world *w = test_world(0, 5);
+  sensim_world *w = test_world(threads, 5);
   sensim_body_params bp;
   sensim_body_params_init(&bp);
   sensim_body *car = NULL;
@@ -188,6 +189,12 @@ static void test_tiles_follow_the_sensor(void **state) {
     }
   }
   sensim_world_destroy(w);
+}
+
+static void test_tiles_follow_the_sensor(void **state) {
+  (void)state;
+  tiles_follow(0);
+  tiles_follow(2);
 }
 
 /* Tiles whose files go missing or get corrupted between the first load
