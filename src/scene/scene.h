@@ -152,6 +152,9 @@ struct sensim_world {
   size_t nenvs, cap_envs;
   uint32_t next_instance_id;
   int keep_beyond_reach;        /* benchmarks' "before" (rt/rt.h): captures keep bodies beyond reach */
+  size_t *snap_win;             /* scratch of sensim__snapshot_take_into (host thread): per dynamic
+                                   body, its window's first keyframe and count (SIZE_MAX: left out) */
+  size_t cap_snap_win;
   struct sensim_tile **tiles;   /* declared tiles (scene/tiles.c), in the order added */
   size_t ntiles, cap_tiles;
   /* The layers above scene attach their per-world state here on first use
@@ -238,7 +241,7 @@ typedef struct sensim_snapshot {
 void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out);
 /* Snapshot every body (all = 1) or only the body with index `only` (all = 0,
  * only >= 0; -1 for none), for sensors that need no geometry. */
-sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all,
+sensim_status sensim__snapshot_take(sensim_world *w, double t0, double t1, int all,
                                     int only, sensim_snapshot **out);
 void sensim__snapshot_free(sensim_snapshot *snap);
 /* sensim__snapshot_take into a block the caller keeps from one capture to
@@ -250,7 +253,7 @@ void sensim__snapshot_free(sensim_snapshot *snap);
  * rigid moving body other than `only` whose window keyframes, grown by its
  * mesh's radius, stay outside it is left out (no mesh, no keyframes): no
  * ray of the capture can reach it. */
-sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
+sensim_status sensim__snapshot_take_into(sensim_world *w, double t0, double t1, int all, int only,
                                          const sensim_reach *reach, void **block, size_t *cap,
                                          sensim_snapshot **out);
 /* ---- reach (scene/reach.c) ---- */
