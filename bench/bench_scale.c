@@ -78,6 +78,20 @@ static sensim_world *new_world(void) {
   return w;
 }
 
+/* An OS1-128 with raw beams, 10 Hz, on `carrier`. */
+static sensim_sensor *add_lidar_on(sensim_world *w, sensim_body *carrier) {
+  sensim_lidar_params lp;
+  BENCH_CHECK(PROG, NULL, sensim_lidar_preset("OS1-128", &lp));
+  sensim_sensor_params sp;
+  sensim_sensor_params_init(&sp);
+  sp.name = "os1";
+  sp.body = carrier;
+  sp.rate = 1.0 / PERIOD;
+  sensim_sensor *s = NULL;
+  BENCH_CHECK(PROG, NULL, sensim_lidar_create(w, &sp, &lp, &s));
+  return s;
+}
+
 /* An OS1-128 with raw beams on a static mast 2 m up at (x, y). */
 static sensim_sensor *add_lidar(sensim_world *w, double x, double y) {
   sensim_body_params bp;
@@ -86,16 +100,7 @@ static sensim_sensor *add_lidar(sensim_world *w, double x, double y) {
   bp.pose.pos = (sensim_vec3){x, y, 2.0};
   sensim_body *mast = NULL;
   BENCH_CHECK(PROG, NULL, sensim_body_create(w, &bp, &mast));
-  sensim_lidar_params lp;
-  BENCH_CHECK(PROG, NULL, sensim_lidar_preset("OS1-128", &lp));
-  sensim_sensor_params sp;
-  sensim_sensor_params_init(&sp);
-  sp.name = "os1";
-  sp.body = mast;
-  sp.rate = 1.0 / PERIOD;
-  sensim_sensor *s = NULL;
-  BENCH_CHECK(PROG, NULL, sensim_lidar_create(w, &sp, &lp, &s));
-  return s;
+  return add_lidar_on(w, mast);
 }
 
 /* Car i's state at time t: lanes along the X streets of the town, each car
@@ -338,8 +343,16 @@ static int trees_child(int k, double *mib, double *tree_kib) {
 
 typedef struct tiles_case {
   const bench_tile_city *city;
-  int as_tiles; /* 1: sensim_tile_add; 0: every file loaded up front as a static body */
+  int as_tiles; /* 1: sensim_tile_add; 0: every file loaded up front as a static body;
+                   driving: 2 read ahead, 3 read when needed */
 } tiles_case;
+
+/* Tile (i, j) of the city's parameters. */
+static void city_tile(const bench_tile_city *c, int i, int j, sensim_tile_params *tp) {
+  sensim_tile_params_init(tp);
+  tp->path = bench_tile_city_path(c, i, j);
+  bench_tile_city_bounds(c, i, j, tp->bounds_min, tp->bounds_max);
+}
 
 /* FNV-1a of every beam's range and intensity: the two cases' frames are
  * compared by it (their bodies' instance ids differ: the tiles' bodies
@@ -375,9 +388,7 @@ static int tiles_child(const void *arg, double r[CHILD_RESULTS]) {
   for (int i = 0; i < c->grid; i++)
     for (int j = 0; j < c->grid; j++) {
       sensim_tile_params tp;
-      sensim_tile_params_init(&tp);
-      tp.path = bench_tile_city_path(c, i, j);
-      bench_tile_city_bounds(c, i, j, tp.bounds_min, tp.bounds_max);
+      city_tile(c, i, j, &tp);
       if (tc->as_tiles) {
         BENCH_CHECK(PROG, -1, sensim_tile_add(w, &tp, &tile[i * c->grid + j]));
         continue;
@@ -413,6 +424,64 @@ static int tiles_child(const void *arg, double r[CHILD_RESULTS]) {
   return 0;
 }
 
+/* A lidar on a car driving across the city of tiles: DRIVE_SPEED along
+ * +X on y = 10 m from 100 m inside the west edge, DRIVE_S seconds, host
+ * steps of STEP. r: the worst advance's host-thread ms, the median of
+ * the advances that started a capture, tiles loaded, the frames' hash
+ * (all scans), 0. With read ahead on (the default) tiles' files are read
+ * on the world's tile reader thread, whose time the host's thread CPU
+ * time leaves out. */
+#define DRIVE_SPEED 40.0 /* m/s */
+#define DRIVE_S 10.0     /* s */
+static int drive_child(const void *arg, double r[CHILD_RESULTS]) {
+  const tiles_case *tc = arg;
+  const bench_tile_city *c = tc->city;
+  g_tuning = tc->as_tiles == 3 ? SENSIM_RT_NO_READ_AHEAD : 0;
+  sensim_world *w = new_world();
+  if (!w) return -1;
+  sensim_body_params bp;
+  sensim_body_params_init(&bp);
+  sensim_body *car = NULL;
+  BENCH_CHECK(PROG, -1, sensim_body_create(w, &bp, &car));
+  sensim_sensor *lidar = add_lidar_on(w, car);
+  sensim_tile **tile = calloc((size_t)c->grid * c->grid, sizeof *tile);
+  if (!lidar || !tile) return -1;
+  for (int i = 0; i < c->grid * c->grid; i++) {
+    sensim_tile_params tp;
+    city_tile(c, i / c->grid, i % c->grid, &tp);
+    BENCH_CHECK(PROG, -1, sensim_tile_add(w, &tp, &tile[i]));
+  }
+  int nsteps = (int)lround(DRIVE_S / STEP), ncap = 0;
+  double *cap = malloc((size_t)(nsteps + 1) * sizeof *cap), worst = 0, hash = 0;
+  if (!cap) return -1;
+  const double x0 = -0.5 * c->grid * c->size + 100.0;
+  bench_span spn;
+  for (int k = 0; k <= nsteps; k++) {
+    double t = k * STEP;
+    sensim_body_state st;
+    memset(&st, 0, sizeof st);
+    st.pose = sensim_pose_identity();
+    st.pose.pos = (sensim_vec3){x0 + DRIVE_SPEED * t, 10.0, 2.0}; /* the lidar 2 m up */
+    BENCH_CHECK(PROG, -1, sensim_body_push_state(car, t, &st));
+    bench_span_start(&spn);
+    BENCH_CHECK(PROG, -1, sensim_world_advance(w, t));
+    const sensim_frame *f = NULL;
+    BENCH_CHECK(PROG, -1, sensim_sensor_poll(lidar, &f));
+    bench_span_stop(&spn);
+    if (k > 0 && spn.thread > worst) worst = spn.thread;
+    if (f && k > 0) cap[ncap++] = spn.thread;
+    if (f) hash = fmod(hash * 31.0 + frame_hash(f), 9007199254740881.0);
+  }
+  qsort(cap, (size_t)ncap, sizeof *cap, cmp_double);
+  int loaded = 0;
+  for (int i = 0; i < c->grid * c->grid; i++) loaded += sensim_tile_state_get(tile[i]) == SENSIM_TILE_LOADED;
+  r[0] = worst, r[1] = ncap ? cap[ncap / 2] : 0, r[2] = loaded, r[3] = hash, r[4] = 0;
+  free(cap);
+  free(tile);
+  sensim_world_destroy(w);
+  return 0;
+}
+
 static int run_tiles(int grid, int cells) {
   bench_tile_city city;
   char dir[64];
@@ -432,6 +501,14 @@ static int run_tiles(int grid, int cells) {
       return -1;
     }
   }
+  double d[2][CHILD_RESULTS];
+  for (int v = 0; v < 2; v++) {
+    tiles_case tc = {&city, 2 + v};
+    if (run_in_child(drive_child, &tc, d[v])) {
+      bench_tile_city_remove(&city);
+      return -1;
+    }
+  }
   bench_tile_city_remove(&city);
   bench_row rows[2];
   const char *head[] = {"world", "tiles in the scene", "set-up + first capture ms", "capture ms", "RSS MiB"};
@@ -443,8 +520,19 @@ static int run_tiles(int grid, int cells) {
     snprintf(rows[v].c[4], BENCH_CELL, "%.1f", r[v][2]);
   }
   bench_print_table(1, "OS1-128 at the centre of a city of tiles", head, 5, rows, 2);
-  printf("frames bit-identical: %s\n", r[0][4] == r[1][4] ? "yes" : "NO");
-  return r[0][4] == r[1][4] ? 0 : -1;
+  printf("frames bit-identical: %s\n\n", r[0][4] == r[1][4] ? "yes" : "NO");
+  const char *head2[] = {"tiles read", "tiles loaded", "worst advance ms (host thread)", "median capture advance ms"};
+  for (int v = 0; v < 2; v++) {
+    snprintf(rows[v].c[0], BENCH_CELL, "%s", v ? "when needed" : "ahead, on the tile reader's thread");
+    snprintf(rows[v].c[1], BENCH_CELL, "%.0f", d[v][2]);
+    snprintf(rows[v].c[2], BENCH_CELL, "%.1f", d[v][0]);
+    snprintf(rows[v].c[3], BENCH_CELL, "%.2f", d[v][1]);
+  }
+  char title[128];
+  snprintf(title, sizeof title, "OS1-128 on a car driving %.0f m/s across the tiles for %.0f s", DRIVE_SPEED, DRIVE_S);
+  bench_print_table(1, title, head2, 4, rows, 2);
+  printf("frames bit-identical: %s\n", d[0][3] == d[1][3] ? "yes" : "NO");
+  return r[0][4] == r[1][4] && d[0][3] == d[1][3] ? 0 : -1;
 }
 
 static int parse_list(const char *s, int *out, int max) {

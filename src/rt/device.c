@@ -110,6 +110,7 @@ sensim_status sensim__rt_set_tuning(sensim_world *w, unsigned flags) {
   sensim_rt *rt = w->rt;
   rt->rebuild = (flags & SENSIM_RT_REBUILD) != 0;
   w->keep_beyond_reach = (flags & SENSIM_RT_WHOLE_WORLD) != 0; /* read by the runtime's snapshots */
+  w->tile_read_ahead_off = (flags & SENSIM_RT_NO_READ_AHEAD) != 0; /* read by scene/tiles.c */
   return SENSIM_OK;
 }
 

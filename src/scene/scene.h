@@ -157,6 +157,8 @@ struct sensim_world {
   size_t cap_snap_win;
   struct sensim_tile **tiles;   /* declared tiles (scene/tiles.c), in the order added */
   size_t ntiles, cap_tiles;
+  struct sensim_tile_reader *tile_reader; /* reads tiles ahead (scene/tile_reader.c); NULL until needed */
+  int tile_read_ahead_off;      /* benchmarks' "before" (rt/rt.h): tiles read when needed only */
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
    * its jobs read meshes) and the ray-tracing kernel. */
@@ -269,14 +271,28 @@ void sensim__reach_everywhere(sensim_reach *r);
  * inside, the first at or after t1) as [*first, *first + *n) (snapshot.c). */
 void sensim__track_window(const sensim_track *tr, double t0, double t1, size_t *first, size_t *n);
 
+/* ---- mesh files in two halves (scene/mesh_import.c) ----
+ * sensim_mesh_load is sensim__mesh_import (the file read and checked by
+ * Assimp: no world, any thread) then sensim__mesh_from_import (the mesh,
+ * and a glTF's textures, made in the world: host thread), so a file can be
+ * read on another thread (scene/tiles.c). */
+struct aiScene;
+sensim_status sensim__mesh_import(const char *path, const struct aiScene **out);
+/* Takes `sc` (released whatever happens). */
+sensim_status sensim__mesh_from_import(sensim_world *w, const char *path, const struct aiScene *sc,
+                                       const sensim_material *material, sensim_mesh **out);
+/* Release an import not handed to sensim__mesh_from_import; NULL is a no-op. */
+void sensim__mesh_import_free(const struct aiScene *sc);
+
 /* ---- tiles (scene/tiles.c, sensim/tile.h) ---- */
 
 /* Put in the captures' scene the loaded tiles that meet one of the n
  * reach boxes, loading those that meet one for the first time, and leave
- * the others out. Host thread, before the step's snapshots. Returns the
- * first load's failure (its message naming the file), after selecting
- * every tile. */
-sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, size_t n);
+ * the others out; start reading ahead, on the reader's thread, the files
+ * of tiles that meet one of the n `ahead` boxes (NULL: none). Host
+ * thread, before the step's snapshots. Returns the first load's failure
+ * (its message naming the file), after selecting every tile. */
+sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, const sensim_reach *ahead, size_t n);
 void sensim__tiles_free(sensim_world *w);
 
 /* ---- deforming bodies (scene/deform.c) ---- */

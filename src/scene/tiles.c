@@ -1,14 +1,19 @@
 /* scene/tiles.c: tiles of a large static world (sensim/tile.h): declared
- * with their bounds, loaded the first time some sensor's reach meets
- * them, and left out of captures (their body's snapshot entry without a
- * mesh) while none does. The runtime says where the sensors reach
- * (runtime/reach.c); this file decides what that means for each tile. */
+ * with their bounds, read ahead on a thread when a sensor's reach grown by
+ * a margin meets them (scene/tile_reader.c), made into the world's mesh
+ * and body the first time the reach itself meets them, and left out of
+ * captures (their body's snapshot entry without a mesh) while none does.
+ * The runtime says where the sensors reach (runtime/reach.c); this file
+ * decides what that means for each tile. What a capture sees depends on
+ * the reach alone: a tile read ahead or not joins the scene at the same
+ * advance (which waits for a read still running). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/internal.h"
 #include "scene/scene.h"
+#include "scene/tile_reader.h"
 #include "sensim/tile.h"
 
 struct sensim_tile {
@@ -23,6 +28,7 @@ struct sensim_tile {
   sensim_mesh *mesh;          /* once loaded */
   sensim_body *body;          /* once loaded: static, identity pose */
   char error[320];            /* why the load failed */
+  sensim_tile_job job;        /* its file read ahead (scene/tile_reader.h) */
 };
 
 void sensim_tile_params_init(sensim_tile_params *p) {
@@ -65,6 +71,7 @@ sensim_status sensim_tile_add(sensim_world *w, const sensim_tile_params *p, sens
   if (p->material) t->material = *p->material, t->has_material = 1;
   t->class_id = p->class_id;
   t->state = SENSIM_TILE_PENDING;
+  t->job.path = t->path;
   w->tiles[w->ntiles++] = t;
   *out = t;
   return SENSIM_OK;
@@ -76,7 +83,9 @@ const char *sensim_tile_error(const sensim_tile *t) { return t ? t->error : ""; 
 const sensim_mesh *sensim_tile_mesh(const sensim_tile *t) { return t ? t->mesh : NULL; }
 
 void sensim__tiles_free(sensim_world *w) {
+  sensim__tile_reader_free(w->tile_reader); /* its thread stops before the jobs go */
   for (size_t i = 0; i < w->ntiles; i++) {
+    sensim__mesh_import_free(w->tiles[i]->job.scene); /* read ahead, never needed */
     free(w->tiles[i]->path);
     free(w->tiles[i]);
   }
@@ -90,7 +99,17 @@ static sensim_status load(sensim_tile *t) {
   sensim_world *w = t->world;
   const double *lo = t->bounds.lo, *hi = t->bounds.hi;
   sensim_mesh *m = NULL;
-  sensim_status rc = sensim_mesh_load(w, t->path, t->has_material ? &t->material : NULL, &m);
+  const struct aiScene *sc = NULL;
+  sensim_status rc;
+  if (t->job.state != SENSIM__TILE_JOB_IDLE && sensim__tile_reader_claim(w->tile_reader, &t->job)) {
+    rc = t->job.status; /* read ahead */
+    if (rc) sensim__fail(rc, "%s", t->job.error);
+    sc = t->job.scene;
+    t->job.scene = NULL;
+  } else {
+    rc = sensim__mesh_import(t->path, &sc);
+  }
+  if (!rc) rc = sensim__mesh_from_import(w, t->path, sc, t->has_material ? &t->material : NULL, &m);
   for (size_t v = 0; !rc && v < m->nvert; v++) {
     const float *x = m->vertices + 3 * v;
     for (int k = 0; k < 3; k++)
@@ -121,13 +140,25 @@ static sensim_status load(sensim_tile *t) {
   return SENSIM_OK;
 }
 
-sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, size_t n) {
+/* Whether t's bounds meet one of the n boxes. */
+static int meets_any(const sensim_tile *t, const sensim_reach *box, size_t n) {
+  for (size_t r = 0; r < n; r++)
+    if (sensim__reach_meets(&t->bounds, &box[r])) return 1;
+  return 0;
+}
+
+sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, const sensim_reach *ahead, size_t n) {
   sensim_status first = SENSIM_OK;
   char msg[sizeof ((sensim_tile *)0)->error] = "";
+  for (size_t i = 0; ahead && !w->tile_read_ahead_off && i < w->ntiles; i++) {
+    sensim_tile *t = w->tiles[i];
+    if (t->state != SENSIM_TILE_PENDING || t->job.state != SENSIM__TILE_JOB_IDLE || !meets_any(t, ahead, n)) continue;
+    if (!w->tile_reader && !(w->tile_reader = sensim__tile_reader_new())) break; /* no thread: read when needed */
+    sensim__tile_reader_submit(w->tile_reader, &t->job);
+  }
   for (size_t i = 0; i < w->ntiles; i++) {
     sensim_tile *t = w->tiles[i];
-    int in = 0;
-    for (size_t r = 0; r < n && !in && t->state != SENSIM_TILE_FAILED; r++) in = sensim__reach_meets(&t->bounds, &reach[r]);
+    int in = t->state != SENSIM_TILE_FAILED && meets_any(t, reach, n);
     if (in && t->state == SENSIM_TILE_PENDING) {
       sensim_status rc = load(t);
       if (rc && !first) first = rc, snprintf(msg, sizeof msg, "%s", t->error);

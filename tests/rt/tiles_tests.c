@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "rt/rt_internal.h"
+#include "scene/scene.h"
 #include "support/testutil.h"
 
 #define DIR SENSIM_TEST_TMP "/tiles"
@@ -262,6 +263,62 @@ static void test_failing_tiles(void **state) {
   sensim_world_destroy(w);
 }
 
+/* Tiles read ahead on the reader's thread (from 1.5 times a sensor's
+ * reach) against read when needed: the same frames bit for bit and the
+ * same tile states at every step, as the lidar drives past three walls;
+ * a tile read ahead is not in the scene before the reach meets it. */
+static void test_read_ahead_changes_nothing(void **state) {
+  (void)state;
+  fresh_dir();
+  const double xs[3] = {10.0, 70.0, 130.0};
+  const char *paths[3] = {test_path(DIR, "r0.obj"), test_path(DIR, "r1.obj"), test_path(DIR, "r2.obj")};
+  for (int i = 0; i < 3; i++) write_wall_obj(paths[i], xs[i], -10.0, 10.0);
+  sensim_world *w[2];
+  sensim_sensor *l[2];
+  sensim_body *car[2];
+  sensim_tile *t[2][3];
+  for (int j = 0; j < 2; j++) {
+    w[j] = test_world(j ? 0 : 2, 13);
+    SENSIM_OK_OR_FAIL(sensim__rt_set_tuning(w[j], j ? SENSIM_RT_NO_READ_AHEAD : 0));
+    sensim_body_params bp;
+    sensim_body_params_init(&bp);
+    SENSIM_OK_OR_FAIL(sensim_body_create(w[j], &bp, &car[j]));
+    l[j] = add_lidar(w[j], car[j]);
+    for (int i = 0; i < 3; i++) {
+      sensim_tile_params tp;
+      wall_tile(&tp, paths[i], xs[i], -10.0, 10.0);
+      tp.class_id = (uint16_t)(1 + i);
+      SENSIM_OK_OR_FAIL(sensim_tile_add(w[j], &tp, &t[j][i]));
+    }
+  }
+  int seen_ahead = 0;
+  for (int k = 0; k <= 20; k++) {
+    double tk = 0.1 * k;
+    size_t n[2];
+    const sensim_beam *b[2];
+    for (int j = 0; j < 2; j++) {
+      sensim_body_state st = test_state_xyzyaw(60.0 * tk, 0, 0, 0); /* 60 m/s along X */
+      SENSIM_OK_OR_FAIL(sensim_body_push_state(car[j], tk, &st));
+      b[j] = scan_at(w[j], l[j], tk, &n[j]);
+    }
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(b[0], b[1], n[0] * sizeof *b[0]);
+    for (int i = 0; i < 3; i++) {
+      assert_int_equal(sensim_tile_state_get(t[0][i]), sensim_tile_state_get(t[1][i]));
+      assert_int_equal(sensim_tile_in_range(t[0][i]), sensim_tile_in_range(t[1][i]));
+    }
+    /* At t = 0.1 s the lidar (x = 6) reaches to 47 m, reads ahead to 67 m:
+     * wall 1 (69.5 m) not yet; by 0.2 s (x = 12: 53 and 73 m) it is read
+     * ahead but still out of the scene. */
+    if (k == 2 && sensim_tile_state_get(t[0][1]) == SENSIM_TILE_PENDING) seen_ahead = w[0]->tile_reader != NULL;
+  }
+  assert_true(seen_ahead);
+  assert_null(w[1]->tile_reader); /* read when needed: no thread */
+  for (int i = 0; i < 3; i++) assert_int_equal(sensim_tile_state_get(t[0][i]), SENSIM_TILE_LOADED);
+  sensim_world_destroy(w[0]);
+  sensim_world_destroy(w[1]);
+}
+
 static void test_bad_tiles_refused(void **state) {
   (void)state;
   sensim_world *w = test_world(0, 1);
@@ -435,6 +492,7 @@ int sensim_test_rt_tiles(void) {
       cmocka_unit_test(test_far_tile_left_out_bit_exact),
       cmocka_unit_test(test_tiles_follow_the_sensor),
       cmocka_unit_test(test_failing_tiles),
+      cmocka_unit_test(test_read_ahead_changes_nothing),
       cmocka_unit_test(test_bad_tiles_refused),
       cmocka_unit_test(test_moving_beyond_reach_left_out),
       cmocka_unit_test(test_moving_part_updated_in_place_matches_rebuild),
