@@ -13,10 +13,15 @@
  *   geometry.
  *
  * sensim_world_advance decides, before it starts the step's captures:
- * a tile that comes into range for the first time is loaded there (on the
- * host thread, once), and a tile out of range is left out of the
- * captures' scene (a loaded tile stays in memory). Leaving out a tile out
- * of range changes no frame: its triangles lie beyond every ray's reach.
+ * a tile that comes into range for the first time is loaded there (once),
+ * and a tile out of range is left out of the captures' scene (a loaded
+ * tile stays in memory). Leaving out a tile out of range changes no
+ * frame: its triangles lie beyond every ray's reach. Files of tiles
+ * within 1.5 times a sensor's reach are read ahead on a thread of the
+ * world's own, so the advance that needs one usually finds it read and
+ * only makes its mesh (and Embree builds its BVH at the first capture);
+ * a read still running is waited for, so a tile joins the scene at the
+ * same advance whether it was read ahead or not.
  *
  * A tile that fails to load (its file missing, malformed or truncated,
  * or geometry outside its declared bounds) makes that advance return the
