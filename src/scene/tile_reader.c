@@ -90,6 +90,20 @@ int sensim__tile_reader_claim(sensim_tile_reader *r, sensim_tile_job *j) {
   return done;
 }
 
+void sensim__tile_reader_drop(sensim_tile_reader *r, sensim_tile_job *j) {
+  const struct aiScene *sc = NULL;
+  pthread_mutex_lock(&r->lock);
+  if (j->state == SENSIM__TILE_JOB_QUEUED) unqueue(r, j);
+  if (j->state == SENSIM__TILE_JOB_DONE) {
+    sc = j->scene;
+    j->scene = NULL;
+    j->status = SENSIM_OK;
+    j->state = SENSIM__TILE_JOB_IDLE;
+  }
+  pthread_mutex_unlock(&r->lock);
+  sensim__mesh_import_free(sc);
+}
+
 void sensim__tile_reader_free(sensim_tile_reader *r) {
   if (!r) return;
   pthread_mutex_lock(&r->lock);

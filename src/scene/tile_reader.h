@@ -30,6 +30,10 @@ void sensim__tile_reader_submit(sensim_tile_reader *r, sensim_tile_job *j);
  * status), after waiting for it if it was running; 0 when it had not
  * started (taken off the queue, IDLE again: read it yourself). */
 int sensim__tile_reader_claim(sensim_tile_reader *r, sensim_tile_job *j);
+/* Forget j unless it is running (a tile that left the read-ahead boxes
+ * before it was needed): a queued job leaves the queue, a done one frees
+ * its scene; both go IDLE, to be read again if it comes back. */
+void sensim__tile_reader_drop(sensim_tile_reader *r, sensim_tile_job *j);
 /* Stop the thread (after its current job) and free the reader. Jobs left
  * DONE keep their scene for their owner to free; queued ones go IDLE. */
 void sensim__tile_reader_free(sensim_tile_reader *r);

@@ -152,7 +152,13 @@ sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, c
   char msg[sizeof ((sensim_tile *)0)->error] = "";
   for (size_t i = 0; ahead && !w->tile_read_ahead_off && i < w->ntiles; i++) {
     sensim_tile *t = w->tiles[i];
-    if (t->state != SENSIM_TILE_PENDING || t->job.state != SENSIM__TILE_JOB_IDLE || !meets_any(t, ahead, n)) continue;
+    if (t->state != SENSIM_TILE_PENDING) continue;
+    const int near = meets_any(t, ahead, n);
+    if (!near && t->job.state != SENSIM__TILE_JOB_IDLE) { /* passed by: its read is not kept */
+      sensim__tile_reader_drop(w->tile_reader, &t->job);
+      continue;
+    }
+    if (!near || t->job.state != SENSIM__TILE_JOB_IDLE) continue;
     if (!w->tile_reader && !(w->tile_reader = sensim__tile_reader_new())) break; /* no thread: read when needed */
     sensim__tile_reader_submit(w->tile_reader, &t->job);
   }

@@ -265,18 +265,25 @@ static void test_failing_tiles(void **state) {
 
 /* Tiles read ahead on the reader's thread (from 1.5 times a sensor's
  * reach) against read when needed: the same frames bit for bit and the
- * same tile states at every step, as the lidar drives past three walls;
- * a tile read ahead is not in the scene before the reach meets it. */
+ * same tile states at every step, as the lidar drives past three walls
+ * and by a fourth 55 m to the side (read ahead, dropped as the lidar
+ * passes, never in reach); a tile read ahead is not in the scene before
+ * the reach meets it. */
 static void test_read_ahead_changes_nothing(void **state) {
   (void)state;
   fresh_dir();
   const double xs[3] = {10.0, 70.0, 130.0};
-  const char *paths[3] = {test_path(DIR, "r0.obj"), test_path(DIR, "r1.obj"), test_path(DIR, "r2.obj")};
+  const char *paths[4] = {test_path(DIR, "r0.obj"), test_path(DIR, "r1.obj"), test_path(DIR, "r2.obj"),
+                          test_path(DIR, "side.obj")};
   for (int i = 0; i < 3; i++) write_wall_obj(paths[i], xs[i], -10.0, 10.0);
+  FILE *f = fopen(paths[3], "w"); /* a wall along X at y = 55 m, x in [40, 50] */
+  assert_non_null(f);
+  fprintf(f, "v 40 55 0\nv 50 55 0\nv 50 55 6\nv 40 55 6\nf 1 2 3\nf 1 3 4\n");
+  fclose(f);
   sensim_world *w[2];
   sensim_sensor *l[2];
   sensim_body *car[2];
-  sensim_tile *t[2][3];
+  sensim_tile *t[2][4];
   for (int j = 0; j < 2; j++) {
     w[j] = test_world(j ? 0 : 2, 13);
     SENSIM_OK_OR_FAIL(sensim__rt_set_tuning(w[j], j ? SENSIM_RT_NO_READ_AHEAD : 0));
@@ -284,15 +291,18 @@ static void test_read_ahead_changes_nothing(void **state) {
     sensim_body_params_init(&bp);
     SENSIM_OK_OR_FAIL(sensim_body_create(w[j], &bp, &car[j]));
     l[j] = add_lidar(w[j], car[j]);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
       sensim_tile_params tp;
-      wall_tile(&tp, paths[i], xs[i], -10.0, 10.0);
+      wall_tile(&tp, paths[i], xs[i < 3 ? i : 0], -10.0, 10.0);
+      if (i == 3) { /* the side wall's box */
+        tp.bounds_min[0] = 40, tp.bounds_min[1] = 54.5, tp.bounds_max[0] = 50, tp.bounds_max[1] = 55.5;
+      }
       tp.class_id = (uint16_t)(1 + i);
       SENSIM_OK_OR_FAIL(sensim_tile_add(w[j], &tp, &t[j][i]));
     }
   }
   int seen_ahead = 0;
-  for (int k = 0; k <= 20; k++) {
+  for (int k = 0; k <= 24; k++) {
     double tk = 0.1 * k;
     size_t n[2];
     const sensim_beam *b[2];
@@ -303,7 +313,7 @@ static void test_read_ahead_changes_nothing(void **state) {
     }
     assert_int_equal(n[0], n[1]);
     assert_memory_equal(b[0], b[1], n[0] * sizeof *b[0]);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
       assert_int_equal(sensim_tile_state_get(t[0][i]), sensim_tile_state_get(t[1][i]));
       assert_int_equal(sensim_tile_in_range(t[0][i]), sensim_tile_in_range(t[1][i]));
     }
@@ -315,6 +325,7 @@ static void test_read_ahead_changes_nothing(void **state) {
   assert_true(seen_ahead);
   assert_null(w[1]->tile_reader); /* read when needed: no thread */
   for (int i = 0; i < 3; i++) assert_int_equal(sensim_tile_state_get(t[0][i]), SENSIM_TILE_LOADED);
+  assert_int_equal(sensim_tile_state_get(t[0][3]), SENSIM_TILE_PENDING); /* 55 m off: never in reach */
   sensim_world_destroy(w[0]);
   sensim_world_destroy(w[1]);
 }
