@@ -13,6 +13,7 @@ int main(void) {
   failed += sensim_test_scenario_weather();
   failed += sensim_test_scenario_instances();
   failed += sensim_test_scenario_api();
+  failed += sensim_test_scenario_tiles();
   failed += sensim_test_png_read();
   failed += sensim_test_ply();
   failed += sensim_test_pcd();

@@ -7,5 +7,6 @@ int main(void) {
   failed += sensim_test_rt();
   failed += sensim_test_rt_steps();
   failed += sensim_test_rt_alpha();
+  failed += sensim_test_rt_tiles();
   return failed ? 1 : 0;
 }

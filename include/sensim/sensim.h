@@ -26,6 +26,7 @@
 #include "sensim/rng.h"
 #include "sensim/geodesy.h"
 #include "sensim/world.h"
+#include "sensim/tile.h"
 #include "sensim/environment.h"
 #include "sensim/frame.h"
 #include "sensim/sensor.h"

@@ -20,7 +20,7 @@ NumPy views of the library's memory (no copy). See docs/python.md.
 from ._sensim import (  # noqa: F401  (the public API)
     Error, InvalidArgument, OutOfMemory, NotFound, IOError, ParseError, PayloadTypeError,
     StateError, BackendError, FilterError,
-    Pose, Frame, Body, Mesh, Texture, Sensor, FilterChain,
+    Pose, Frame, Body, Mesh, Texture, Tile, Sensor, FilterChain,
     filter_names, lidar_presets, radar_presets, sensor_kinds, sensor_kind_keys, payload_names, payload_info,
     dtype, quat_from_ypr, quat_from_axis_angle, quat_rotate, quat_slerp, pose_compose,
     pose_apply, advance_all, status_str, suggest,
@@ -51,7 +51,7 @@ from . import env, spaces, tools, vector  # noqa: F401,E402
 __all__ = [
     "Error", "InvalidArgument", "OutOfMemory", "NotFound", "IOError", "ParseError",
     "PayloadTypeError", "StateError", "BackendError", "FilterError", "Pose", "Frame", "Body",
-    "Mesh", "Texture", "Sensor", "FilterChain", "filter_names", "lidar_presets",
+    "Mesh", "Texture", "Tile", "Sensor", "FilterChain", "filter_names", "lidar_presets",
     "radar_presets", "sensor_kinds", "sensor_kind_keys", "payload_names", "payload_info",
     "dtype", "quat_from_ypr", "quat_from_axis_angle", "quat_rotate", "quat_slerp",
     "pose_compose", "pose_apply", "advance_all", "status_str", "suggest", "Scenario",

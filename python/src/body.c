@@ -287,10 +287,55 @@ PyTypeObject sp_TextureType = {
     .tp_getset = texture_getset,
 };
 
+/* ---- Tile ------------------------------------------------------------------------- */
+
+static PyObject *tile_state(sp_handle *self, void *closure) {
+  (void)closure;
+  static const char *const names[] = {"pending", "loaded", "failed"};
+  sensim_tile *t = sp_handle_ptr((PyObject *)self, &sp_TileType, NULL, 0, "state");
+  return t ? PyUnicode_FromString(names[sensim_tile_state_get(t)]) : NULL;
+}
+
+static PyObject *tile_in_range(sp_handle *self, void *closure) {
+  (void)closure;
+  sensim_tile *t = sp_handle_ptr((PyObject *)self, &sp_TileType, NULL, 0, "in_range");
+  return t ? PyBool_FromLong(sensim_tile_in_range(t)) : NULL;
+}
+
+static PyObject *tile_error(sp_handle *self, void *closure) {
+  (void)closure;
+  sensim_tile *t = sp_handle_ptr((PyObject *)self, &sp_TileType, NULL, 0, "error");
+  return t ? PyUnicode_DecodeFSDefault(sensim_tile_error(t)) : NULL;
+}
+
+static PyGetSetDef tile_getset[] = {
+    {"state", (getter)tile_state, NULL,
+     "'pending' (never in range: not read), 'loaded', or 'failed' (its read failed; left out for good).", NULL},
+    {"in_range", (getter)tile_in_range, NULL,
+     "True while the tile is in the scene captures trace (loaded and in a sensor's reach at the last advance "
+     "that started captures).",
+     NULL},
+    {"error", (getter)tile_error, NULL, "Why the tile failed to load, naming the file ('' unless failed).", NULL},
+    {"world", (getter)handle_world, NULL, "The World the tile belongs to.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject sp_TileType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sensim.Tile",
+    .tp_basicsize = sizeof(sp_handle),
+    .tp_repr = (reprfunc)handle_repr,
+    .tp_dealloc = (destructor)handle_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "A tile of a large static world (World.add_tile): a mesh file read the first time a sensor's "
+              "reach meets its bounds, left out of captures while none does (docs/host_integration.md).",
+    .tp_traverse = (traverseproc)handle_traverse,
+    .tp_clear = (inquiry)handle_clear,
+    .tp_getset = tile_getset,
+};
+
 int sp_body_init(PyObject *m) {
-  PyTypeObject *types[] = {&sp_BodyType, &sp_MeshType, &sp_TextureType};
-  const char *names[] = {"Body", "Mesh", "Texture"};
-  for (int i = 0; i < 3; i++)
+  PyTypeObject *types[] = {&sp_BodyType, &sp_MeshType, &sp_TextureType, &sp_TileType};
+  const char *names[] = {"Body", "Mesh", "Texture", "Tile"};
+  for (int i = 0; i < 4; i++)
     if (PyType_Ready(types[i]) < 0 || PyModule_AddObjectRef(m, names[i], (PyObject *)types[i]) < 0)
       return -1;
   return 0;

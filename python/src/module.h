@@ -106,11 +106,11 @@ int sp_world_take_pending(sp_world *w);
 typedef struct sp_handle {
   PyObject_HEAD
   sp_world *world; /* strong reference */
-  void *ptr;       /* sensim_body / sensim_mesh / sensim_texture; NULL once destroyed */
+  void *ptr;       /* sensim_body / sensim_mesh / sensim_texture / sensim_tile; NULL once destroyed */
   PyObject *info;  /* str for repr: how it was made ("box", "class_id=2, static"), or NULL */
 } sp_handle;
 
-extern PyTypeObject sp_BodyType, sp_MeshType, sp_TextureType;
+extern PyTypeObject sp_BodyType, sp_MeshType, sp_TextureType, sp_TileType;
 PyObject *sp_handle_new(PyTypeObject *type, sp_world *w, void *ptr);
 /* sp_handle_new with the repr's description (PyUnicode_FromFormat). */
 PyObject *sp_handle_new_info(PyTypeObject *type, sp_world *w, void *ptr, const char *fmt, ...);

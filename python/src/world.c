@@ -481,6 +481,36 @@ static PyObject *world_load_mesh(sp_world *self, PyObject *args, PyObject *kw) {
   return result;
 }
 
+static PyObject *world_add_tile(sp_world *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"path", "bounds", "class_id", "material", NULL};
+  PyObject *path, *bo, *mo = Py_None;
+  int class_id = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O|iO:add_tile", kwlist, PyUnicode_FSConverter, &path, &bo,
+                                   &class_id, &mo))
+    return NULL;
+  PyObject *result = NULL;
+  double b[6];
+  sensim_material mat;
+  if (bo == Py_None) {
+    PyErr_SetString(PyExc_TypeError, "add_tile: bounds must be 6 numbers (min x, y, z, max x, y, z), m");
+  } else if (class_id < 0 || class_id > 65535) {
+    PyErr_Format(PyExc_ValueError, "add_tile: class_id %d is outside [0, 65535]", class_id);
+  } else if (sp_world_check(self) == 0 && sp_doubles_from(bo, b, 6, "add_tile bounds") == 0 &&
+             (mo == Py_None || sp_material_from(self, mo, &mat) == 0)) {
+    sensim_tile_params tp;
+    sensim_tile_params_init(&tp);
+    tp.path = PyBytes_AS_STRING(path);
+    for (int k = 0; k < 3; k++) tp.bounds_min[k] = b[k], tp.bounds_max[k] = b[3 + k];
+    tp.material = mo == Py_None ? NULL : &mat;
+    tp.class_id = (uint16_t)class_id;
+    sensim_tile *t = NULL;
+    sensim_status st = sensim_tile_add(self->world, &tp, &t);
+    result = st ? sp_raise(st) : sp_handle_new_info(&sp_TileType, self, t, "'%s'", tp.path);
+  }
+  Py_DECREF(path);
+  return result;
+}
+
 static int name_index(const char *what, const char *v, const char *const *names) {
   for (int i = 0; names[i]; i++)
     if (strcmp(v, names[i]) == 0) return i;
@@ -656,6 +686,12 @@ static PyMethodDef world_methods[] = {
     {"load_mesh", (PyCFunction)(void (*)(void))world_load_mesh, METH_VARARGS | METH_KEYWORDS,
      "load_mesh($self, path, material=None)\n--\n\n"
      "load_mesh(path, material=None) -> Mesh from an OBJ, PLY, STL or glTF file."},
+    {"add_tile", (PyCFunction)(void (*)(void))world_add_tile, METH_VARARGS | METH_KEYWORDS,
+     "add_tile($self, path, bounds, class_id=0, material=None)\n--\n\n"
+     "add_tile(path, bounds, class_id=0, material=None) -> Tile: a mesh file of a large static world and "
+     "the box holding its vertices (min x, y, z, max x, y, z, m). Nothing is read now: advance() reads it "
+     "the first time a sensor's reach meets the box and leaves it out while none does; a tile that fails "
+     "to read raises from that advance, naming the file, and the world goes on without it."},
     {"shape", (PyCFunction)(void (*)(void))world_shape, METH_VARARGS | METH_KEYWORDS,
      "shape($self, kind, size, segments=0, material=None)\n--\n\n"
      "shape(kind, size, segments=0, material=None) -> Mesh. kind: 'box' (size: full extents "

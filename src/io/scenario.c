@@ -116,10 +116,10 @@ static sensim_status check_run(const sensim_scenario *scn) {
 static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const char *base_dir,
                                 const sensim_scenario_overrides *ov) {
   static const char *const keys[] = {"description", "world",   "duration", "step",      "meshes", "lights",
-                                     "bodies",      "sensors", "record",   "instances", NULL};
+                                     "bodies",      "sensors", "record",   "instances", "tiles",  NULL};
   const char *desc = NULL;
   const cJSON *world = NULL, *meshes = NULL, *lights = NULL, *bodies = NULL, *sensors = NULL,
-              *record = NULL, *instances = NULL;
+              *record = NULL, *instances = NULL, *tiles = NULL;
   scn->step = 0.001;
   sensim_status st = sensim__jcheck_object(root, "", keys);
   if (st == SENSIM_OK) st = sensim__jstring(root, "", "description", 0, &desc);
@@ -133,6 +133,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (st == SENSIM_OK) st = sensim__jobject(root, "", "record", 0, &record);
   if (st == SENSIM_OK && record) st = sensim__scenario_record(scn, record);
   if (st == SENSIM_OK) st = sensim__jarray(root, "", "instances", 0, &instances);
+  if (st == SENSIM_OK) st = sensim__jarray(root, "", "tiles", 0, &tiles);
   if (st != SENSIM_OK) return st;
   if (!(scn->duration > 0))
     return sensim__fail(SENSIM_EINVAL, "duration: must be > 0 s (got %g)", scn->duration);
@@ -170,6 +171,7 @@ static sensim_status parse_root(sensim_scenario *scn, const cJSON *root, const c
   if (lights && (st = sensim__scenario_lights(scn, lights)) != SENSIM_OK) return st;
   if (bodies && (st = sensim__scenario_bodies(scn, bodies)) != SENSIM_OK) return st;
   if (instances && (st = sensim__scenario_instances(scn, instances)) != SENSIM_OK) return st;
+  if (tiles && (st = sensim__scenario_tiles(scn, tiles, base_dir)) != SENSIM_OK) return st;
   if (sensors && (st = sensim__scenario_sensors(scn, sensors, base_dir)) != SENSIM_OK) return st;
   return check_run(scn);
 }

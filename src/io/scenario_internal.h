@@ -240,6 +240,13 @@ sensim_status sensim__scenario_meshes(sensim_scenario *scn, const cJSON *arr,
 sensim_status sensim__scenario_instances(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_lights(sensim_scenario *scn, const cJSON *arr);
 sensim_status sensim__scenario_bodies(sensim_scenario *scn, const cJSON *arr);
+/* "tiles": [{"file", "bounds": [min x, y, z, max x, y, z], "class_id"}]
+ * (io/scenario_tiles.c, sensim/tile.h): declared, loaded as sensors come
+ * in range while the scenario runs. */
+sensim_status sensim__scenario_tiles(sensim_scenario *scn, const cJSON *arr, const char *base_dir);
+/* base_dir + "/" + file unless file is absolute or base_dir is NULL or
+ * empty; malloc'd, NULL when out of memory (io/scenario_load.c). */
+char *sensim__scenario_resolve(const char *base_dir, const char *file);
 /* Relative file names in the section ("reference_images") resolve against
  * base_dir (NULL: the working folder). */
 sensim_status sensim__scenario_sensors(sensim_scenario *scn, const cJSON *arr, const char *base_dir);

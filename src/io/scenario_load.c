@@ -159,8 +159,7 @@ static sensim_status parse_shape(const cJSON *obj, const char *path, sensim_shap
   return SENSIM_OK;
 }
 
-/* base_dir + "/" + file unless file is absolute; malloc'd. */
-static char *resolve(const char *base_dir, const char *file) {
+char *sensim__scenario_resolve(const char *base_dir, const char *file) {
   size_t nb = (file[0] == '/' || !base_dir || !*base_dir) ? 0 : strlen(base_dir);
   char *r = malloc(nb + strlen(file) + 2);
   if (!r) return NULL;
@@ -174,7 +173,7 @@ static char *resolve(const char *base_dir, const char *file) {
 static sensim_status load_mesh_file(sensim_world *w, const char *path, const char *base_dir,
                                     const char *file, const sensim_material *mat,
                                     sensim_mesh **out) {
-  char *full = resolve(base_dir, file);
+  char *full = sensim__scenario_resolve(base_dir, file);
   if (!full) return sensim__fail(SENSIM_ENOMEM, "%s.file: out of memory", path);
   struct stat sb;
   sensim_status st = SENSIM_OK;

@@ -117,6 +117,16 @@ sensim_status sensim__rt_sync(sensim_world *w) {
   return SENSIM_OK;
 }
 
+sensim_status sensim__rt_set_tuning(sensim_world *w, unsigned flags) {
+  sensim_status rc = sensim__rt_sync(w);
+  if (rc) return rc;
+  sensim_rt *rt = w->rt;
+  rt->rebuild = (flags & SENSIM_RT_REBUILD) != 0;
+  w->keep_beyond_reach = (flags & SENSIM_RT_WHOLE_WORLD) != 0; /* read by the runtime's snapshots */
+  w->tile_read_ahead_off = (flags & SENSIM_RT_NO_READ_AHEAD) != 0; /* read by scene/tiles.c */
+  return SENSIM_OK;
+}
+
 /* *p holds at least n elements of size es (growing it when it holds fewer). */
 static int reserve(void **p, size_t *cap, size_t n, size_t es) {
   if (n <= *cap && *p) return 1;

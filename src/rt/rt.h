@@ -36,6 +36,15 @@ void sensim__rt_view_destroy(sensim_rt_view *v);
  * tests of the cache. */
 unsigned long sensim__rt_scene_builds(const sensim_world *w);
 
+/* For benchmarks that measure before and after in one run: SENSIM_RT_REBUILD
+ * builds every moving part anew instead of updating the last one in
+ * place, SENSIM_RT_WHOLE_WORLD keeps moving bodies beyond a capture's
+ * reach in its view, SENSIM_RT_NO_READ_AHEAD reads each tile when it is
+ * needed, not ahead on a thread. Frames are the same either way. Host
+ * thread, before the world's first capture or between advances. */
+enum { SENSIM_RT_REBUILD = 1, SENSIM_RT_WHOLE_WORLD = 2, SENSIM_RT_NO_READ_AHEAD = 4 };
+sensim_status sensim__rt_set_tuning(sensim_world *w, unsigned flags);
+
 typedef struct sensim_rt_ray {
   float org[3];   /* world, m */
   float dir[3];   /* world, need not be unit; t is in units of |dir| */

@@ -65,6 +65,7 @@ typedef struct sensim_rt {
   pthread_mutex_t lock;
   sensim_rt_scene *cached[2]; /* per part: SENSIM_RT_MOVING, SENSIM_RT_STATIC */
   unsigned long builds;       /* top-level scenes built, for tests */
+  int rebuild;                /* benchmarks' "before": the moving part built anew, never updated */
   /* Blocks of finished captures kept for the next ones (at most
    * SENSIM_RT_SPARES of each): in a world whose instances do not change, a
    * capture then allocates nothing in the kernel. */

@@ -157,7 +157,8 @@ static int in_part(const sensim_rt_binding *b, const sensim_snapshot *snap, size
 }
 
 /* The instance list of one part of a snapshot, without its Embree scene: a
- * spare one refilled, or a new one. */
+ * spare one refilled, or a new one. (Moving bodies beyond the capture's
+ * reach have no mesh in its snapshot: scene/snapshot.c.) */
 static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_snapshot *snap, int part) {
   sensim_rt_scene *s = sensim__stash_take(&b->rt->spare_lists);
   int made = s == NULL;
@@ -193,7 +194,7 @@ static sensim_rt_scene *instance_list(const sensim_rt_binding *b, const sensim_s
   s->is_static = 1;
   s->deforming = 0;
   for (size_t i = 0; i < nb; i++) {
-    if (!in_part(b, snap, i, part)) continue;
+    if (!s->nsteps[i]) continue; /* not in this part */
     if (snap->bodies[i].nvk) s->deforming = 1, s->is_static = 0; /* ray times select its vertices */
     int ns = s->nsteps[i];
     s->is_static &= ns == 1;
@@ -266,8 +267,51 @@ static RTCScene deformed_blas(RTCDevice dev, const sensim_body_snap *bs, double 
   return sc;
 }
 
-/* Build s's Embree scene. */
-static sensim_status build(RTCDevice dev, sensim_rt_scene *s, const sensim_snapshot *snap) {
+/* Give instance geometry g the motion of s's body i: its steps as
+ * matrices, or quaternion decompositions for a body that turns, and its
+ * rotation as a float matrix when it has one step. */
+static void set_motion(RTCGeometry g, sensim_rt_scene *s, size_t i) {
+  int ns = s->nsteps[i];
+  rtcSetGeometryTimeStepCount(g, (unsigned)ns);
+  /* A body that only translates over the window (every step's rotation
+   * the same, bit for bit) gets plain matrices: Embree's linear blend
+   * of them is then exactly the linear translation, and its traversal
+   * skips the per-ray slerp and matrix build that quaternion motion
+   * costs at every instance a ray enters (half a lidar capture's time
+   * with 1 000 cars driving straight). */
+  const sensim_rt_step *st0 = &s->step[s->first[i]];
+  int turns = 0;
+  for (int k = 1; k < ns && !turns; k++) turns = memcmp(&st0[k].rot, &st0[0].rot, sizeof st0[0].rot) != 0;
+  for (int k = 0; k < ns; k++) {
+    const sensim_rt_step *st = &st0[k];
+    float *m = s->mat[s->first[i] + (size_t)k];
+    q_matrix_f(st->rot, m);
+    if (!turns) {
+      float xf[12] = {m[0], m[1], m[2], (float)st->pos.x, m[3], m[4], m[5], (float)st->pos.y,
+                      m[6], m[7], m[8], (float)st->pos.z};
+      rtcSetGeometryTransform(g, (unsigned)k, RTC_FORMAT_FLOAT3X4_ROW_MAJOR, xf);
+      continue;
+    }
+    struct RTCQuaternionDecomposition qd;
+    rtcInitQuaternionDecomposition(&qd);
+    rtcQuaternionDecompositionSetQuaternion(&qd, (float)st->rot.w, (float)st->rot.x, (float)st->rot.y,
+                                            (float)st->rot.z);
+    rtcQuaternionDecompositionSetTranslation(&qd, (float)st->pos.x, (float)st->pos.y, (float)st->pos.z);
+    rtcSetGeometryTransformQuaternion(g, (unsigned)k, &qd);
+  }
+  if (ns == 1) {
+    memcpy(s->fixed[i].m, s->mat[s->first[i]], sizeof s->fixed[i].m);
+    s->fixed[i].one_step = 1;
+  }
+}
+
+/* Build s's Embree scene. With `old` (a scene no view traces any more,
+ * whose Embree scene s has taken over), update that scene instead of
+ * making a new one: an instance of the same BLAS in the same slot keeps
+ * its geometry and gets its new motion, the others are detached or made;
+ * the commit then rebuilds the instance BVH alone. What Embree holds is
+ * the same as a fresh build's, so the hits are too. */
+static sensim_status build(RTCDevice dev, sensim_rt_scene *s, const sensim_snapshot *snap, const sensim_rt_scene *old) {
   if (s->deforming) {
     s->owned = calloc(s->nbodies ? s->nbodies : 1, sizeof *s->owned);
     if (!s->owned) return sensim__fail(SENSIM_ENOMEM, "out of memory for a view of %zu bodies", s->nbodies);
@@ -281,47 +325,21 @@ static sensim_status build(RTCDevice dev, sensim_rt_scene *s, const sensim_snaps
   }
   s->mat = malloc((s->total ? s->total : 1) * sizeof *s->mat);
   s->fixed = calloc(s->nbodies ? s->nbodies : 1, sizeof *s->fixed);
-  s->scene = rtcNewScene(dev);
+  if (!old) s->scene = rtcNewScene(dev);
   if (!s->mat || !s->fixed || !s->scene)
     return sensim__fail(SENSIM_ENOMEM, "out of memory for a view of %zu bodies", s->nbodies);
+  const size_t nold = old ? old->nbodies : 0;
+  for (size_t i = 0; i < nold; i++) /* instances that went or changed BLAS */
+    if (old->blas[i] && (i >= s->nbodies || s->blas[i] != old->blas[i])) rtcDetachGeometry(s->scene, (unsigned)i);
   for (size_t i = 0; i < s->nbodies; i++) {
     if (!s->blas[i]) continue;
-    int ns = s->nsteps[i];
-    RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_INSTANCE);
+    const int kept = i < nold && old->blas[i] == s->blas[i];
+    RTCGeometry g = kept ? rtcGetGeometry(s->scene, (unsigned)i) : rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_INSTANCE);
     if (!g) return sensim__fail(SENSIM_EBACKEND, "Embree: could not create an instance");
-    rtcSetGeometryInstancedScene(g, s->blas[i]);
-    rtcSetGeometryTimeStepCount(g, (unsigned)ns);
-    /* A body that only translates over the window (every step's rotation
-     * the same, bit for bit) gets plain matrices: Embree's linear blend
-     * of them is then exactly the linear translation, and its traversal
-     * skips the per-ray slerp and matrix build that quaternion motion
-     * costs at every instance a ray enters (half a lidar capture's time
-     * with 1 000 cars driving straight). */
-    const sensim_rt_step *st0 = &s->step[s->first[i]];
-    int turns = 0;
-    for (int k = 1; k < ns && !turns; k++) turns = memcmp(&st0[k].rot, &st0[0].rot, sizeof st0[0].rot) != 0;
-    for (int k = 0; k < ns; k++) {
-      const sensim_rt_step *st = &st0[k];
-      float *m = s->mat[s->first[i] + (size_t)k];
-      q_matrix_f(st->rot, m);
-      if (!turns) {
-        float xf[12] = {m[0], m[1], m[2], (float)st->pos.x, m[3], m[4], m[5], (float)st->pos.y,
-                        m[6], m[7], m[8], (float)st->pos.z};
-        rtcSetGeometryTransform(g, (unsigned)k, RTC_FORMAT_FLOAT3X4_ROW_MAJOR, xf);
-        continue;
-      }
-      struct RTCQuaternionDecomposition qd;
-      rtcInitQuaternionDecomposition(&qd);
-      rtcQuaternionDecompositionSetQuaternion(&qd, (float)st->rot.w, (float)st->rot.x, (float)st->rot.y,
-                                              (float)st->rot.z);
-      rtcQuaternionDecompositionSetTranslation(&qd, (float)st->pos.x, (float)st->pos.y, (float)st->pos.z);
-      rtcSetGeometryTransformQuaternion(g, (unsigned)k, &qd);
-    }
-    if (ns == 1) {
-      memcpy(s->fixed[i].m, s->mat[s->first[i]], sizeof s->fixed[i].m);
-      s->fixed[i].one_step = 1;
-    }
+    if (!kept) rtcSetGeometryInstancedScene(g, s->blas[i]);
+    set_motion(g, s, i);
     rtcCommitGeometry(g);
+    if (kept) continue;
     rtcAttachGeometryByID(s->scene, g, (unsigned)i);
     rtcReleaseGeometry(g);
   }
@@ -354,7 +372,26 @@ static sensim_status acquire_part(const sensim_rt_binding *b, const sensim_snaps
     *out = c;
     return SENSIM_OK;
   }
-  sensim_status rc = build(b->device, s, snap);
+  /* The moving part changes every capture while bodies move: when no view
+   * traces the cached scene any more (the cache's is its only reference),
+   * take it out of the cache and update it in place (build). Two captures
+   * at once find it referenced and build their own, as before. */
+  sensim_rt_scene *reuse = NULL;
+  if (part == SENSIM_RT_MOVING && !rt->rebuild && !s->deforming) {
+    pthread_mutex_lock(&rt->lock);
+    c = rt->cached[part];
+    if (c && c->refs == 1 && !c->deforming) {
+      reuse = c;
+      rt->cached[part] = NULL;
+    }
+    pthread_mutex_unlock(&rt->lock);
+  }
+  if (reuse) s->scene = reuse->scene, reuse->scene = NULL;
+  sensim_status rc = build(b->device, s, snap, reuse);
+  if (reuse) {
+    if (rc) rtcReleaseScene(s->scene), s->scene = NULL; /* half-updated: not for anyone */
+    scene_free(reuse);
+  }
   if (rc) {
     scene_free(s);
     return rc;

@@ -111,7 +111,9 @@ sensim_status sensim__capture_start(sensim_sensor *s, uint64_t k, double tk) {
   c->sensor = s;
   int carrier = p->body ? p->body->index : -1;
   sensim_snapshot *snap = NULL;
+  sensim_reach reach;
   sensim_status rc = sensim__snapshot_take_into(s->world, tk - p->window, tk, s->kind->needs_geometry, carrier,
+                                                sensim__reach_of_capture(s, tk - p->window, tk, &reach),
                                                 &c->snap_block, &c->snap_cap, &snap);
   c->ctx.snap = snap;
   if (!rc && s->kind->prepare) rc = s->kind->prepare(s->impl, s->world, snap, &c->ctx.aux);

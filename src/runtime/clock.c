@@ -12,7 +12,7 @@
 
 double sensim_world_time(const sensim_world *w) { return w ? w->t : NAN; }
 
-static double capture_time(const sensim_sensor *s, uint64_t k) {
+double sensim__capture_time(const sensim_sensor *s, uint64_t k) {
   /* Computed from k, never accumulated, so no drift over long runs. */
   return s->params.phase + (double)k / s->params.rate;
 }
@@ -32,7 +32,7 @@ static int claim_slot(sensim_sensor *s) {
 
 /* Start the sensor's captures with t_k <= t. */
 static sensim_status schedule(sensim_sensor *s, double t) {
-  for (double tk; (tk = capture_time(s, s->next_index)) <= t; s->next_index++) {
+  for (double tk; (tk = sensim__capture_time(s, s->next_index)) <= t; s->next_index++) {
     if (!claim_slot(s)) {
       s->skipped++;
       continue;
@@ -91,7 +91,7 @@ sensim_status sensim_world_advance(sensim_world *w, double t) {
   int any_due = 0;
   for (size_t i = 0; rt && i < rt->nsensors; i++) {
     const sensim_sensor *s = rt->sensors[i];
-    if (capture_time(s, s->next_index) > t) continue;
+    if (sensim__capture_time(s, s->next_index) > t) continue;
     any_due = 1;
     double n = captures_due(s, t);
     if (n > SENSIM_ADVANCE_MAX_CAPTURES)
@@ -99,13 +99,16 @@ sensim_status sensim_world_advance(sensim_world *w, double t) {
                           "advance to t = %.9g s would start %.0f captures of sensor '%s' (%g Hz from t = %.9g s) "
                           "at once, more than %d (SENSIM_ADVANCE_MAX_CAPTURES): set its phase to where its "
                           "captures should begin",
-                          t, n, s->name, s->params.rate, capture_time(s, s->next_index),
+                          t, n, s->name, s->params.rate, sensim__capture_time(s, s->next_index),
                           SENSIM_ADVANCE_MAX_CAPTURES);
   }
-  sensim_status first = SENSIM_OK;
+  /* Tiles in range of the sensors come into the scene (loaded the first
+   * time) before the step's snapshots; a tile that fails to load is left
+   * out and its error returned once the rest of the advance is done. */
+  sensim_status first = any_due ? sensim__reach_select_tiles(w, rt, t) : SENSIM_OK;
   for (size_t i = 0; any_due && i < rt->nsensors; i++) {
     sensim_sensor *s = rt->sensors[i];
-    if (capture_time(s, s->next_index) > t) continue;
+    if (sensim__capture_time(s, s->next_index) > t) continue;
     sensim_status rc = schedule(s, t);
     if (rc && !first) first = rc;
   }

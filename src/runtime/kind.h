@@ -64,6 +64,10 @@ typedef struct sensim_sensor_kind {
    * release_aux frees when the capture ends. */
   sensim_status (*prepare)(const void *impl, sensim_world *w, const sensim_snapshot *snap, void **aux);
   void (*release_aux)(void *aux);
+  /* Optional: how far from the sensor its rays can find geometry, m (a
+   * lidar's max_range); NULL: without bound. Bodies and tiles beyond it
+   * are left out of the capture's scene (runtime/reach.c). */
+  double (*reach)(const void *impl);
   /* Optional: called by sensim_world_reset with no capture of the sensor
    * in flight, so a kind that carries state from frame to frame (outside
    * its filters) starts the next episode as it started the first. NULL for

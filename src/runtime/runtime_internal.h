@@ -144,4 +144,17 @@ void sensim__sensor_wait_idle(sensim_sensor *s);
 /* Free every capture the sensor holds; its jobs must have finished. */
 void sensim__sensor_drop_captures(sensim_sensor *s);
 
+/* ---- reach (runtime/reach.c) ---- */
+
+/* The reach of a capture of s over its window [t0, t1], in *r; returns r,
+ * or NULL when the world keeps every body (benchmarks' "before"). */
+const sensim_reach *sensim__reach_of_capture(const sensim_sensor *s, double t0, double t1, sensim_reach *r);
+/* Choose the world's tiles in range of the sensors that trace geometry
+ * (scene/tiles.c) for an advance to t: each sensor's reach over the
+ * keyframes its carrier holds for [its next capture (at most t) - its
+ * window, t]; the first tile load's failure, after choosing all. */
+sensim_status sensim__reach_select_tiles(sensim_world *w, const sensim_runtime *rt, double t);
+/* Capture k's time, phase + k / rate (runtime/clock.c). */
+double sensim__capture_time(const sensim_sensor *s, uint64_t k);
+
 #endif

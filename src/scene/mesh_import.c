@@ -7,6 +7,7 @@
 #include <assimp/scene.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,12 @@ static int proper_triangle(const struct aiFace *f) {
 #define STEPS (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices | \
                aiProcess_SortByPType)
 
+/* Assimp's C API keeps its last error in one process-wide string, which
+ * a failed import writes and aiGetErrorString reads: imports on two
+ * threads at once (a tile read in the background while the host loads a
+ * mesh) take turns. */
+static pthread_mutex_t assimp_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Read `path` into a scene that has passed sensim__mesh_check_scene before
  * and after the steps; on failure nothing is left to release. */
 static sensim_status import_checked(const char *path, const struct aiScene **out) {
@@ -74,8 +81,11 @@ static sensim_status import_checked(const char *path, const struct aiScene **out
   if (st) return st;
   /* The reader alone first: its scene is checked before a step indexes
    * through it. */
+  pthread_mutex_lock(&assimp_lock);
   const struct aiScene *sc = aiImportFileEx(path, 0, sensim__mesh_file_io());
-  if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': %s", path, aiGetErrorString());
+  if (!sc) st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': %s", path, aiGetErrorString());
+  pthread_mutex_unlock(&assimp_lock);
+  if (!sc) return st;
   /* Assimp allocated the scene for this import alone; the check only
    * rewrites primitive-type masks the steps read. */
   st = sensim__mesh_check_scene((struct aiScene *)sc, path);
@@ -84,8 +94,11 @@ static sensim_status import_checked(const char *path, const struct aiScene **out
     return st;
   }
   /* On failure aiApplyPostProcessing has released the scene itself. */
+  pthread_mutex_lock(&assimp_lock);
   sc = aiApplyPostProcessing(sc, STEPS);
-  if (!sc) return sensim__fail(SENSIM_EPARSE, "mesh file '%s': post-processing failed: %s", path, aiGetErrorString());
+  if (!sc) st = sensim__fail(SENSIM_EPARSE, "mesh file '%s': post-processing failed: %s", path, aiGetErrorString());
+  pthread_mutex_unlock(&assimp_lock);
+  if (!sc) return st;
   st = sensim__mesh_check_scene((struct aiScene *)sc, path);
   if (st) {
     aiReleaseImport(sc);
@@ -227,12 +240,26 @@ static sensim_status gltf_extras(sensim_world *w, const struct aiScene *sc, cons
   return SENSIM_OK;
 }
 
+sensim_status sensim__mesh_import(const char *path, const struct aiScene **out) {
+  return import_checked(path, out);
+}
+
+void sensim__mesh_import_free(const struct aiScene *sc) {
+  if (sc) aiReleaseImport(sc);
+}
+
 sensim_status sensim_mesh_load(sensim_world *w, const char *path, const sensim_material *material,
                                sensim_mesh **out) {
   if (!w || !path || !out) return sensim__fail(SENSIM_EINVAL, "sensim_mesh_load: NULL argument");
   const struct aiScene *sc = NULL;
   sensim_status st = import_checked(path, &sc);
   if (st) return st;
+  return sensim__mesh_from_import(w, path, sc, material, out);
+}
+
+sensim_status sensim__mesh_from_import(sensim_world *w, const char *path, const struct aiScene *sc,
+                                       const sensim_material *material, sensim_mesh **out) {
+  sensim_status st = SENSIM_OK;
   size_t nv = 0, nt = 0;
   for (unsigned i = 0; i < sc->mNumMeshes; i++) {
     const struct aiMesh *m = sc->mMeshes[i];

@@ -189,6 +189,14 @@ struct sensim_world {
   struct sensim_env **envs;
   size_t nenvs, cap_envs;
   uint32_t next_instance_id;
+  int keep_beyond_reach;        /* benchmarks' "before" (rt/rt.h): captures keep bodies beyond reach */
+  size_t *snap_win;             /* scratch of sensim__snapshot_take_into (host thread): per dynamic
+                                   body, its window's first keyframe and count (SIZE_MAX: left out) */
+  size_t cap_snap_win;
+  struct sensim_tile **tiles;   /* declared tiles (scene/tiles.c), in the order added */
+  size_t ntiles, cap_tiles;
+  struct sensim_tile_reader *tile_reader; /* reads tiles ahead (scene/tile_reader.c); NULL until needed */
+  int tile_read_ahead_off;      /* benchmarks' "before" (rt/rt.h): tiles read when needed only */
   /* The layers above scene attach their per-world state here on first use
    * and say how to free it: the runtime (sensors, workers; freed first, as
    * its jobs read meshes) and the ray-tracing kernel. */
@@ -250,8 +258,18 @@ typedef struct sensim_body_snap {
                                          sensim_rt_hit.elem), or NULL: one instance at `pose` */
 } sensim_body_snap;
 
+/* A box of world space, m: where a capture's rays can reach (a lidar's
+ * positions over its window grown by its max range); lo = -inf and hi =
+ * +inf: everywhere. */
+typedef struct sensim_reach {
+  double lo[3], hi[3];
+} sensim_reach;
+
 typedef struct sensim_snapshot {
   double t0, t1;             /* the collection window, s */
+  sensim_reach reach;        /* where the capture's rays can reach (the runtime sets it
+                                after taking the snapshot; everywhere until then): bodies
+                                wholly outside it can be left out of its view */
   sensim_world_params params;
   size_t nbodies;
   sensim_body_snap *bodies;  /* indexed like world->bodies */
@@ -265,7 +283,7 @@ typedef struct sensim_snapshot {
 void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out);
 /* Snapshot every body (all = 1) or only the body with index `only` (all = 0,
  * only >= 0; -1 for none), for sensors that need no geometry. */
-sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all,
+sensim_status sensim__snapshot_take(sensim_world *w, double t0, double t1, int all,
                                     int only, sensim_snapshot **out);
 void sensim__snapshot_free(sensim_snapshot *snap);
 /* sensim__snapshot_take into a block the caller keeps from one capture to
@@ -273,9 +291,50 @@ void sensim__snapshot_free(sensim_snapshot *snap);
  * enough and replaced by a bigger one otherwise, so a sensor's captures
  * allocate no snapshot in steady state. The caller frees *block (free())
  * when done with it, never sensim__snapshot_free. On failure *block is
- * kept as it was. */
-sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
-                                         void **block, size_t *cap, sensim_snapshot **out);
+ * kept as it was. `reach` (NULL: everywhere) becomes the snapshot's; a
+ * rigid moving body other than `only` whose window keyframes, grown by its
+ * mesh's radius, stay outside it is left out (no mesh, no keyframes): no
+ * ray of the capture can reach it. */
+sensim_status sensim__snapshot_take_into(sensim_world *w, double t0, double t1, int all, int only,
+                                         const sensim_reach *reach, void **block, size_t *cap,
+                                         sensim_snapshot **out);
+/* ---- reach (scene/reach.c) ---- */
+
+/* The box of keyframes k[0 .. nk)'s positions grown by `grow` (m) on every
+ * side; empty (lo > hi) for nk = 0. Positions between keyframes are
+ * linear blends of theirs (track.c), so they stay inside it. */
+void sensim__keys_box(const sensim_keyframe *k, size_t nk, double grow, sensim_reach *out);
+/* Whether boxes a and b overlap (touching counts). */
+int sensim__reach_meets(const sensim_reach *a, const sensim_reach *b);
+void sensim__reach_everywhere(sensim_reach *r);
+/* The keyframes of tr covering [t0, t1] (the last at or before t0, those
+ * inside, the first at or after t1) as [*first, *first + *n) (snapshot.c). */
+void sensim__track_window(const sensim_track *tr, double t0, double t1, size_t *first, size_t *n);
+
+/* ---- mesh files in two halves (scene/mesh_import.c) ----
+ * sensim_mesh_load is sensim__mesh_import (the file read and checked by
+ * Assimp: no world, any thread) then sensim__mesh_from_import (the mesh,
+ * and a glTF's textures, made in the world: host thread), so a file can be
+ * read on another thread (scene/tiles.c). */
+struct aiScene;
+sensim_status sensim__mesh_import(const char *path, const struct aiScene **out);
+/* Takes `sc` (released whatever happens). */
+sensim_status sensim__mesh_from_import(sensim_world *w, const char *path, const struct aiScene *sc,
+                                       const sensim_material *material, sensim_mesh **out);
+/* Release an import not handed to sensim__mesh_from_import; NULL is a no-op. */
+void sensim__mesh_import_free(const struct aiScene *sc);
+
+/* ---- tiles (scene/tiles.c, sensim/tile.h) ---- */
+
+/* Put in the captures' scene the loaded tiles that meet one of the n
+ * reach boxes, loading those that meet one for the first time, and leave
+ * the others out; start reading ahead, on the reader's thread, the files
+ * of tiles that meet one of the n `ahead` boxes (NULL: none). Host
+ * thread, before the step's snapshots. Returns the first load's failure
+ * (its message naming the file), after selecting every tile. */
+sensim_status sensim__tiles_select(sensim_world *w, const sensim_reach *reach, const sensim_reach *ahead, size_t n);
+void sensim__tiles_free(sensim_world *w);
+
 /* ---- deforming bodies (scene/deform.c) ---- */
 void sensim__vtrack_trim(sensim_vtrack *vt, double t_keep);
 void sensim__vtrack_free(sensim_vtrack *vt);

@@ -1,4 +1,5 @@
 /* scene/snapshot.c: immutable copies of the world for capture jobs. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,13 +9,25 @@
 
 /* The keyframes of `tr` that cover [t0, t1]: those inside, plus the last one
  * before t0 and the first one after t1, as [*first, *first + *n). */
-static void window_of(const sensim_track *tr, double t0, double t1, size_t *first, size_t *n) {
-  size_t a = 0, nk = tr->n;
-  while (a + 1 < nk && tr->k[a + 1].t <= t0) a++;
-  size_t b = a;
-  while (b + 1 < nk && tr->k[b].t < t1) b++;
+void sensim__track_window(const sensim_track *tr, double t0, double t1, size_t *first, size_t *n) {
+  /* Binary searches (times increase strictly): a town's 10 000 cars hold
+   * 10-70 keyframes each, and a snapshot looks up every car's window. */
+  const sensim_keyframe *k = tr->k;
+  size_t nk = tr->n, lo = 1, hi = nk;
+  while (lo < hi) { /* a + 1: the first keyframe after t0, from index 1 */
+    size_t mid = lo + (hi - lo) / 2;
+    if (k[mid].t <= t0) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t a = nk ? lo - 1 : 0;
+  lo = a, hi = nk ? nk - 1 : 0;
+  while (lo < hi) { /* b: the first from a at or after t1, else the last */
+    size_t mid = lo + (hi - lo) / 2;
+    if (k[mid].t < t1) lo = mid + 1;
+    else hi = mid;
+  }
   *first = a;
-  *n = nk ? b - a + 1 : 0;
+  *n = nk ? lo - a + 1 : 0;
 }
 
 /* Round up to the alignment of any object, so each part of the single
@@ -57,14 +70,34 @@ void sensim__body_snap_base(const sensim_body *b, sensim_body_snap *out) {
  * job never outlives the world (sensors, and with them their jobs, go
  * first in sensim_world_destroy). A town's buildings then cost one copy of
  * their table entries here per capture. */
-sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, double t1, int all, int only,
-                                         void **reuse, size_t *reuse_cap, sensim_snapshot **out) {
+/* Whether dynamic body b, whose window keyframes are k[0 .. n), is left
+ * out of a snapshot with reach r (NULL: everywhere). A deforming body's
+ * vertices are not bound by its mesh's radius: always kept. */
+static int beyond(const sensim_body *b, const sensim_keyframe *k, size_t n, const sensim_reach *r) {
+  if (!r || isinf(r->lo[0]) || !b->mesh || b->deform.n || !n) return 0;
+  sensim_reach box;
+  sensim__keys_box(k, n, b->mesh->radius, &box);
+  return !sensim__reach_meets(&box, r);
+}
+
+sensim_status sensim__snapshot_take_into(sensim_world *w, double t0, double t1, int all, int only,
+                                         const sensim_reach *reach, void **reuse, size_t *reuse_cap,
+                                         sensim_snapshot **out) {
   size_t nb = w->nbodies, nl = w->nlights, nk = 0, nvk = 0, nvf = 0;
+  /* Each dynamic body's window and whether it is left out, found once here
+   * and read by the copy below: with 10 000 cars both are passes over
+   * megabytes of keyframes. */
+  if (sensim__grow((void **)&w->snap_win, &w->cap_snap_win, 2 * w->ndynamic + 2, sizeof *w->snap_win))
+    return sensim__fail(SENSIM_ENOMEM, "out of memory for a snapshot of %zu moving bodies", w->ndynamic);
   for (size_t d = 0; d < w->ndynamic; d++) {
     const size_t i = w->dynamic[d];
+    size_t *win = &w->snap_win[2 * d];
+    win[0] = SIZE_MAX;
     if (!all && (int)i != only) continue;
     size_t first, n;
-    window_of(&w->bodies[i]->track, t0, t1, &first, &n);
+    sensim__track_window(&w->bodies[i]->track, t0, t1, &first, &n);
+    if ((int)i != only && beyond(w->bodies[i], w->bodies[i]->track.k + first, n, reach)) continue;
+    win[0] = first, win[1] = n;
     nk += n;
     const sensim_vtrack *vt = &w->bodies[i]->deform;
     if (all && vt->n) { /* a deforming body's vertices: only geometry needs them */
@@ -96,6 +129,8 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
   sensim_snapshot *s = (sensim_snapshot *)block;
   s->t0 = t0;
   s->t1 = t1;
+  if (reach) s->reach = *reach;
+  else sensim__reach_everywhere(&s->reach);
   s->params = w->params;
   s->nbodies = nb;
   s->bodies = (sensim_body_snap *)(block + off_bodies);
@@ -109,8 +144,11 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
     const size_t i = w->dynamic[d];
     if (!all && (int)i != only) continue;
     const sensim_body *b = w->bodies[i];
-    size_t first, n;
-    window_of(&b->track, t0, t1, &first, &n);
+    const size_t first = w->snap_win[2 * d], n = w->snap_win[2 * d + 1];
+    if (first == SIZE_MAX) {
+      s->bodies[i].mesh = NULL; /* out of the capture's scene */
+      continue;
+    }
     if (n == 0) continue;
     s->bodies[i].k = keys;
     s->bodies[i].nk = n;
@@ -138,11 +176,11 @@ sensim_status sensim__snapshot_take_into(const sensim_world *w, double t0, doubl
   return SENSIM_OK;
 }
 
-sensim_status sensim__snapshot_take(const sensim_world *w, double t0, double t1, int all, int only,
+sensim_status sensim__snapshot_take(sensim_world *w, double t0, double t1, int all, int only,
                                     sensim_snapshot **out) {
   void *block = NULL;
   size_t cap = 0;
-  return sensim__snapshot_take_into(w, t0, t1, all, only, &block, &cap, out);
+  return sensim__snapshot_take_into(w, t0, t1, all, only, NULL, &block, &cap, out);
 }
 
 void sensim__snapshot_free(sensim_snapshot *s) {

@@ -86,6 +86,8 @@ void sensim_world_destroy(sensim_world *w) {
   free(w->snap_base);
   free(w->meshes);
   free(w->lights);
+  sensim__tiles_free(w);
+  free(w->snap_win);
   sensim__env_free_all(w);
   free(w);
 }

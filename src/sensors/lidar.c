@@ -152,6 +152,8 @@ static double lidar_default_window(const void *impl, double rate) {
   return 1.0 / rate;
 }
 
+static double lidar_reach(const void *impl) { return ((const sensim_lidar *)impl)->p.max_range; }
+
 static const sensim_sensor_kind lidar_kind = {
     .name = "lidar",
     .raw_type = SENSIM_PAYLOAD_BEAMS,
@@ -161,6 +163,7 @@ static const sensim_sensor_kind lidar_kind = {
     .destroy = lidar_destroy,
     .prepare = sensim__traced_prepare,
     .release_aux = sensim__traced_release,
+    .reach = lidar_reach,
 };
 
 static sensim_status check_table(const double *t, int n, const char *name, double lo, double hi) {

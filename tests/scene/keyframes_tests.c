@@ -477,7 +477,7 @@ static void test_snapshot_into_a_kept_block_equals_a_fresh_one(void **state) {
   void *first = NULL;
   for (int i = 0; i < 3; i++) {
     sensim_snapshot *kept = NULL, *fresh = NULL;
-    SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, win[i][0], win[i][1], 1, -1, &block, &cap, &kept));
+    SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, win[i][0], win[i][1], 1, -1, NULL, &block, &cap, &kept));
     SENSIM_OK_OR_FAIL(sensim__snapshot_take(w, win[i][0], win[i][1], 1, -1, &fresh));
     assert_ptr_equal(kept, block);
     if (i == 0) first = block;
@@ -491,7 +491,7 @@ static void test_snapshot_into_a_kept_block_equals_a_fresh_one(void **state) {
   }
   void *grown = block;
   sensim_snapshot *again = NULL;
-  SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, 0.1, 0.2, 1, -1, &block, &cap, &again));
+  SENSIM_OK_OR_FAIL(sensim__snapshot_take_into(w, 0.1, 0.2, 1, -1, NULL, &block, &cap, &again));
   assert_ptr_equal(block, grown); /* smaller: the same block */
   free(block);
   sensim_world_destroy(w);
@@ -592,6 +592,31 @@ static void test_track_bounded_without_advancing(void **state) {
   sensim_world_destroy(w);
 }
 
+/* sensim__track_window's binary searches against the definition read
+ * straight: the last keyframe at or before t0 (else the first), then up
+ * to the first at or after t1 (else the last), for tracks of 0 to 9
+ * keyframes and windows falling before, on, between and after them. */
+static void test_track_window_against_a_linear_scan(void **state) {
+  (void)state;
+  sensim_keyframe k[9];
+  memset(k, 0, sizeof k);
+  for (int i = 0; i < 9; i++) k[i].t = 1.0 + i;
+  for (size_t nk = 0; nk <= 9; nk++) {
+    sensim_track tr = {k, nk, 9};
+    for (int x = 0; x <= 24; x++)
+      for (int y = x; y <= 24; y++) {
+        double t0 = 0.5 * x, t1 = 0.5 * y;
+        size_t a = 0, b, first, n;
+        while (a + 1 < nk && k[a + 1].t <= t0) a++;
+        b = a;
+        while (b + 1 < nk && k[b].t < t1) b++;
+        sensim__track_window(&tr, t0, t1, &first, &n);
+        assert_int_equal(n, nk ? b - a + 1 : 0);
+        if (nk) assert_int_equal(first, a);
+      }
+  }
+}
+
 int sensim_test_keyframes(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_state_between_keyframes_is_linear_and_slerp),
@@ -607,6 +632,7 @@ int sensim_test_keyframes(void) {
       cmocka_unit_test(test_internal_track_push_interpolate_and_trim),
       cmocka_unit_test(test_track_stays_bounded_over_100000_pushes),
       cmocka_unit_test(test_track_bounded_without_advancing),
+      cmocka_unit_test(test_track_window_against_a_linear_scan),
   };
   return cmocka_run_group_tests_name("keyframes", tests, NULL, NULL);
 }

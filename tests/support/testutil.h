@@ -94,6 +94,8 @@ int sensim_test_rt_instances(void);
 int sensim_test_rt(void);
 int sensim_test_rt_steps(void);
 int sensim_test_rt_alpha(void);
+int sensim_test_rt_tiles(void);
+int sensim_test_scenario_tiles(void);
 int sensim_test_camera(void);
 int sensim_test_camera_render(void);
 int sensim_test_camera_materials(void);
