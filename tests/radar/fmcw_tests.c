@@ -63,6 +63,14 @@ static sensim_frame rd_of(const sensim__radar *R, const sensim__radar_echo *e, s
   return f;
 }
 
+/* The range whose beat, Doppler included, falls on range bin `bin` for a
+ * target at radial velocity `vel`: f_b = 2 S R / c + 2 v / lambda. */
+static double range_on_bin(const sensim_radar_params *p, const sensim_fmcw_info *info, double bin, double vel) {
+  const double lambda = 299792458.0 / p->frequency;
+  return (bin * p->sample_rate / (double)info->samples - 2.0 * vel / lambda) * 299792458.0 /
+         (2.0 * info->chirp_slope);
+}
+
 static void argmax(const float *pw, size_t n, size_t *at) {
   *at = 0;
   for (size_t i = 1; i < n; i++)
@@ -147,8 +155,8 @@ static void test_peak_snr_is_radar_equation_times_processing_gain(void **state) 
   const double noise = info.noise_power, P = noise * 0.01; /* -20 dB per sample */
   /* On bins: range bin 40 (beat 40 f_s / N, Doppler included), Doppler
    * bin C/2 + 3, broadside. */
-  const double vel = 3.0 * info.velocity_bin, lambda = 299792458.0 / p.frequency;
-  const double range = (40.0 * p.sample_rate / N - 2.0 * vel / lambda) * 299792458.0 / (2.0 * info.chirp_slope);
+  const double vel = 3.0 * info.velocity_bin;
+  const double range = range_on_bin(&p, &info, 40.0, vel);
   sensim__radar_echo e = point_echo(&R, range, vel, 0.0, P);
   double loss = 1.0;
   const size_t lens[2] = {N, C};
@@ -345,9 +353,8 @@ static void test_rd_png_is_a_heat_map_with_the_peak_in_yellow(void **state) {
   sensim__radar_init(&R, &p);
   sensim_fmcw_info info;
   sensim__radar_fmcw_info(&p, &info);
-  const double vel = 7.0 * info.velocity_bin, lambda = 299792458.0 / p.frequency;
-  const double range = (20.0 * p.sample_rate / info.samples - 2.0 * vel / lambda) * 299792458.0 /
-                       (2.0 * info.chirp_slope);
+  const double vel = 7.0 * info.velocity_bin;
+  const double range = range_on_bin(&p, &info, 20.0, vel);
   sensim__radar_echo e = point_echo(&R, range, vel, 0.0, 1e-12);
   sensim_frame f = rd_of(&R, &e, 1, 5);
   char path[512];
